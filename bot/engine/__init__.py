@@ -1,0 +1,33 @@
+"""The rules engine: pure, synchronous and deterministic (no I/O, clock or global random)."""
+
+from .cards import Card, CardError, format_card, parse_card, parse_cards, pretty_card
+from .hand import Award, Decision, Hand, IllegalAction, MarketOffer
+from .record import Action, HandRecord, RecordError, Seat, parse_header
+from .variants import VARIANTS, Variant
+from .views import PublicView, SeatInfo, SeatView, public_view, seat_view
+
+__all__ = [
+    "VARIANTS",
+    "Action",
+    "Award",
+    "Card",
+    "CardError",
+    "Decision",
+    "Hand",
+    "HandRecord",
+    "IllegalAction",
+    "MarketOffer",
+    "PublicView",
+    "RecordError",
+    "Seat",
+    "SeatInfo",
+    "SeatView",
+    "Variant",
+    "format_card",
+    "parse_card",
+    "parse_cards",
+    "parse_header",
+    "pretty_card",
+    "public_view",
+    "seat_view",
+]

@@ -1,0 +1,459 @@
+"""One hand of any of the four tables as an explicit state machine.
+
+A hand starts from its record header (seats, dealer, deck, reshuffles) and
+moves only through ``apply(action)``. Every action is checked completely
+before anything changes, so a refused action leaves the hand exactly as it was.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .cards import Card, format_card, format_cards, rank_of
+from .rankings import VALUE, describe
+from .record import Action, HandRecord, RecordError, parse_header
+from .variants import MAX_BETS_PER_ROUND, VARIANTS, Variant, buy_price
+
+SLOTS = ("left", "right")
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now; the message says why and what is legal."""
+
+
+@dataclass(frozen=True)
+class MarketOffer:
+    source: str  # "left", "right" or "blind"
+    card: Card | None  # None for the blind (unknown) card
+    price: int | None  # None for the blind card: charged after it is turned
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What the player to act may do now."""
+
+    player: str
+    seat: int
+    phase: str  # "bet", "draw" or "buy"
+    legal: tuple[str, ...]
+    to_call: int  # chips owed to stay in (betting)
+    bet_size: int  # the round's fixed bet size (betting)
+    raises_left: int
+    costs: dict[str, int]  # chips each legal betting action puts in
+    discardable: tuple[Card, ...]  # draw: the cards the player may throw
+    market: tuple[MarketOffer, ...]  # buy: the two market cards and the blind
+
+
+@dataclass(frozen=True)
+class Award:
+    """One pot or half paid out: who won it, with what, and how much each got."""
+
+    label: str  # "pot", "high" or "low"
+    amount: int
+    shares: dict[str, int]
+    hand_names: dict[str, str]  # winners' hand names (empty when uncontested)
+
+
+class Hand:
+    """The state of one hand; build it with ``Hand.start`` or ``Hand.replay``."""
+
+    def __init__(self, header: HandRecord, rng: random.Random | None = None) -> None:
+        variant = VARIANTS[header.variant]
+        self.variant: Variant = variant
+        self.header = header
+        self.players: tuple[str, ...] = tuple(s.player for s in header.seats)
+        self.n = len(self.players)
+        self.dealer = header.dealer
+        self.rng = rng  # only for live tables: shuffles a stub the record does not hold yet
+        self.actions: list[Action] = []
+        self.reshuffles: list[list[Card]] = [list(r) for r in header.reshuffles]
+        self.reshuffles_used = 0
+        self.stub: list[Card] = list(header.deck)
+        self.stub_pos = 0
+        self.dead: list[Card] = []
+        self.holdings: list[list[Card]] = [[] for _ in range(self.n)]
+        self.folded = [False] * self.n
+        self.contributed = [0] * self.n
+        self.drawn: list[list[int]] = [[] for _ in range(self.n)]  # cards taken per draw
+        self.market: list[Card | None] = [None, None]
+        self.street = -1
+        self.bet_round = -1
+        self.phase = "deal"
+        self.to_act: int | None = None
+        self.queue: list[int] = []  # draw / buy order
+        self.round_bets = [0] * self.n
+        self.current_bet = 0
+        self.bet_count = 0
+        self.pending: set[int] = set()
+        self.first_bettor: int | None = None  # of the first betting round
+        self.awards: list[Award] = []
+        self.payouts: list[int] | None = None
+        self.showdown = False
+        self._start()
+
+    # ----- construction -------------------------------------------------
+
+    @classmethod
+    def start(
+        cls,
+        variant: str,
+        seats: Sequence[tuple[str, int]],
+        dealer: int,
+        deck: Sequence[Card],
+        rng: random.Random | None = None,
+    ) -> Hand:
+        """A new live hand; the header is validated exactly as a record's would be."""
+        header = parse_header(
+            {
+                "variant": variant,
+                "seats": [{"player": p, "stack": s} for p, s in seats],
+                "dealer": dealer,
+                "deck": format_cards(deck),
+            }
+        )
+        return cls(header, rng)
+
+    @classmethod
+    def replay(cls, record: HandRecord, rng: random.Random | None = None) -> Hand:
+        """Apply a record's actions one by one; raise RecordError at the first bad one."""
+        hand = cls(record, rng)
+        for index, action in enumerate(record.actions):
+            try:
+                hand.apply(action)
+            except IllegalAction as exc:
+                raise RecordError(index, str(exc)) from None
+        return hand
+
+    def _start(self) -> None:
+        for seat in range(self.n):
+            self._put(seat, self.variant.ante)
+        if self.variant.streets[0] != "buy":
+            for _ in range(5):
+                for seat in self._clockwise(self.dealer + 1):
+                    self.holdings[seat].append(self._take())
+        else:
+            self.market = [self._take(), self._take()]
+        self._next_street()
+
+    # ----- queries ------------------------------------------------------
+
+    @property
+    def complete(self) -> bool:
+        return self.payouts is not None
+
+    @property
+    def pot(self) -> int:
+        return sum(self.contributed)
+
+    @property
+    def active(self) -> list[int]:
+        return [s for s in range(self.n) if not self.folded[s]]
+
+    def seat_of(self, player: str) -> int:
+        return self.players.index(player)
+
+    def record(self) -> HandRecord:
+        """The hand's record so far: header, the reshuffles drawn, the actions applied."""
+        h = self.header
+        return HandRecord(
+            h.variant,
+            list(h.seats),
+            h.dealer,
+            list(h.deck),
+            [list(r) for r in self.reshuffles],
+            list(self.actions),
+        )
+
+    def net(self) -> dict[str, int]:
+        paid = self.payouts or [0] * self.n
+        return {p: paid[s] - self.contributed[s] for s, p in enumerate(self.players)}
+
+    def stacks(self) -> dict[str, int]:
+        """Each player's stack now: the header stack plus net so far."""
+        net = self.net()
+        return {s.player: s.stack + net[s.player] for s in self.header.seats}
+
+    def decision(self) -> Decision | None:
+        """Whose turn it is and what they may do; None once the hand is complete."""
+        seat = self.to_act
+        if seat is None:
+            return None
+        player = self.players[seat]
+        if self.phase == "draw":
+            hand = tuple(self.holdings[seat])
+            return Decision(player, seat, "draw", ("discard",), 0, 0, 0, {}, hand, ())
+        if self.phase == "buy":
+            return Decision(player, seat, "buy", ("buy",), 0, 0, 0, {}, (), self._offers())
+        return self._bet_decision(seat)
+
+    def _bet_decision(self, seat: int) -> Decision:
+        size = self.variant.bet_sizes[self.bet_round]
+        owed = self.current_bet - self.round_bets[seat]
+        raises_left = MAX_BETS_PER_ROUND - self.bet_count
+        costs: dict[str, int] = {}
+        if owed == 0:
+            costs["check"] = 0
+        else:
+            costs["call"] = owed
+        if self.current_bet == 0:
+            costs["bet"] = size
+        elif raises_left > 0:
+            costs["raise"] = owed + size
+        if owed > 0:
+            costs["fold"] = 0
+        legal = tuple(costs)
+        player = self.players[seat]
+        return Decision(player, seat, "bet", legal, owed, size, raises_left, costs, (), ())
+
+    def _offers(self) -> tuple[MarketOffer, ...]:
+        offers = [
+            MarketOffer(slot, card, buy_price(rank_of(card)))
+            for slot, card in zip(SLOTS, self.market, strict=True)
+            if card is not None
+        ]
+        return (*offers, MarketOffer("blind", None, None))
+
+    def default_action(self) -> Action | None:
+        """What a timed-out player does: check or fold, stand pat, or buy the cheaper market card."""
+        d = self.decision()
+        if d is None:
+            return None
+        if d.phase == "draw":
+            return Action(d.player, "discard", cards=())
+        if d.phase == "buy":
+            priced = [o for o in d.market if o.price is not None]
+            cheapest = min(priced, key=lambda o: o.price or 0)  # min keeps the left on a tie
+            return Action(d.player, "buy", source=cheapest.source)
+        return Action(d.player, "check" if d.to_call == 0 else "fold")
+
+    # ----- transitions --------------------------------------------------
+
+    def apply(self, action: Action) -> None:
+        """Apply one action or raise IllegalAction, changing nothing."""
+        seat = self._check_turn(action)
+        kind = action.action
+        if self.phase == "draw":
+            self._expect(kind, ("discard",), "it is the draw: discard cards or stand pat")
+            self._discard(seat, action.cards or ())
+        elif self.phase == "buy":
+            self._expect(kind, ("buy",), "it is the buying round: buy left, right or blind")
+            self._buy(seat, action.source or "")
+        else:
+            self._bet_action(seat, kind)
+        self.actions.append(action)
+
+    def _check_turn(self, action: Action) -> int:
+        if self.complete:
+            raise IllegalAction("the hand is complete; no more actions")
+        if action.player not in self.players:
+            raise IllegalAction(f"{action.player} is not seated in this hand")
+        assert self.to_act is not None
+        if action.player != self.players[self.to_act]:
+            raise IllegalAction(f"it is {self.players[self.to_act]}'s turn, not {action.player}'s")
+        return self.to_act
+
+    def _expect(self, kind: str, allowed: tuple[str, ...], why: str) -> None:
+        if kind not in allowed:
+            raise IllegalAction(f"{kind} is not allowed now: {why}")
+
+    def _bet_action(self, seat: int, kind: str) -> None:
+        d = self._bet_decision(seat)
+        if kind not in d.costs:
+            raise IllegalAction(self._refusal(kind, d))
+        self._put(seat, d.costs[kind])
+        self.round_bets[seat] += d.costs[kind]
+        if kind in ("bet", "raise"):
+            self.current_bet = self.round_bets[seat]
+            self.bet_count += 1
+            self.pending = set(self.active)
+            if self.first_bettor is None and self.bet_round == 0:
+                self.first_bettor = seat
+        elif kind == "fold":
+            self.folded[seat] = True
+            self.dead.extend(self.holdings[seat])
+        self.pending.discard(seat)
+        self._after_turn(seat)
+
+    def _refusal(self, kind: str, d: Decision) -> str:
+        legal = ", ".join(d.legal)
+        reasons = {
+            "fold": "you may not fold when nothing is owed",
+            "check": f"you owe {d.to_call} to stay in",
+            "call": "there is no bet to call",
+            "bet": "there is already a bet: call or raise it",
+            "raise": "the betting is capped (one bet and three raises)"
+            if d.raises_left <= 0
+            else "there is no bet to raise",
+        }
+        why = reasons.get(kind, f"{kind} is not a betting action")
+        return f"{kind} is not allowed now: {why}; legal now: {legal}"
+
+    def _discard(self, seat: int, cards: Sequence[Card]) -> None:
+        held = self.holdings[seat]
+        foreign = [c for c in cards if c not in held]
+        if foreign:
+            mine = " ".join(format_cards(held))
+            raise IllegalAction(f"you don't hold {format_card(foreign[0])}; your cards are {mine}")
+        if len(set(cards)) != len(cards):
+            raise IllegalAction("a card is named twice in the discard")
+        refill = self._reshuffle_for(len(cards))  # checked before anything changes
+        self.holdings[seat] = [c for c in held if c not in cards]
+        left = len(self.stub) - self.stub_pos
+        if refill is None:
+            new = self._take_many(len(cards))
+            self.dead.extend(cards)
+        else:
+            new = self._take_many(left)
+            self._use_reshuffle(refill)
+            new += self._take_many(len(cards) - left)
+            self.dead = list(cards)
+        self.holdings[seat].extend(new)
+        self.drawn[seat].append(len(cards))
+        self.queue.pop(0)
+        self._after_queue()
+
+    def _reshuffle_for(self, need: int) -> list[Card] | None:
+        """The next stub when this draw runs the stub out, checked against the dead cards."""
+        left = len(self.stub) - self.stub_pos
+        if need <= left:
+            return None
+        if self.reshuffles_used < len(self.reshuffles):
+            stub = self.reshuffles[self.reshuffles_used]
+            if len(stub) != len(self.dead) or set(stub) != set(self.dead):
+                dead = " ".join(format_cards(sorted(self.dead)))
+                number = self.reshuffles_used + 1
+                raise IllegalAction(
+                    f"reshuffle {number} must hold exactly the {len(self.dead)} dead cards: {dead}"
+                )
+            return stub
+        if self.rng is None:
+            raise IllegalAction("this draw needs a reshuffled stub that the record does not hold")
+        stub = list(self.dead)
+        self.rng.shuffle(stub)
+        if need - left > len(stub):
+            raise IllegalAction("not enough dead cards to serve this draw")
+        return stub
+
+    def _use_reshuffle(self, stub: list[Card]) -> None:
+        if self.reshuffles_used == len(self.reshuffles):
+            self.reshuffles.append(stub)
+        self.reshuffles_used += 1
+        self.stub, self.stub_pos = list(stub), 0
+
+    def _buy(self, seat: int, source: str) -> None:
+        if source == "blind":
+            card = self._take()
+        else:
+            slot = SLOTS.index(source)
+            card = self.market[slot]
+            assert card is not None  # the stub never runs out in Abyssinia
+            self.market[slot] = self._take()
+        self.holdings[seat].append(card)
+        self._put(seat, buy_price(rank_of(card)))
+        self.queue.pop(0)
+        self._after_queue()
+
+    def _after_queue(self) -> None:
+        if self.queue:
+            self.to_act = self.queue[0]
+        else:
+            self._next_street()
+
+    def _after_turn(self, seat: int) -> None:
+        if len(self.active) == 1:
+            self._finish_uncontested()
+        elif not self.pending:
+            self._next_street()
+        else:
+            self.to_act = next(s for s in self._clockwise(seat + 1) if s in self.pending)
+
+    def _next_street(self) -> None:
+        self.street += 1
+        if self.street == len(self.variant.streets):
+            self._showdown()
+            return
+        self.phase = self.variant.streets[self.street]
+        if self.phase == "bet":
+            self._begin_betting()
+        else:
+            self.queue = self._clockwise(self.dealer + 1)
+            self.to_act = self.queue[0]
+
+    def _begin_betting(self) -> None:
+        self.bet_round += 1
+        self.round_bets = [0] * self.n
+        self.current_bet = self.bet_count = 0
+        self.pending = set(self.active)
+        first = self.dealer + 1
+        if self.bet_round == 0 and self.variant.blinds:
+            first = self._post_blinds() + 1
+        elif self.bet_round == 1 and self.variant.draws == 1 and self.first_bettor is not None:
+            first = self.first_bettor  # the first bettor of round 1 opens round 2
+        self.to_act = self._clockwise(first)[0]
+
+    def _post_blinds(self) -> int:
+        """Post both blinds as round 1's opening bet; return the big blind's seat."""
+        small, big = self.variant.blinds or (0, 0)
+        sb = self.dealer if self.n == 2 else (self.dealer + 1) % self.n
+        bb = (sb + 1) % self.n
+        for seat, amount in ((sb, small), (bb, big)):
+            self._put(seat, amount)
+            self.round_bets[seat] = amount
+        self.current_bet, self.bet_count = big, 1
+        return bb
+
+    # ----- showdown and payouts -------------------------------------------
+
+    def _finish_uncontested(self) -> None:
+        winner = self.active[0]
+        self._pay([Award("pot", self.pot, {self.players[winner]: self.pot}, {})])
+
+    def _showdown(self) -> None:
+        self.phase, self.to_act, self.showdown = "showdown", None, True
+        pot = self.pot
+        if self.variant.split:
+            high = pot - pot // 2  # an odd chip of the pot goes to the high half
+            awards = [self._award("high", "high", high), self._award("low", "a5", pot // 2)]
+        else:
+            awards = [self._award("pot", self.variant.ranking, pot)]
+        self._pay(awards)
+
+    def _award(self, label: str, ranking: str, amount: int) -> Award:
+        value = VALUE[ranking]
+        scores = {s: value(self.holdings[s]) for s in self.active}
+        best = max(scores.values())
+        winners = [s for s in self._clockwise(self.dealer + 1) if scores[s] == best]
+        share, odd = divmod(amount, len(winners))
+        shares = {self.players[s]: share + (1 if i < odd else 0) for i, s in enumerate(winners)}
+        names = {self.players[s]: describe(ranking, self.holdings[s]) for s in winners}
+        return Award(label, amount, shares, names)
+
+    def _pay(self, awards: list[Award]) -> None:
+        payouts = [0] * self.n
+        for award in awards:
+            for player, chips in award.shares.items():
+                payouts[self.players.index(player)] += chips
+        self.awards, self.payouts = awards, payouts
+        self.phase, self.to_act, self.queue, self.pending = "complete", None, [], set()
+
+    # ----- small helpers --------------------------------------------------
+
+    def _clockwise(self, start: int) -> list[int]:
+        """Seats still in, clockwise from ``start`` (inclusive)."""
+        n = self.n
+        return [s for s in ((start + i) % n for i in range(n)) if not self.folded[s]]
+
+    def _put(self, seat: int, chips: int) -> None:
+        self.contributed[seat] += chips
+
+    def _take(self) -> Card:
+        card = self.stub[self.stub_pos]
+        self.stub_pos += 1
+        return card
+
+    def _take_many(self, count: int) -> list[Card]:
+        cards = self.stub[self.stub_pos : self.stub_pos + count]
+        self.stub_pos += count
+        return cards

@@ -1,0 +1,193 @@
+"""Hand records (RULES.md §7): parsing and validating the JSON, and writing it back."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import FULL_DECK, Card, CardError, format_cards, parse_card
+from .variants import VARIANTS
+
+ACTION_NAMES = ("check", "bet", "call", "raise", "fold", "discard", "buy")
+BUY_SOURCES = ("left", "right", "blind")
+
+
+class RecordError(ValueError):
+    """A record that breaks the rules; ``index`` is the bad action's, or None for the header."""
+
+    def __init__(self, index: int | None, message: str) -> None:
+        super().__init__(message)
+        self.index = index
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Seat:
+    player: str
+    stack: int
+
+
+@dataclass(frozen=True)
+class Action:
+    player: str
+    action: str
+    cards: tuple[Card, ...] | None = None  # discard only
+    source: str | None = None  # buy only: "left", "right" or "blind" (JSON key "from")
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"player": self.player, "action": self.action}
+        if self.cards is not None:
+            out["cards"] = format_cards(self.cards)
+        if self.source is not None:
+            out["from"] = self.source
+        return out
+
+    @classmethod
+    def from_json(cls, obj: Any) -> Action:
+        """Parse one action object; raise ValueError with a reason a player can read."""
+        if not isinstance(obj, dict):
+            raise ValueError("an action must be an object with 'player' and 'action'")
+        player, name = obj.get("player"), obj.get("action")
+        if not isinstance(player, str) or not player:
+            raise ValueError("an action needs a 'player' name")
+        if name not in ACTION_NAMES:
+            raise ValueError(f"unknown action {name!r}; actions are {', '.join(ACTION_NAMES)}")
+        cards = source = None
+        if name == "discard":
+            cards = _parse_discards(obj.get("cards"))
+        if name == "buy":
+            source = obj.get("from")
+            if source not in BUY_SOURCES:
+                raise ValueError(f"buy needs 'from': left, right or blind (got {source!r})")
+        return cls(player, name, cards, source)
+
+
+def _parse_discards(raw: Any) -> tuple[Card, ...]:
+    if not isinstance(raw, list):
+        raise ValueError("discard needs 'cards': a list of the cards thrown, possibly empty")
+    try:
+        cards = tuple(parse_card(t) if isinstance(t, str) else _not_text(t) for t in raw)
+    except CardError as exc:
+        raise ValueError(str(exc)) from None
+    if len(set(cards)) != len(cards):
+        raise ValueError("a card is named twice in the discard")
+    return cards
+
+
+def _not_text(token: Any) -> Card:
+    raise CardError(f"{token!r} is not a card (cards are text such as 'As' or '10h')")
+
+
+@dataclass
+class HandRecord:
+    variant: str
+    seats: list[Seat]
+    dealer: int
+    deck: list[Card]
+    reshuffles: list[list[Card]] = field(default_factory=list)
+    actions: list[Action] = field(default_factory=list)
+
+    def header_json(self) -> dict[str, Any]:
+        return {
+            "variant": self.variant,
+            "seats": [{"player": s.player, "stack": s.stack} for s in self.seats],
+            "dealer": self.dealer,
+            "deck": format_cards(self.deck),
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        out = self.header_json()
+        out["reshuffles"] = [format_cards(r) for r in self.reshuffles]
+        out["actions"] = [a.to_json() for a in self.actions]
+        return out
+
+
+def parse_header(obj: Any) -> HandRecord:
+    """Validate everything but the actions; raise RecordError(None, …) on a bad header."""
+    if not isinstance(obj, dict):
+        raise RecordError(None, "a hand record must be a JSON object")
+    variant = VARIANTS.get(obj.get("variant"))  # type: ignore[arg-type]
+    if variant is None:
+        names = ", ".join(VARIANTS)
+        raise RecordError(None, f"unknown variant {obj.get('variant')!r}; variants are {names}")
+    seats = _parse_seats(obj.get("seats"), variant.min_seats, variant.max_seats)
+    minimum = variant.table_minimum
+    for seat in seats:
+        if seat.stack < minimum:
+            raise RecordError(
+                None, f"{seat.player}'s stack {seat.stack} is below the table minimum {minimum}"
+            )
+    dealer = obj.get("dealer")
+    if type(dealer) is not int or not 0 <= dealer < len(seats):
+        raise RecordError(None, f"dealer must be a seat index from 0 to {len(seats) - 1}")
+    deck = _parse_deck(obj.get("deck"))
+    reshuffles = _parse_reshuffles(obj.get("reshuffles", []), variant.draws > 1)
+    return HandRecord(variant.id, seats, dealer, deck, reshuffles)
+
+
+def _parse_seats(raw: Any, low: int, high: int) -> list[Seat]:
+    if not isinstance(raw, list) or not low <= len(raw) <= high:
+        count = len(raw) if isinstance(raw, list) else "no"
+        raise RecordError(None, f"this table seats {low} to {high} players, not {count}")
+    seats = []
+    for item in raw:
+        if not isinstance(item, dict):
+            raise RecordError(None, "each seat must be an object with 'player' and 'stack'")
+        player, stack = item.get("player"), item.get("stack")
+        if not isinstance(player, str) or not player:
+            raise RecordError(None, "each seat needs a non-empty 'player' name")
+        if type(stack) is not int:
+            raise RecordError(None, f"{player}'s stack must be a whole number of chips")
+        seats.append(Seat(player, stack))
+    names = [s.player for s in seats]
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    if repeated:
+        raise RecordError(None, f"player {repeated[0]!r} is seated twice")
+    return seats
+
+
+def _parse_deck(raw: Any) -> list[Card]:
+    if not isinstance(raw, list) or not all(isinstance(t, str) for t in raw):
+        raise RecordError(None, "deck must be a list of the 52 cards as text")
+    try:
+        deck = [parse_card(t) for t in raw]
+    except CardError as exc:
+        raise RecordError(None, f"deck: {exc}") from None
+    if len(deck) != 52 or set(deck) != set(FULL_DECK):
+        seen: set[Card] = set()
+        twice = [c for c in deck if c in seen or seen.add(c)]  # type: ignore[func-returns-value]
+        detail = f"{format_cards(twice[:1])[0]} appears twice" if twice else f"{len(deck)} cards"
+        raise RecordError(None, f"deck must hold each of the 52 cards exactly once ({detail})")
+    return deck
+
+
+def _parse_reshuffles(raw: Any, allowed: bool) -> list[list[Card]]:
+    if not isinstance(raw, list) or not all(isinstance(r, list) for r in raw):
+        raise RecordError(None, "reshuffles must be a list of card lists")
+    if raw and not allowed:
+        raise RecordError(None, "only triple draw reshuffles its stub; reshuffles must be empty")
+    out = []
+    for number, stub in enumerate(raw, 1):
+        try:
+            cards = [parse_card(t) if isinstance(t, str) else _not_text(t) for t in stub]
+        except CardError as exc:
+            raise RecordError(None, f"reshuffle {number}: {exc}") from None
+        if len(set(cards)) != len(cards):
+            raise RecordError(None, f"reshuffle {number} names a card twice")
+        out.append(cards)
+    return out
+
+
+def parse_actions(raw: Any) -> list[Action | RecordError]:
+    """Parse each action, keeping a RecordError in place of one that is malformed."""
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        raise RecordError(None, "actions must be a list")
+    out: list[Action | RecordError] = []
+    for index, item in enumerate(raw):
+        try:
+            out.append(Action.from_json(item))
+        except ValueError as exc:
+            out.append(RecordError(index, str(exc)))
+    return out

@@ -1,0 +1,66 @@
+"""Replaying a hand record to the JSON state of RULES.md §7."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .cards import format_cards
+from .hand import Hand, IllegalAction
+from .record import RecordError, parse_actions, parse_header
+
+
+def state_json(hand: Hand) -> dict[str, Any]:
+    d = hand.decision()
+    paid = hand.payouts or [0] * hand.n
+    return {
+        "complete": hand.complete,
+        "pot": hand.pot,
+        "to_act": d.player if d else None,
+        "legal": list(d.legal) if d else [],
+        "payouts": {p: paid[s] for s, p in enumerate(hand.players)},
+        "net": hand.net(),
+        "hands": {hand.players[s]: format_cards(hand.holdings[s]) for s in hand.active},
+        "error": None,
+    }
+
+
+def header_error(message: str) -> dict[str, Any]:
+    return {
+        "complete": False,
+        "pot": 0,
+        "to_act": None,
+        "legal": [],
+        "payouts": {},
+        "net": {},
+        "hands": {},
+        "error": {"index": None, "message": message},
+    }
+
+
+def replay_json(record: Any) -> dict[str, Any]:
+    """Replay a parsed JSON record; errors are reported in the result, never raised."""
+    try:
+        header = parse_header(record)
+        actions = parse_actions(record.get("actions", []))
+    except RecordError as exc:
+        return header_error(exc.message)
+    hand = Hand(header)
+    for index, action in enumerate(actions):
+        try:
+            if isinstance(action, RecordError):
+                raise IllegalAction(action.message)
+            hand.apply(action)
+        except IllegalAction as exc:
+            out = state_json(hand)
+            out["error"] = {"index": index, "message": str(exc)}
+            return out
+    return state_json(hand)
+
+
+def replay_text(text: str) -> dict[str, Any]:
+    try:
+        record = json.loads(text)
+    except ValueError as exc:
+        return header_error(f"the record is not valid JSON: {exc}")
+    return replay_json(record)

@@ -1,0 +1,118 @@
+"""What one player may see of a hand, and what everyone may see.
+
+The table manager and the Discord layer render only these views, so a hidden
+card cannot reach a public message by accident: ``public_view`` holds no
+hidden card at all, and ``seat_view`` adds only that seat's own cards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .cards import Card
+from .hand import Award, Decision, Hand, MarketOffer
+from .rankings import describe
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    player: str
+    stack: int  # header stack plus net so far
+    in_pot: int  # everything this player has put in this hand
+    bet: int  # put in during the current betting round
+    folded: bool
+    card_count: int
+    drawn: tuple[int, ...]  # how many cards they took at each draw
+    open_cards: tuple[Card, ...]  # Abyssinia's bought cards, face up for all
+    dealer: bool
+
+
+@dataclass(frozen=True)
+class PublicView:
+    variant: str
+    phase: str  # "bet", "draw", "buy" or "complete"
+    street: str  # e.g. "betting round 2 of 4", "draw 1 of 3", "buy 3 of 5"
+    pot: int
+    to_act: str | None
+    to_call: int
+    bet_size: int
+    raises_left: int
+    legal: tuple[str, ...]
+    seats: tuple[SeatInfo, ...]
+    market: tuple[MarketOffer, ...]
+    stub_left: int
+    complete: bool
+    shown: dict[str, tuple[Card, ...]] = field(default_factory=dict)  # revealed at showdown
+    awards: tuple[Award, ...] = ()
+    net: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SeatView:
+    player: str
+    cards: tuple[Card, ...]  # this player's own cards, never anyone else's
+    hand_name: str | None  # the name of those cards under the table's ranking
+    public: PublicView
+    decision: Decision | None  # set only when it is this player's turn
+
+
+def _street(hand: Hand) -> str:
+    v = hand.variant
+    if hand.complete:
+        return "showdown" if hand.showdown else "hand over"
+    done = hand.variant.streets[: hand.street + 1]
+    number = done.count(hand.phase)
+    total = v.streets.count(hand.phase)
+    label = {"bet": "betting round", "draw": "draw", "buy": "buy"}[hand.phase]
+    return f"{label} {number} of {total}"
+
+
+def public_view(hand: Hand) -> PublicView:
+    d = hand.decision()
+    stacks = hand.stacks()
+    seats = tuple(
+        SeatInfo(
+            player=p,
+            stack=stacks[p],
+            in_pot=hand.contributed[s],
+            bet=0 if hand.phase != "bet" else hand.round_bets[s],
+            folded=hand.folded[s],
+            card_count=len(hand.holdings[s]),
+            drawn=tuple(hand.drawn[s]),
+            open_cards=tuple(hand.holdings[s]) if hand.variant.split else (),
+            dealer=s == hand.dealer,
+        )
+        for s, p in enumerate(hand.players)
+    )
+    shown = (
+        {hand.players[s]: tuple(hand.holdings[s]) for s in hand.active} if hand.showdown else {}
+    )
+    return PublicView(
+        variant=hand.variant.id,
+        phase="complete" if hand.complete else hand.phase,
+        street=_street(hand),
+        pot=hand.pot,
+        to_act=d.player if d else None,
+        to_call=d.to_call if d else 0,
+        bet_size=d.bet_size if d else 0,
+        raises_left=d.raises_left if d else 0,
+        legal=d.legal if d else (),
+        seats=seats,
+        market=hand._offers() if hand.variant.split and not hand.complete else (),
+        stub_left=len(hand.stub) - hand.stub_pos,
+        complete=hand.complete,
+        shown=shown,
+        awards=tuple(hand.awards),
+        net=hand.net() if hand.complete else {},
+    )
+
+
+def seat_view(hand: Hand, player: str) -> SeatView:
+    seat = hand.seat_of(player)
+    cards = tuple(hand.holdings[seat])
+    ranking = hand.variant.ranking
+    name = describe(ranking, cards) if len(cards) == 5 else None
+    if hand.variant.split and len(cards) == 5:
+        name = f"high: {describe('high', cards)}; low: {describe('a5', cards)}"
+    d = hand.decision()
+    return SeatView(player, cards, name, public_view(hand), d if d and d.seat == seat else None)
