@@ -1,0 +1,270 @@
+"""The three hand rankings of RULES.md §2: ``high``, ``a5`` and ``a6``.
+
+Each ranking maps a five-card hand to an ``int`` where a **greater value is a
+better hand** under that ranking (so for the lowball rankings the best low hand
+has the largest value). Two hands get the same value exactly when they tie.
+Values are dense: ``high`` and ``a6`` use 0..7461, ``a5`` uses 0..6174.
+
+Evaluation uses two tables per ranking, built once at import (about 0.1 s):
+
+* every hand that is not a flush is identified by the product of its five rank
+  primes (bits 0-7 of a card), looked up in a dict;
+* a flush (all five cards share the suit bit, bits 12-15) is identified by the
+  OR of its rank bits (bits 16-28), looked up in a list of 8192 entries.
+
+``a5`` ignores flushes, so it needs only the product lookup.
+
+The functions take a sequence of exactly five distinct card ints (see
+``bot.engine.cards``); they do not validate their input beyond unpacking it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from itertools import combinations_with_replacement
+
+from .cards import PRIMES, RANKS, Card
+
+__all__ = [
+    "CATEGORIES",
+    "RANKINGS",
+    "VALUE",
+    "a5_value",
+    "a6_value",
+    "category",
+    "describe",
+    "high_value",
+]
+
+RANKINGS = ("high", "a5", "a6")
+
+# Categories of each ranking, from best to worst.
+CATEGORIES: dict[str, tuple[str, ...]] = {
+    "high": (
+        "straight flush",
+        "quads",
+        "full house",
+        "flush",
+        "straight",
+        "trips",
+        "two pair",
+        "pair",
+        "no pair",
+    ),
+    "a5": ("no pair", "pair", "two pair", "trips", "full house", "quads"),
+    "a6": (
+        "no pair",
+        "pair",
+        "two pair",
+        "trips",
+        "straight",
+        "flush",
+        "full house",
+        "quads",
+        "straight flush",
+    ),
+}
+
+_SINGULAR = (
+    "deuce",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "jack",
+    "queen",
+    "king",
+    "ace",
+)
+_PLURAL = tuple("sixes" if n == "six" else n + "s" for n in _SINGULAR)
+
+_ACE = 12
+_WHEEL_BITS = 0b1_0000_0000_1111  # A 5 4 3 2 as rank bits (2 = bit 0)
+_BROADWAY_BITS = 0b1_1111_0000_0000  # A K Q J T
+
+
+_GROUP_CATEGORY = {
+    (1, 1, 1, 1, 1): "no pair",
+    (2, 1, 1, 1): "pair",
+    (2, 2, 1): "two pair",
+    (3, 1, 1): "trips",
+    (3, 2): "full house",
+    (4, 1): "quads",
+}
+
+
+def _facts(ranks: Sequence[int]) -> tuple[str, list[int], list[int], int]:
+    """Suit-blind facts of five ranks (rank indexes, 2=0 … A=12).
+
+    Returns the pairing category, the ranks ordered by group size then rank
+    (ace high), the same with the ace low, and the rank bits (0 if paired).
+    E.g. K K 4 4 9 gives [K, K, 4, 4, 9]; a low A 2 3 4 7 gives [7, 4, 3, 2, A].
+    """
+    counts: dict[int, int] = {}
+    for r in ranks:
+        counts[r] = counts.get(r, 0) + 1
+    cat = _GROUP_CATEGORY[tuple(sorted(counts.values(), reverse=True))]
+    high = sorted(ranks, key=lambda r: counts[r] * 16 + r, reverse=True)
+    low = sorted(ranks, key=lambda r: counts[r] * 16 + (r + 1) % 13, reverse=True)
+    bits = sum(1 << r for r in ranks) if len(counts) == 5 else 0
+    return cat, high, low, bits
+
+
+def _straight_top(ranking: str, high: list[int], bits: int) -> int | None:
+    """Top card of a straight under ``ranking`` (as a strength), or None.
+
+    ``high``: rank index of the top card, the wheel's top is the five (3).
+    ``a6``: ace-low strength of the top card (A=0 … K=12), T-J-Q-K-A is 13.
+    Arguments: the five distinct ranks sorted ace-high first, and their rank bits.
+    """
+    if ranking == "a5" or not bits:
+        return None
+    if bits == _WHEEL_BITS:
+        return 3 if ranking == "high" else 4
+    if bits == _BROADWAY_BITS:
+        return 12 if ranking == "high" else 13
+    if high[0] - high[4] != 4:
+        return None
+    return high[0] if ranking == "high" else high[0] + 1
+
+
+def _analyse(ranking: str, facts: tuple, flush: bool) -> tuple[str, tuple]:
+    """Category and a sort key (greater = better) of a hand under ``ranking``."""
+    cat, high, low, bits = facts
+    cats = CATEGORIES[ranking]
+    top = _straight_top(ranking, high, bits)
+    if ranking != "a5" and bits:
+        if top is not None:
+            cat = "straight flush" if flush else "straight"
+        elif flush:
+            cat = "flush"
+    strength = len(cats) - cats.index(cat)
+    if ranking == "high":
+        return cat, (strength, (top,) if top is not None else tuple(high))
+    if top is not None:
+        return cat, (strength, (-top,))
+    return cat, (strength, tuple(-((r + 1) % 13) for r in low))
+
+
+def _build() -> tuple[dict, dict, dict]:
+    """Product dicts, flush lists and value→category lists for every ranking."""
+    classes: list[tuple[tuple[int, ...], bool, tuple]] = []
+    for ranks in combinations_with_replacement(range(13), 5):
+        if ranks[0] != ranks[4]:
+            facts = _facts(ranks)
+            classes.append((ranks, False, facts))
+            if facts[3]:
+                classes.append((ranks, True, facts))
+
+    products: dict[str, dict[int, int]] = {}
+    flushes: dict[str, list[int]] = {}
+    cat_of: dict[str, list[str]] = {}
+    for ranking in RANKINGS:
+        analysed = [_analyse(ranking, facts, flush) for _, flush, facts in classes]
+        keys = sorted({key for _, key in analysed})
+        dense = {key: i for i, key in enumerate(keys)}
+        prod: dict[int, int] = {}
+        flush_table = [-1] * 8192
+        cats = [""] * len(keys)
+        for (ranks, flush, facts), (cat, key) in zip(classes, analysed, strict=True):
+            value = dense[key]
+            cats[value] = cat
+            if flush:
+                flush_table[facts[3]] = value
+            else:
+                a, b, c, d, e = ranks
+                prod[PRIMES[a] * PRIMES[b] * PRIMES[c] * PRIMES[d] * PRIMES[e]] = value
+        products[ranking] = prod
+        flushes[ranking] = flush_table
+        cat_of[ranking] = cats
+    return products, flushes, cat_of
+
+
+_PRODUCTS, _FLUSHES, _CATEGORY_OF = _build()
+_HIGH_PROD = _PRODUCTS["high"]
+_HIGH_FLUSH = _FLUSHES["high"]
+_A5_PROD = _PRODUCTS["a5"]
+_A6_PROD = _PRODUCTS["a6"]
+_A6_FLUSH = _FLUSHES["a6"]
+
+
+def high_value(cards: Sequence[Card]) -> int:
+    """Value of five cards under ``high`` (greater = better)."""
+    a, b, c, d, e = cards
+    if a & b & c & d & e & 0xF000:
+        return _HIGH_FLUSH[(a | b | c | d | e) >> 16]
+    return _HIGH_PROD[(a & 255) * (b & 255) * (c & 255) * (d & 255) * (e & 255)]
+
+
+def a5_value(cards: Sequence[Card]) -> int:
+    """Value of five cards under ace-to-five low (greater = better = lower hand)."""
+    a, b, c, d, e = cards
+    return _A5_PROD[(a & 255) * (b & 255) * (c & 255) * (d & 255) * (e & 255)]
+
+
+def a6_value(cards: Sequence[Card]) -> int:
+    """Value of five cards under ace-to-six low (greater = better = lower hand)."""
+    a, b, c, d, e = cards
+    if a & b & c & d & e & 0xF000:
+        return _A6_FLUSH[(a | b | c | d | e) >> 16]
+    return _A6_PROD[(a & 255) * (b & 255) * (c & 255) * (d & 255) * (e & 255)]
+
+
+VALUE: dict[str, Callable[[Sequence[Card]], int]] = {
+    "high": high_value,
+    "a5": a5_value,
+    "a6": a6_value,
+}
+
+
+def category(ranking: str, cards: Sequence[Card]) -> str:
+    """Category name of five cards under ``ranking``, one of ``CATEGORIES[ranking]``."""
+    return _CATEGORY_OF[ranking][VALUE[ranking](cards)]
+
+
+def describe(ranking: str, cards: Sequence[Card]) -> str:
+    """Short human name of five cards under ``ranking``.
+
+    Examples: ``"5-4-3-2-A, five low"`` (a5), ``"6-4-3-2-A, six low"`` (a6),
+    ``"king high"`` (high), ``"pair of nines"``, ``"two pair, kings and fours"``,
+    ``"three nines"``, ``"straight, five high"``, ``"flush, king high"``,
+    ``"full house, nines over fours"``, ``"four nines"``,
+    ``"straight flush, nine high"``, ``"royal flush"``.
+    """
+    if ranking not in CATEGORIES:
+        raise ValueError(f"unknown ranking {ranking!r}")
+    cards = tuple(cards)
+    if len(cards) != 5:
+        raise ValueError(f"a hand has five cards, got {len(cards)}")
+    ranks = [(c >> 8) & 0xF for c in cards]
+    flush = bool(cards[0] & cards[1] & cards[2] & cards[3] & cards[4] & 0xF000)
+    facts = _facts(ranks)
+    cat, _ = _analyse(ranking, facts, flush)
+    low = ranking != "high"
+    shape = facts[2] if low else facts[1]
+    first = shape[0]
+    if cat == "no pair":
+        if low:
+            return "-".join(RANKS[r] for r in shape) + f", {_SINGULAR[first]} low"
+        return f"{_SINGULAR[first]} high"
+    if cat == "pair":
+        return f"pair of {_PLURAL[first]}"
+    if cat == "two pair":
+        return f"two pair, {_PLURAL[first]} and {_PLURAL[shape[2]]}"
+    if cat == "trips":
+        return f"three {_PLURAL[first]}"
+    if cat == "full house":
+        return f"full house, {_PLURAL[first]} over {_PLURAL[shape[3]]}"
+    if cat == "quads":
+        return f"four {_PLURAL[first]}"
+    if cat == "flush":
+        return f"flush, {_SINGULAR[first]} high"
+    # Straight or straight flush: name the top card. Ace high except the wheel.
+    top_rank = 3 if facts[3] == _WHEEL_BITS else facts[1][0]
+    if cat == "straight flush" and ranking == "high" and top_rank == _ACE:
+        return "royal flush"
+    return f"{cat}, {_SINGULAR[top_rank]} high"
