@@ -31,7 +31,9 @@ def make_card(rank: int, suit: str) -> Card:
 
 
 FULL_DECK: tuple[Card, ...] = tuple(make_card(r, s) for s in SUITS for r in range(13))
-_TEXT = {c: RANKS[(c >> 8) & 0xF] + next(s for s, b in _SUIT_BITS.items() if c & b) for c in FULL_DECK}
+_TEXT = {
+    c: RANKS[(c >> 8) & 0xF] + next(s for s, b in _SUIT_BITS.items() if c & b) for c in FULL_DECK
+}
 _BY_TEXT = {t: c for c, t in _TEXT.items()}
 
 

@@ -216,7 +216,7 @@ class Hand:
         return (*offers, MarketOffer("blind", None, None))
 
     def default_action(self) -> Action | None:
-        """What a timed-out player does: check or fold, stand pat, or buy the cheaper market card."""
+        """A timed-out player checks or folds, stands pat, or buys the cheaper market card."""
         d = self.decision()
         if d is None:
             return None

@@ -36,8 +36,12 @@ _SINGLE_DRAW = ("bet", "draw", "bet")
 VARIANTS: dict[str, Variant] = {
     v.id: v
     for v in (
-        Variant("a6-draw", "Ace-to-Six Lowball Draw", 2, 5, 13, 1, None, (1, 2), _SINGLE_DRAW, "a6"),
-        Variant("a5-draw", "Ace-to-Five Lowball Draw", 2, 5, 13, 1, None, (1, 2), _SINGLE_DRAW, "a5"),
+        Variant(
+            "a6-draw", "Ace-to-Six Lowball Draw", 2, 5, 13, 1, None, (1, 2), _SINGLE_DRAW, "a6"
+        ),
+        Variant(
+            "a5-draw", "Ace-to-Five Lowball Draw", 2, 5, 13, 1, None, (1, 2), _SINGLE_DRAW, "a5"
+        ),
         Variant(
             "a5-triple",
             "Ace-to-Five Triple Draw",

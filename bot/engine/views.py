@@ -84,9 +84,7 @@ def public_view(hand: Hand) -> PublicView:
         )
         for s, p in enumerate(hand.players)
     )
-    shown = (
-        {hand.players[s]: tuple(hand.holdings[s]) for s in hand.active} if hand.showdown else {}
-    )
+    shown = {hand.players[s]: tuple(hand.holdings[s]) for s in hand.active} if hand.showdown else {}
     return PublicView(
         variant=hand.variant.id,
         phase="complete" if hand.complete else hand.phase,
