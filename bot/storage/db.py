@@ -1,0 +1,222 @@
+"""Opening the SQLite file: durable PRAGMAs and versioned migrations.
+
+Durability choice: WAL with ``synchronous=FULL``. In WAL mode ``NORMAL`` only
+syncs at checkpoints, so a power cut can lose the last commits; chip movements
+reported to players must survive that, so every commit syncs the WAL.
+
+Migrations: ``MIGRATIONS[i]`` brings the schema from version ``i`` to ``i + 1``
+(version kept in ``PRAGMA user_version``). Each runs in its own transaction
+together with the version bump, so a crash leaves the file at a whole version.
+Never edit a released migration; append a new one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from pathlib import Path
+
+import aiosqlite
+
+PRAGMAS: tuple[str, ...] = (
+    "PRAGMA journal_mode = WAL",
+    "PRAGMA synchronous = FULL",
+    "PRAGMA foreign_keys = ON",
+    "PRAGMA busy_timeout = 5000",
+)
+
+_V1 = """
+CREATE TABLE tables (
+    channel_id    INTEGER PRIMARY KEY,
+    guild_id      INTEGER NOT NULL,
+    variant       TEXT    NOT NULL,
+    settings_json TEXT    NOT NULL DEFAULT '{}',
+    button        INTEGER,
+    turn_deadline REAL,
+    open          INTEGER NOT NULL DEFAULT 1 CHECK (open IN (0, 1)),
+    updated_at    REAL    NOT NULL
+);
+
+CREATE TABLE seats (
+    channel_id      INTEGER NOT NULL REFERENCES tables (channel_id) ON DELETE CASCADE,
+    seat            INTEGER NOT NULL CHECK (seat >= 0),
+    user_id         INTEGER NOT NULL,
+    display_name    TEXT    NOT NULL,
+    sitting_out     INTEGER NOT NULL DEFAULT 0 CHECK (sitting_out IN (0, 1)),
+    leaving         INTEGER NOT NULL DEFAULT 0 CHECK (leaving IN (0, 1)),
+    timeouts_in_row INTEGER NOT NULL DEFAULT 0 CHECK (timeouts_in_row >= 0),
+    PRIMARY KEY (channel_id, seat),
+    UNIQUE (channel_id, user_id)
+);
+
+-- balance = granted + refilled + net_won is kept by the Store and checked in tests.
+CREATE TABLE accounts (
+    guild_id     INTEGER NOT NULL,
+    user_id      INTEGER NOT NULL,
+    display_name TEXT    NOT NULL,
+    balance      INTEGER NOT NULL CHECK (balance >= 0),
+    granted      INTEGER NOT NULL CHECK (granted >= 0),
+    refilled     INTEGER NOT NULL DEFAULT 0 CHECK (refilled >= 0),
+    net_won      INTEGER NOT NULL DEFAULT 0,
+    hands_played INTEGER NOT NULL DEFAULT 0 CHECK (hands_played >= 0),
+    created_at   REAL    NOT NULL,
+    PRIMARY KEY (guild_id, user_id)
+);
+
+CREATE TABLE hands (
+    hand_id      INTEGER PRIMARY KEY AUTOINCREMENT,
+    guild_id     INTEGER NOT NULL,
+    channel_id   INTEGER NOT NULL,
+    variant      TEXT    NOT NULL,
+    header_json  TEXT    NOT NULL,
+    status       TEXT    NOT NULL DEFAULT 'live' CHECK (status IN ('live', 'complete')),
+    started_at   REAL    NOT NULL,
+    completed_at REAL
+);
+CREATE INDEX hands_by_status ON hands (status);
+
+-- One row per player of a hand. A hold counts against the account's
+-- available chips while the hand is live; completing the hand releases it.
+CREATE TABLE hand_players (
+    hand_id  INTEGER NOT NULL REFERENCES hands (hand_id),
+    seat     INTEGER NOT NULL CHECK (seat >= 0),
+    guild_id INTEGER NOT NULL,
+    user_id  INTEGER NOT NULL,
+    hold     INTEGER NOT NULL CHECK (hold >= 0),
+    net      INTEGER,
+    PRIMARY KEY (hand_id, seat),
+    UNIQUE (hand_id, user_id),
+    FOREIGN KEY (guild_id, user_id) REFERENCES accounts (guild_id, user_id)
+);
+CREATE INDEX hand_players_by_user ON hand_players (guild_id, user_id);
+
+CREATE TABLE hand_actions (
+    hand_id     INTEGER NOT NULL REFERENCES hands (hand_id),
+    idx         INTEGER NOT NULL CHECK (idx >= 0),
+    action_json TEXT    NOT NULL,
+    created_at  REAL    NOT NULL,
+    PRIMARY KEY (hand_id, idx)
+);
+
+CREATE TABLE hand_reshuffles (
+    hand_id    INTEGER NOT NULL REFERENCES hands (hand_id),
+    idx        INTEGER NOT NULL CHECK (idx >= 0),
+    cards_json TEXT    NOT NULL,
+    created_at REAL    NOT NULL,
+    PRIMARY KEY (hand_id, idx)
+);
+
+CREATE TABLE ledger (
+    entry_id      INTEGER PRIMARY KEY AUTOINCREMENT,
+    guild_id      INTEGER NOT NULL,
+    user_id       INTEGER NOT NULL,
+    kind          TEXT    NOT NULL CHECK (kind IN ('grant', 'refill', 'hand')),
+    amount        INTEGER NOT NULL,
+    hand_id       INTEGER REFERENCES hands (hand_id),
+    balance_after INTEGER NOT NULL,
+    created_at    REAL    NOT NULL,
+    FOREIGN KEY (guild_id, user_id) REFERENCES accounts (guild_id, user_id),
+    CHECK ((kind = 'hand') = (hand_id IS NOT NULL))
+);
+-- Second line of defence for "a hand pays out exactly once".
+CREATE UNIQUE INDEX ledger_hand_once ON ledger (hand_id, user_id) WHERE hand_id IS NOT NULL;
+CREATE INDEX ledger_by_user ON ledger (guild_id, user_id);
+"""
+
+MIGRATIONS: list[str] = [_V1]
+
+
+def _comment(line: str) -> bool:
+    return line.strip().startswith("--")
+
+
+def split_statements(script: str) -> list[str]:
+    """Split a script into statements (trigger bodies stay whole).
+
+    Not ``executescript``: it COMMITs any open transaction first, which would
+    break running a migration and its version bump atomically.
+    """
+    statements: list[str] = []
+    *pieces, tail = script.split(";")
+    pending = ""
+    for piece in pieces:
+        pending += piece + ";"
+        if sqlite3.complete_statement(pending):
+            if pending.strip(" \n\t;"):
+                statements.append(pending.strip())
+            pending = ""
+    pending += tail  # after the last ';': only comments/blanks are allowed
+    if any(line.strip() and not _comment(line) for line in pending.splitlines()):
+        raise ValueError(f"incomplete SQL statement: {pending.strip()[:60]!r}")
+    return statements
+
+
+async def connect(path: str | Path) -> aiosqlite.Connection:
+    """Open (creating parent directories) with the durable PRAGMAs, no migrations.
+
+    ``isolation_level=None``: the caller issues BEGIN/COMMIT itself, so a
+    transaction spans exactly what the code says.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conn = await aiosqlite.connect(path, isolation_level=None)
+    try:
+        for pragma in PRAGMAS:
+            await conn.execute(pragma)
+        async with conn.execute("PRAGMA journal_mode") as cursor:
+            mode = (await cursor.fetchone() or ("?",))[0]
+        if str(mode).lower() != "wal":
+            raise RuntimeError(f"could not enable WAL on {path} (journal_mode={mode})")
+    except BaseException:
+        await conn.close()
+        raise
+    return conn
+
+
+async def rollback_quietly(conn: aiosqlite.Connection) -> None:
+    """Roll back if a transaction is open; SQLite may already have ended it."""
+    # "no transaction is active" means there is nothing to undo.
+    with contextlib.suppress(sqlite3.OperationalError):
+        await conn.execute("ROLLBACK")
+
+
+async def schema_version(conn: aiosqlite.Connection) -> int:
+    async with conn.execute("PRAGMA user_version") as cursor:
+        row = await cursor.fetchone()
+    return int(row[0]) if row else 0
+
+
+async def migrate(conn: aiosqlite.Connection, migrations: list[str] | None = None) -> int:
+    """Apply the migrations the file lacks, one transaction each; return the version."""
+    migrations = MIGRATIONS if migrations is None else migrations
+    for target, script in enumerate(migrations, start=1):
+        await conn.execute("BEGIN IMMEDIATE")
+        try:
+            # Read inside the write lock so two processes cannot both apply it.
+            if await schema_version(conn) >= target:
+                await conn.execute("ROLLBACK")
+                continue
+            for statement in split_statements(script):
+                await conn.execute(statement)
+            await conn.execute(f"PRAGMA user_version = {target}")
+            await conn.execute("COMMIT")
+        except BaseException:
+            await rollback_quietly(conn)
+            raise
+    version = await schema_version(conn)
+    if version > len(migrations):
+        raise RuntimeError(
+            f"database schema v{version} is newer than this code (v{len(migrations)})"
+        )
+    return version
+
+
+async def open_database(path: str | Path) -> aiosqlite.Connection:
+    """Open the bot's database, migrated to the latest schema."""
+    conn = await connect(path)
+    try:
+        await migrate(conn)
+    except BaseException:
+        await conn.close()
+        raise
+    return conn

@@ -1,0 +1,705 @@
+"""The bot's durable state: tables, seats, hand records and chip accounts.
+
+Every public write runs in one ``BEGIN IMMEDIATE … COMMIT`` and returns only
+after the COMMIT (synchronous=FULL), so success means "on disk".
+
+One connection is shared by all coroutines, and SQLite transactions belong to
+the connection, so an ``asyncio.Lock`` serialises whole transactions; without
+it two coroutines' statements would interleave inside one transaction.
+
+Chips: a hand places a *hold* on each player's account for the chips they
+bring (``start_hand``). ``available = balance - Σ holds of live hands``, and a
+hold can only be placed within ``available``; ``finish_hand`` refuses a loss
+larger than the hold. Hence ``balance`` can never go negative, even for a
+player sitting at several tables at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import aiosqlite
+
+from bot.storage.db import open_database, rollback_quietly
+
+Clock = Callable[[], float]
+
+# ---------------------------------------------------------------- errors
+
+
+class StorageError(Exception):
+    """Base class of the errors the Store raises on purpose."""
+
+
+class UnknownAccount(StorageError):
+    def __init__(self, guild_id: int, user_id: int) -> None:
+        super().__init__(f"no chip account for user {user_id} in guild {guild_id}")
+        self.guild_id = guild_id
+        self.user_id = user_id
+
+
+class UnknownTable(StorageError):
+    def __init__(self, channel_id: int) -> None:
+        super().__init__(f"no table in channel {channel_id}")
+        self.channel_id = channel_id
+
+
+class UnknownHand(StorageError):
+    def __init__(self, hand_id: int) -> None:
+        super().__init__(f"no hand #{hand_id}")
+        self.hand_id = hand_id
+
+
+class HandNotLive(StorageError):
+    def __init__(self, hand_id: int) -> None:
+        super().__init__(f"hand #{hand_id} is already complete")
+        self.hand_id = hand_id
+
+
+class OutOfSequence(StorageError):
+    """An action/reshuffle index that is not the next one (e.g. a duplicate)."""
+
+    def __init__(self, hand_id: int, expected: int, got: int) -> None:
+        super().__init__(f"hand #{hand_id}: expected index {expected}, got {got}")
+        self.hand_id = hand_id
+        self.expected = expected
+        self.got = got
+
+
+class InsufficientChips(StorageError):
+    def __init__(self, user_id: int, available: int, needed: int | None = None) -> None:
+        wanted = "" if needed is None else f", needs {needed}"
+        super().__init__(f"user {user_id} has only {available} chips available{wanted}")
+        self.user_id = user_id
+        self.available = available
+        self.needed = needed
+
+
+class RefillRefused(StorageError):
+    """The message says why, with the numbers, suitable to show the player."""
+
+
+class BadSettlement(StorageError, ValueError):
+    """finish_hand nets that do not sum to 0, name a stranger, or exceed a hold."""
+
+
+# ---------------------------------------------------------------- rows
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    channel_id: int
+    guild_id: int
+    variant: str
+    settings: dict[str, Any] = field(default_factory=dict)  # stored as settings_json
+    button: int | None = None  # seat index of the dealer button
+    turn_deadline: float | None = None  # unix time
+    open: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    seat: int
+    user_id: int
+    display_name: str
+    sitting_out: bool = False
+    leaving: bool = False
+    timeouts_in_row: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    guild_id: int
+    user_id: int
+    display_name: str
+    balance: int
+    held: int  # Σ holds of this user's live hands
+    available: int  # balance - held
+    granted: int
+    refilled: int
+    net_won: int
+    hands_played: int
+
+
+@dataclass(frozen=True, slots=True)
+class LiveHand:
+    hand_id: int
+    guild_id: int
+    channel_id: int
+    variant: str
+    header: dict[str, Any]
+    seat_users: list[int]  # user_id of header seat i
+    holds: dict[int, int]  # user_id -> chips held
+    reshuffles: list[list[str]]  # in index order
+    actions: list[dict[str, Any]]  # in index order
+    started_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardRow:
+    rank: int
+    user_id: int
+    display_name: str
+    net_won: int
+    hands_played: int
+    balance: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandSummary:
+    hand_id: int
+    channel_id: int
+    variant: str
+    completed_at: float
+    net: int  # this user's result
+    record: dict[str, Any]  # as hand_record()
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+_ACCOUNT_SQL = """
+SELECT a.*, COALESCE((
+    SELECT SUM(hp.hold) FROM hand_players hp JOIN hands h ON h.hand_id = hp.hand_id
+    WHERE hp.guild_id = a.guild_id AND hp.user_id = a.user_id AND h.status = 'live'
+), 0) AS held
+FROM accounts a WHERE a.guild_id = ? AND a.user_id = ?
+"""
+
+
+def _account(row: sqlite3.Row) -> Account:
+    return Account(
+        guild_id=row["guild_id"],
+        user_id=row["user_id"],
+        display_name=row["display_name"],
+        balance=row["balance"],
+        held=row["held"],
+        available=row["balance"] - row["held"],
+        granted=row["granted"],
+        refilled=row["refilled"],
+        net_won=row["net_won"],
+        hands_played=row["hands_played"],
+    )
+
+
+def _table(row: sqlite3.Row) -> TableRow:
+    return TableRow(
+        channel_id=row["channel_id"],
+        guild_id=row["guild_id"],
+        variant=row["variant"],
+        settings=json.loads(row["settings_json"]),
+        button=row["button"],
+        turn_deadline=row["turn_deadline"],
+        open=bool(row["open"]),
+    )
+
+
+def _seat(row: sqlite3.Row) -> SeatRow:
+    return SeatRow(
+        seat=row["seat"],
+        user_id=row["user_id"],
+        display_name=row["display_name"],
+        sitting_out=bool(row["sitting_out"]),
+        leaving=bool(row["leaving"]),
+        timeouts_in_row=row["timeouts_in_row"],
+    )
+
+
+def _check_unique(what: str, values: Iterable[int]) -> None:
+    seen: set[int] = set()
+    for value in values:
+        if value in seen:
+            raise ValueError(f"duplicate {what} {value}")
+        seen.add(value)
+
+
+class Store:
+    """Async persistence API over one SQLite connection. See module docstring."""
+
+    def __init__(self, conn: aiosqlite.Connection, clock: Clock = time.time) -> None:
+        self._conn = conn
+        self._conn.row_factory = sqlite3.Row
+        self._clock = clock
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str | Path, clock: Clock = time.time) -> Store:
+        return cls(await open_database(path), clock)
+
+    async def close(self) -> None:
+        async with self._lock:
+            await self._conn.close()
+
+    async def __aenter__(self) -> Store:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    # ------------------------------------------------------------ plumbing
+
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One write transaction; COMMIT (durable) on success, ROLLBACK on error."""
+        async with self._lock:
+            await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+                await self._conn.execute("COMMIT")
+            except BaseException:
+                await rollback_quietly(self._conn)
+                raise
+
+    @asynccontextmanager
+    async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
+        """A read transaction, so multi-query reads see one snapshot."""
+        async with self._lock:
+            await self._conn.execute("BEGIN")
+            try:
+                yield self._conn
+            finally:
+                await rollback_quietly(self._conn)
+
+    @staticmethod
+    async def _one(conn: aiosqlite.Connection, sql: str, args: Sequence[Any]) -> sqlite3.Row | None:
+        async with conn.execute(sql, args) as cursor:
+            return await cursor.fetchone()  # type: ignore[return-value]
+
+    @staticmethod
+    async def _all(conn: aiosqlite.Connection, sql: str, args: Sequence[Any]) -> list[sqlite3.Row]:
+        async with conn.execute(sql, args) as cursor:
+            return list(await cursor.fetchall())  # type: ignore[arg-type]
+
+    async def _get_account(
+        self, conn: aiosqlite.Connection, guild_id: int, user_id: int
+    ) -> Account:
+        row = await self._one(conn, _ACCOUNT_SQL, (guild_id, user_id))
+        if row is None:
+            raise UnknownAccount(guild_id, user_id)
+        return _account(row)
+
+    async def _live_hand_row(self, conn: aiosqlite.Connection, hand_id: int) -> sqlite3.Row:
+        row = await self._one(conn, "SELECT * FROM hands WHERE hand_id = ?", (hand_id,))
+        if row is None:
+            raise UnknownHand(hand_id)
+        if row["status"] != "live":
+            raise HandNotLive(hand_id)
+        return row
+
+    # ------------------------------------------------------------ tables & seats
+
+    async def save_table(self, table: TableRow) -> None:
+        """Insert or replace the table's row (seats are saved separately)."""
+        async with self._write() as conn:
+            await conn.execute(
+                """INSERT INTO tables (channel_id, guild_id, variant, settings_json, button,
+                                       turn_deadline, open, updated_at)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                   ON CONFLICT (channel_id) DO UPDATE SET
+                     guild_id = excluded.guild_id, variant = excluded.variant,
+                     settings_json = excluded.settings_json, button = excluded.button,
+                     turn_deadline = excluded.turn_deadline, open = excluded.open,
+                     updated_at = excluded.updated_at""",
+                (
+                    table.channel_id,
+                    table.guild_id,
+                    table.variant,
+                    _dumps(table.settings),
+                    table.button,
+                    table.turn_deadline,
+                    int(table.open),
+                    self._clock(),
+                ),
+            )
+
+    async def load_tables(self, include_closed: bool = False) -> list[TableRow]:
+        """Open tables (all if include_closed), by channel_id."""
+        where = "" if include_closed else "WHERE open = 1"
+        async with self._read() as conn:
+            rows = await self._all(conn, f"SELECT * FROM tables {where} ORDER BY channel_id", ())
+        return [_table(row) for row in rows]
+
+    async def set_deadline(self, channel_id: int, deadline: float | None) -> None:
+        async with self._write() as conn:
+            cursor = await conn.execute(
+                "UPDATE tables SET turn_deadline = ?, updated_at = ? WHERE channel_id = ?",
+                (deadline, self._clock(), channel_id),
+            )
+            if cursor.rowcount != 1:
+                raise UnknownTable(channel_id)
+
+    async def close_table(self, channel_id: int) -> None:
+        """Mark closed, clear the deadline and remove its seats (the row is kept)."""
+        async with self._write() as conn:
+            cursor = await conn.execute(
+                "UPDATE tables SET open = 0, turn_deadline = NULL, updated_at = ? "
+                "WHERE channel_id = ?",
+                (self._clock(), channel_id),
+            )
+            if cursor.rowcount != 1:
+                raise UnknownTable(channel_id)
+            await conn.execute("DELETE FROM seats WHERE channel_id = ?", (channel_id,))
+
+    async def save_seats(self, channel_id: int, seats: Sequence[SeatRow]) -> None:
+        """Replace all seats of the table (which must have been saved) with ``seats``."""
+        _check_unique("seat", (s.seat for s in seats))
+        _check_unique("user_id", (s.user_id for s in seats))
+        async with self._write() as conn:
+            if await self._one(conn, "SELECT 1 FROM tables WHERE channel_id = ?", (channel_id,)):
+                await conn.execute("DELETE FROM seats WHERE channel_id = ?", (channel_id,))
+            else:
+                raise UnknownTable(channel_id)
+            await conn.executemany(
+                "INSERT INTO seats (channel_id, seat, user_id, display_name, sitting_out, "
+                "leaving, timeouts_in_row) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        channel_id,
+                        s.seat,
+                        s.user_id,
+                        s.display_name,
+                        int(s.sitting_out),
+                        int(s.leaving),
+                        s.timeouts_in_row,
+                    )
+                    for s in seats
+                ],
+            )
+
+    async def load_seats(self, channel_id: int) -> list[SeatRow]:
+        """Seats of the table ordered by seat number ([] if none or no table)."""
+        async with self._read() as conn:
+            rows = await self._all(
+                conn, "SELECT * FROM seats WHERE channel_id = ? ORDER BY seat", (channel_id,)
+            )
+        return [_seat(row) for row in rows]
+
+    # ------------------------------------------------------------ accounts
+
+    async def ensure_account(
+        self, guild_id: int, user_id: int, display_name: str, grant: int
+    ) -> Account:
+        """The account, created with a 'grant' ledger entry of ``grant`` if missing.
+
+        An existing account only gets its display_name refreshed.
+        """
+        if grant < 0:
+            raise ValueError(f"grant must be >= 0, got {grant}")
+        now = self._clock()
+        async with self._write() as conn:
+            cursor = await conn.execute(
+                "INSERT INTO accounts (guild_id, user_id, display_name, balance, granted, "
+                "created_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                (guild_id, user_id, display_name, grant, grant, now),
+            )
+            if cursor.rowcount == 1:
+                await self._ledger(conn, guild_id, user_id, "grant", grant, None, grant)
+            else:
+                await conn.execute(
+                    "UPDATE accounts SET display_name = ? WHERE guild_id = ? AND user_id = ? "
+                    "AND display_name != ?",
+                    (display_name, guild_id, user_id, display_name),
+                )
+            return await self._get_account(conn, guild_id, user_id)
+
+    async def balance(self, guild_id: int, user_id: int) -> Account | None:
+        async with self._read() as conn:
+            row = await self._one(conn, _ACCOUNT_SQL, (guild_id, user_id))
+        return None if row is None else _account(row)
+
+    async def refill(self, guild_id: int, user_id: int, grant: int, smallest_minimum: int) -> int:
+        """Top the balance up to ``grant``; return the amount added.
+
+        Allowed only when the balance is below the smallest table minimum and
+        the player is in no live hand (their chips there are still in play).
+        Raises RefillRefused (reason with the numbers) or UnknownAccount.
+        """
+        async with self._write() as conn:
+            account = await self._get_account(conn, guild_id, user_id)
+            _check_refill(account, grant, smallest_minimum)
+            amount = grant - account.balance
+            await conn.execute(
+                "UPDATE accounts SET balance = balance + ?, refilled = refilled + ? "
+                "WHERE guild_id = ? AND user_id = ?",
+                (amount, amount, guild_id, user_id),
+            )
+            await self._ledger(conn, guild_id, user_id, "refill", amount, None, grant)
+        return amount
+
+    async def _ledger(
+        self,
+        conn: aiosqlite.Connection,
+        guild_id: int,
+        user_id: int,
+        kind: str,
+        amount: int,
+        hand_id: int | None,
+        balance_after: int,
+    ) -> None:
+        await conn.execute(
+            "INSERT INTO ledger (guild_id, user_id, kind, amount, hand_id, balance_after, "
+            "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (guild_id, user_id, kind, amount, hand_id, balance_after, self._clock()),
+        )
+
+    async def leaderboard(
+        self, guild_id: int, page: int, per_page: int = 10
+    ) -> tuple[list[LeaderboardRow], int]:
+        """Page ``page`` (1-based) of the guild ranked by net_won; and the account count.
+
+        net_won is the sum of hand results, so refills do not lift anyone.
+        Ties: more hands played first, then lower user_id.
+        """
+        if page < 1 or per_page < 1:
+            raise ValueError(f"page and per_page must be >= 1, got {page}, {per_page}")
+        offset = (page - 1) * per_page
+        async with self._read() as conn:
+            total = await self._one(
+                conn, "SELECT COUNT(*) FROM accounts WHERE guild_id = ?", (guild_id,)
+            )
+            rows = await self._all(
+                conn,
+                "SELECT user_id, display_name, net_won, hands_played, balance FROM accounts "
+                "WHERE guild_id = ? ORDER BY net_won DESC, hands_played DESC, user_id ASC "
+                "LIMIT ? OFFSET ?",
+                (guild_id, per_page, offset),
+            )
+        ranked = [LeaderboardRow(rank=offset + i + 1, **dict(row)) for i, row in enumerate(rows)]
+        return ranked, int(total[0]) if total else 0
+
+    # ------------------------------------------------------------ hands
+
+    async def start_hand(
+        self,
+        guild_id: int,
+        channel_id: int,
+        variant: str,
+        header: Mapping[str, Any],
+        holds: Mapping[int, int],
+        seat_users: Sequence[int],
+    ) -> int:
+        """Record a new live hand and hold each player's chips; return its hand_id.
+
+        ``seat_users[i]`` is the user_id of seat i of ``header`` (the header
+        names players, the ledger needs ids). ``holds`` maps every one of those
+        users to the chips they bring (their maximum loss). All or nothing:
+        InsufficientChips / UnknownAccount leave the database untouched.
+        """
+        _check_hand_args(header, holds, seat_users)
+        async with self._write() as conn:
+            for user_id in seat_users:
+                account = await self._get_account(conn, guild_id, user_id)
+                if account.available < holds[user_id]:
+                    raise InsufficientChips(user_id, account.available, holds[user_id])
+            cursor = await conn.execute(
+                "INSERT INTO hands (guild_id, channel_id, variant, header_json, started_at) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (guild_id, channel_id, variant, _dumps(dict(header)), self._clock()),
+            )
+            hand_id = int(cursor.lastrowid or 0)
+            await conn.executemany(
+                "INSERT INTO hand_players (hand_id, seat, guild_id, user_id, hold) "
+                "VALUES (?, ?, ?, ?, ?)",
+                [(hand_id, i, guild_id, u, holds[u]) for i, u in enumerate(seat_users)],
+            )
+        return hand_id
+
+    async def append_action(self, hand_id: int, index: int, action: Mapping[str, Any]) -> None:
+        """Append action ``index`` (must be exactly the next: 0, 1, …) to a live hand."""
+        await self._append(hand_id, index, "hand_actions", "action_json", _dumps(dict(action)))
+
+    async def append_reshuffle(self, hand_id: int, index: int, cards: Sequence[str]) -> None:
+        """Append reshuffle number ``index`` (0, 1, …): the new stub's cards in order."""
+        await self._append(hand_id, index, "hand_reshuffles", "cards_json", _dumps(list(cards)))
+
+    async def _append(self, hand_id: int, index: int, table: str, column: str, data: str) -> None:
+        async with self._write() as conn:
+            await self._live_hand_row(conn, hand_id)
+            row = await self._one(
+                conn, f"SELECT COALESCE(MAX(idx) + 1, 0) FROM {table} WHERE hand_id = ?", (hand_id,)
+            )
+            expected = int(row[0]) if row else 0
+            if index != expected:
+                raise OutOfSequence(hand_id, expected, index)
+            await conn.execute(
+                f"INSERT INTO {table} (hand_id, idx, {column}, created_at) VALUES (?, ?, ?, ?)",
+                (hand_id, index, data, self._clock()),
+            )
+
+    async def finish_hand(self, hand_id: int, net: Mapping[int, int]) -> bool:
+        """Settle a hand exactly once; False (and no write) if it was already settled.
+
+        ``net`` maps user_id -> chips won (+) or lost (-); it must sum to 0,
+        name only the hand's players (missing ones net 0) and lose at most each
+        player's hold. One transaction: hand complete, holds released, a
+        'hand' ledger entry per player, balances/net_won/hands_played updated.
+        """
+        if sum(net.values()) != 0:
+            raise BadSettlement(f"hand #{hand_id}: nets sum to {sum(net.values())}, not 0")
+        async with self._write() as conn:
+            try:
+                hand = await self._live_hand_row(conn, hand_id)
+            except HandNotLive:
+                return False
+            players = await self._all(
+                conn,
+                "SELECT user_id, hold FROM hand_players WHERE hand_id = ? ORDER BY seat",
+                (hand_id,),
+            )
+            _check_settlement(hand_id, net, {p["user_id"]: p["hold"] for p in players})
+            await conn.execute(
+                "UPDATE hands SET status = 'complete', completed_at = ? WHERE hand_id = ?",
+                (self._clock(), hand_id),
+            )
+            for player in players:
+                await self._settle(conn, hand, player["user_id"], net.get(player["user_id"], 0))
+        return True
+
+    async def _settle(
+        self, conn: aiosqlite.Connection, hand: sqlite3.Row, user_id: int, amount: int
+    ) -> None:
+        guild_id, hand_id = hand["guild_id"], hand["hand_id"]
+        await conn.execute(
+            "UPDATE accounts SET balance = balance + ?, net_won = net_won + ?, "
+            "hands_played = hands_played + 1 WHERE guild_id = ? AND user_id = ?",
+            (amount, amount, guild_id, user_id),
+        )
+        await conn.execute(
+            "UPDATE hand_players SET net = ? WHERE hand_id = ? AND user_id = ?",
+            (amount, hand_id, user_id),
+        )
+        row = await self._one(
+            conn,
+            "SELECT balance FROM accounts WHERE guild_id = ? AND user_id = ?",
+            (guild_id, user_id),
+        )
+        await self._ledger(
+            conn, guild_id, user_id, "hand", amount, hand_id, int(row[0]) if row else 0
+        )
+
+    async def _record(self, conn: aiosqlite.Connection, hand: sqlite3.Row) -> dict[str, Any]:
+        reshuffles, actions = await self._history(conn, hand["hand_id"])
+        return {**json.loads(hand["header_json"]), "reshuffles": reshuffles, "actions": actions}
+
+    async def _history(
+        self, conn: aiosqlite.Connection, hand_id: int
+    ) -> tuple[list[list[str]], list[dict[str, Any]]]:
+        reshuffles = await self._all(
+            conn,
+            "SELECT cards_json FROM hand_reshuffles WHERE hand_id = ? ORDER BY idx",
+            (hand_id,),
+        )
+        actions = await self._all(
+            conn, "SELECT action_json FROM hand_actions WHERE hand_id = ? ORDER BY idx", (hand_id,)
+        )
+        return [json.loads(r[0]) for r in reshuffles], [json.loads(a[0]) for a in actions]
+
+    async def hand_record(self, hand_id: int) -> dict[str, Any]:
+        """The header's fields plus "reshuffles" (card lists) and "actions" (dicts), in order."""
+        async with self._read() as conn:
+            hand = await self._one(conn, "SELECT * FROM hands WHERE hand_id = ?", (hand_id,))
+            if hand is None:
+                raise UnknownHand(hand_id)
+            return await self._record(conn, hand)
+
+    async def load_live_hands(self) -> list[LiveHand]:
+        """Every unfinished hand with its full history, oldest first (for recovery)."""
+        async with self._read() as conn:
+            hands = await self._all(
+                conn, "SELECT * FROM hands WHERE status = 'live' ORDER BY hand_id", ()
+            )
+            return [await self._live_hand(conn, hand) for hand in hands]
+
+    async def _live_hand(self, conn: aiosqlite.Connection, hand: sqlite3.Row) -> LiveHand:
+        players = await self._all(
+            conn,
+            "SELECT user_id, hold FROM hand_players WHERE hand_id = ? ORDER BY seat",
+            (hand["hand_id"],),
+        )
+        reshuffles, actions = await self._history(conn, hand["hand_id"])
+        return LiveHand(
+            hand_id=hand["hand_id"],
+            guild_id=hand["guild_id"],
+            channel_id=hand["channel_id"],
+            variant=hand["variant"],
+            header=json.loads(hand["header_json"]),
+            seat_users=[p["user_id"] for p in players],
+            holds={p["user_id"]: p["hold"] for p in players},
+            reshuffles=reshuffles,
+            actions=actions,
+            started_at=hand["started_at"],
+        )
+
+    async def recent_hands(self, guild_id: int, user_id: int, limit: int = 10) -> list[HandSummary]:
+        """The user's last ``limit`` completed hands in the guild, newest first."""
+        async with self._read() as conn:
+            rows = await self._all(
+                conn,
+                "SELECT h.*, hp.net FROM hand_players hp JOIN hands h ON h.hand_id = hp.hand_id "
+                "WHERE hp.guild_id = ? AND hp.user_id = ? AND h.status = 'complete' "
+                "ORDER BY h.completed_at DESC, h.hand_id DESC LIMIT ?",
+                (guild_id, user_id, limit),
+            )
+            return [
+                HandSummary(
+                    hand_id=row["hand_id"],
+                    channel_id=row["channel_id"],
+                    variant=row["variant"],
+                    completed_at=row["completed_at"],
+                    net=row["net"],
+                    record=await self._record(conn, row),
+                )
+                for row in rows
+            ]
+
+
+def _check_refill(account: Account, grant: int, smallest_minimum: int) -> None:
+    if account.held:
+        raise RefillRefused(
+            f"you have {account.held} chips in a hand still being played; refill after it finishes"
+        )
+    if account.balance >= smallest_minimum:
+        raise RefillRefused(
+            f"your balance {account.balance} is not below the smallest table minimum "
+            f"{smallest_minimum}"
+        )
+    if grant <= account.balance:
+        raise RefillRefused(f"your balance {account.balance} is already at least {grant}")
+
+
+def _check_hand_args(
+    header: Mapping[str, Any], holds: Mapping[int, int], seat_users: Sequence[int]
+) -> None:
+    _check_unique("user_id", seat_users)
+    if set(holds) != set(seat_users):
+        raise ValueError(f"holds {sorted(holds)} must cover exactly seat_users {list(seat_users)}")
+    if any(amount < 0 for amount in holds.values()):
+        raise ValueError(f"holds must be >= 0: {dict(holds)}")
+    if {"reshuffles", "actions"} & set(header):
+        raise ValueError("header must not contain 'reshuffles' or 'actions' (record keys)")
+
+
+def _check_settlement(hand_id: int, net: Mapping[int, int], holds: Mapping[int, int]) -> None:
+    strangers = set(net) - set(holds)
+    if strangers:
+        raise BadSettlement(f"hand #{hand_id}: users {sorted(strangers)} are not in the hand")
+    for user_id, amount in net.items():
+        if -amount > holds[user_id]:
+            raise BadSettlement(
+                f"hand #{hand_id}: user {user_id} loses {-amount} but only {holds[user_id]} held"
+            )
