@@ -519,17 +519,33 @@ class Store:
             )
         return hand_id
 
-    async def append_action(self, hand_id: int, index: int, action: Mapping[str, Any]) -> None:
-        """Append action ``index`` (must be exactly the next: 0, 1, …) to a live hand."""
-        await self._append(hand_id, index, "hand_actions", "action_json", _dumps(dict(action)))
+    async def append_action(
+        self,
+        hand_id: int,
+        index: int,
+        action: Mapping[str, Any],
+        deadline: float | None = None,
+    ) -> None:
+        """Append action ``index`` (must be exactly the next: 0, 1, …) to a live hand,
+        and store the table's next turn deadline in the same transaction."""
+        data = _dumps(dict(action))
+        await self._append(hand_id, index, "hand_actions", "action_json", data, deadline)
 
     async def append_reshuffle(self, hand_id: int, index: int, cards: Sequence[str]) -> None:
         """Append reshuffle number ``index`` (0, 1, …): the new stub's cards in order."""
         await self._append(hand_id, index, "hand_reshuffles", "cards_json", _dumps(list(cards)))
 
-    async def _append(self, hand_id: int, index: int, table: str, column: str, data: str) -> None:
+    async def _append(
+        self,
+        hand_id: int,
+        index: int,
+        table: str,
+        column: str,
+        data: str,
+        deadline: float | None = None,
+    ) -> None:
         async with self._write() as conn:
-            await self._live_hand_row(conn, hand_id)
+            hand = await self._live_hand_row(conn, hand_id)
             row = await self._one(
                 conn, f"SELECT COALESCE(MAX(idx) + 1, 0) FROM {table} WHERE hand_id = ?", (hand_id,)
             )
@@ -540,6 +556,11 @@ class Store:
                 f"INSERT INTO {table} (hand_id, idx, {column}, created_at) VALUES (?, ?, ?, ?)",
                 (hand_id, index, data, self._clock()),
             )
+            if table == "hand_actions":
+                await conn.execute(
+                    "UPDATE tables SET turn_deadline = ? WHERE channel_id = ?",
+                    (deadline, hand["channel_id"]),
+                )
 
     async def finish_hand(self, hand_id: int, net: Mapping[int, int]) -> bool:
         """Settle a hand exactly once; False (and no write) if it was already settled.

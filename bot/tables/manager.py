@@ -1,0 +1,525 @@
+"""The table manager: one table per channel around the engine, durable in SQLite.
+
+Every change to a table happens under that table's lock and is committed to
+the database before the caller hears of it. Tables never wait on each other:
+each has its own lock, and timers are one task per table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
+
+from bot.engine import (
+    VARIANTS,
+    Action,
+    CardError,
+    Hand,
+    IllegalAction,
+    parse_cards,
+    public_view,
+    seat_view,
+)
+from bot.engine.cards import FULL_DECK, format_cards
+from bot.engine.record import parse_actions, parse_header
+from bot.storage.store import InsufficientChips, SeatRow, Store, TableRow
+
+from .models import ActionResult, Refused, SeatState, TableEvent, TableSettings, TableView
+from .table import Table, describe_action
+
+log = logging.getLogger(__name__)
+Listener = Callable[[TableEvent], Awaitable[None]]
+SMALLEST_MINIMUM = min(v.table_minimum for v in VARIANTS.values())
+
+
+class TableManager:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        starting_grant: int = 200,
+        turn_timeout: float = 60.0,
+        next_hand_delay: float = 0.0,
+        clock: Callable[[], float] = time.time,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.store = store
+        self.starting_grant = starting_grant
+        self.turn_timeout = turn_timeout
+        self.next_hand_delay = next_hand_delay
+        self.clock = clock
+        self.rng = rng or secrets.SystemRandom()  # tests inject a seeded Random
+        self.tables: dict[int, Table] = {}
+        self.listeners: list[Listener] = []
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # ----- life cycle -----------------------------------------------------
+
+    async def start(self) -> int:
+        """Restore open tables and continue every unfinished hand; return how many."""
+        for row in await self.store.load_tables():
+            settings = TableSettings(**row.settings)
+            seats = [
+                SeatState(
+                    s.seat, s.user_id, s.display_name, s.sitting_out, s.leaving, s.timeouts_in_row
+                )
+                for s in await self.store.load_seats(row.channel_id)
+            ]
+            table = Table(row.channel_id, row.guild_id, VARIANTS[row.variant], settings, seats)
+            table.button, table.deadline = row.button, row.turn_deadline
+            self.tables[row.channel_id] = table
+        restored = 0
+        for live in await self.store.load_live_hands():
+            table = self.tables.get(live.channel_id)
+            if table is None:
+                log.error("live hand %s has no open table; left as it is", live.hand_id)
+                continue
+            record = parse_header(live.header)
+            record.reshuffles = [parse_cards(r) for r in live.reshuffles]
+            record.actions = [a for a in parse_actions(live.actions) if isinstance(a, Action)]
+            table.hand = Hand.replay(record, rng=self.rng)
+            table.hand_id = live.hand_id
+            table.hand_users = dict(zip(table.hand.players, live.seat_users, strict=True))
+            restored += 1
+            self._arm_timer(table, table.deadline)
+        return restored
+
+    async def close(self) -> None:
+        """Stop timers; the database keeps everything needed to carry on."""
+        for task in list(self._tasks):
+            task.cancel()
+        for table in self.tables.values():
+            if table.timer:
+                table.timer.cancel()
+        await asyncio.gather(
+            *self._tasks,
+            *(t.timer for t in self.tables.values() if t.timer),
+            return_exceptions=True,
+        )
+
+    def subscribe(self, listener: Listener) -> None:
+        self.listeners.append(listener)
+
+    # ----- queries ----------------------------------------------------------
+
+    def table(self, channel_id: int) -> Table:
+        table = self.tables.get(channel_id)
+        if table is None:
+            raise Refused("There is no table in this channel. Open one with `/<game> open`.")
+        return table
+
+    def view(self, channel_id: int) -> TableView:
+        return self.table(channel_id).view()
+
+    def my_hand(self, channel_id: int, user_id: int):
+        """The caller's private view of the current hand (None if not dealt in)."""
+        table = self.table(channel_id)
+        key = str(user_id)
+        if table.hand is None or key not in table.hand_users:
+            return None
+        return seat_view(table.hand, key)
+
+    # ----- seating --------------------------------------------------------
+
+    async def open_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        variant: str,
+        seat_limit: int | None = None,
+        turn_timeout: float | None = None,
+        auto_deal: bool | None = None,
+    ) -> TableView:
+        v = VARIANTS.get(variant)
+        if v is None:
+            raise Refused(f"Unknown game {variant!r}; games are {', '.join(VARIANTS)}.")
+        existing = self.tables.get(channel_id)
+        if existing is not None:
+            raise Refused(f"This channel already has a {existing.variant.name} table.")
+        limit = v.max_seats if seat_limit is None else seat_limit
+        if not v.min_seats <= limit <= v.max_seats:
+            raise Refused(f"{v.name} seats {v.min_seats} to {v.max_seats} players, not {limit}.")
+        timeout = self.turn_timeout if turn_timeout is None else turn_timeout
+        if not 5 <= timeout <= 3600 and turn_timeout is not None:
+            raise Refused("The turn timeout must be between 5 and 3600 seconds.")
+        auto = self.next_hand_delay > 0 if auto_deal is None else auto_deal
+        table = Table(channel_id, guild_id, v, TableSettings(limit, timeout, auto), [])
+        await self.store.save_table(self._table_row(table))
+        self.tables[channel_id] = table
+        view = table.view()
+        await self._emit(
+            TableEvent("opened", view, f"A {v.name} table is open. Join with /{v.id} join.")
+        )
+        return view
+
+    async def join(self, channel_id: int, user_id: int, name: str) -> str:
+        table = self.table(channel_id)
+        async with table.lock:
+            seat = table.seat_of(user_id)
+            if seat is not None:
+                if seat.leaving:
+                    seat.leaving = False
+                    await self._save_seats(table)
+                    return "You are staying at the table."
+                raise Refused("You are already seated here.")
+            number = table.free_seat()
+            if number is None:
+                raise Refused(f"The table is full ({table.settings.seat_limit} seats).")
+            account = await self.store.ensure_account(
+                table.guild_id, user_id, name, self.starting_grant
+            )
+            table.seats.append(SeatState(number, user_id, name))
+            table.seats.sort(key=lambda s: s.seat)
+            await self._save_seats(table)
+            view = table.view()
+        minimum = table.variant.table_minimum
+        text = f"You sit in seat {number + 1} with {account.available} chips available."
+        if account.available < minimum:
+            text += f" You need {minimum} to be dealt in: use /refill when you are below 13."
+        await self._emit(TableEvent("seated", view, f"{name} sits down in seat {number + 1}."))
+        return text
+
+    async def leave(self, channel_id: int, user_id: int) -> str:
+        table = self.table(channel_id)
+        async with table.lock:
+            seat = self._seated(table, user_id)
+            if table.in_hand(user_id):
+                seat.leaving = True
+                await self._save_seats(table)
+                return "You will leave when this hand ends; you can still act until then."
+            table.seats.remove(seat)
+            await self._save_seats(table)
+            view = table.view()
+        await self._emit(TableEvent("left", view, f"{seat.name} leaves the table."))
+        return "You left the table."
+
+    async def sit_out(self, channel_id: int, user_id: int) -> str:
+        """Toggle sitting out: a player sitting out is not dealt into the next hands."""
+        table = self.table(channel_id)
+        async with table.lock:
+            seat = self._seated(table, user_id)
+            seat.sitting_out = not seat.sitting_out
+            seat.timeouts = 0
+            await self._save_seats(table)
+            view = table.view()
+        if seat.sitting_out:
+            later = " after this hand" if table.in_hand(user_id) else ""
+            text = f"You sit out{later}. Use sitout again to come back."
+            await self._emit(TableEvent("sitout", view, f"{seat.name} sits out."))
+        else:
+            text = "You are back and will be dealt into the next hand."
+            await self._emit(TableEvent("back", view, f"{seat.name} is back."))
+        return text
+
+    # ----- dealing ----------------------------------------------------------
+
+    async def deal(self, channel_id: int, user_id: int | None = None) -> TableView:
+        """Start a hand with every seated player who can cover the table minimum."""
+        table = self.table(channel_id)
+        async with table.lock:
+            if user_id is not None:
+                self._seated(table, user_id)
+            event = await self._deal_locked(table)
+        await self._emit(event)
+        return event.view
+
+    async def _deal_locked(self, table: Table) -> TableEvent:
+        if table.hand is not None:
+            raise Refused("A hand is already being played at this table.")
+        players, skipped = await self._dealable(table)
+        if len(players) < 2:
+            why = "; ".join(skipped) if skipped else "only one player is seated"
+            raise Refused(
+                f"At least two players who can cover the table minimum are needed ({why})."
+            )
+        dealer = table.next_dealer([s for s, _ in players])
+        deck = list(FULL_DECK)
+        self.rng.shuffle(deck)
+        seats = [(str(s.user_id), available) for s, available in players]
+        dealer_index = [s.seat for s, _ in players].index(dealer)
+        hand = Hand.start(table.variant.id, seats, dealer_index, deck, rng=self.rng)
+        minimum = table.variant.table_minimum
+        users = [s.user_id for s, _ in players]
+        try:
+            hand_id = await self.store.start_hand(
+                table.guild_id,
+                table.channel_id,
+                table.variant.id,
+                hand.header.header_json(),
+                {u: minimum for u in users},
+                users,
+            )
+        except InsufficientChips as exc:  # a hand elsewhere took the chips meanwhile
+            raise Refused(f"A player can no longer cover the table minimum ({exc}).") from None
+        table.hand, table.hand_id, table.button = hand, hand_id, dealer
+        table.hand_users = {str(u): u for u in users}
+        self._arm_timer(table)
+        await self.store.save_table(self._table_row(table))
+        names = ", ".join(s.name for s, _ in players)
+        text = f"Hand #{hand_id} is dealt to {names}."
+        if skipped:
+            text += " Not dealt in: " + "; ".join(skipped) + "."
+        return TableEvent("dealt", table.view(), text, tuple(users), hand_id=hand_id)
+
+    async def _dealable(self, table: Table) -> tuple[list[tuple[SeatState, int]], list[str]]:
+        minimum = table.variant.table_minimum
+        players, skipped = [], []
+        for seat in table.seats:
+            if seat.sitting_out:
+                skipped.append(f"{seat.name} is sitting out")
+                continue
+            account = await self.store.balance(table.guild_id, seat.user_id)
+            available = account.available if account else 0
+            if available < minimum:
+                skipped.append(f"{seat.name} has {available} chips, below the minimum {minimum}")
+                continue
+            players.append((seat, available))
+        return players[: table.variant.max_seats], skipped
+
+    # ----- actions ----------------------------------------------------------
+
+    async def act(
+        self,
+        channel_id: int,
+        user_id: int,
+        action: str,
+        *,
+        cards: str | Sequence[str] | None = None,
+        source: str | None = None,
+        turn: int | None = None,
+        hand_id: int | None = None,
+    ) -> ActionResult:
+        """Apply a player's action. ``turn``/``hand_id`` come from buttons: a click on a
+        button drawn for an earlier turn or hand is refused."""
+        table = self.table(channel_id)
+        async with table.lock:
+            hand = self._current_hand(table)
+            key = str(user_id)
+            if key not in table.hand_users:
+                raise Refused("You are not dealt into this hand.")
+            if (hand_id is not None and hand_id != table.hand_id) or (
+                turn is not None and turn != len(hand.actions)
+            ):
+                raise Refused("That button is from an earlier turn; use the current table message.")
+            decision = hand.decision()
+            assert decision is not None
+            if decision.player != key:
+                waiting = table.view().name(decision.player)
+                raise Refused(f"It is not your turn: waiting for {waiting}.")
+            move = self._build_action(key, action, cards, source)
+            events = await self._apply(table, move, timeout=False)
+            seat = table.seat_of(user_id)
+            if seat:
+                seat.timeouts = 0
+            view = table.view()
+            mine = seat_view(hand, key)
+        for event in events:
+            await self._emit(event)
+        return ActionResult(describe_action(move, view, hand), view, mine)
+
+    def _build_action(self, key: str, action: str, cards, source) -> Action:
+        if action == "discard":
+            try:
+                parsed = parse_cards(cards or [])
+            except CardError as exc:
+                raise Refused(str(exc)) from None
+            return Action(key, "discard", cards=tuple(parsed))
+        if action == "buy":
+            return Action(key, "buy", source=source)
+        return Action(key, action)
+
+    async def _apply(self, table: Table, move: Action, timeout: bool) -> list[TableEvent]:
+        """Apply under the table lock, persist, then settle a finished hand."""
+        hand = table.hand
+        assert hand is not None and table.hand_id is not None
+        reshuffles = len(hand.reshuffles)
+        try:
+            hand.apply(move)
+        except IllegalAction as exc:
+            raise Refused(str(exc)[:1].upper() + str(exc)[1:] + ".") from None
+        index = len(hand.actions) - 1
+        try:
+            for number in range(reshuffles, len(hand.reshuffles)):
+                await self.store.append_reshuffle(
+                    table.hand_id, number, format_cards(hand.reshuffles[number])
+                )
+            deadline = None if hand.complete else self.clock() + table.settings.turn_timeout
+            await self.store.append_action(table.hand_id, index, move.to_json(), deadline)
+        except Exception:
+            await self._reload_hand(table)  # memory must not run ahead of the database
+            raise
+        kind = "timeout" if timeout else "action"
+        text = describe_action(move, table.view(), hand, timeout=timeout)
+        changed = (table.hand_users[move.player],) if move.action == "discard" else ()
+        events = [TableEvent(kind, table.view(), text, changed, hand_id=table.hand_id)]
+        if hand.complete:
+            events.append(await self._finish(table))
+        else:
+            self._arm_timer(table, deadline)
+        return events
+
+    async def _finish(self, table: Table) -> TableEvent:
+        hand, hand_id = table.hand, table.hand_id
+        assert hand is not None and hand_id is not None
+        net = {table.hand_users[p]: chips for p, chips in hand.net().items()}
+        await self.store.finish_hand(hand_id, net)
+        result = public_view(hand)
+        names = table.view().names
+        table.hand, table.hand_id, table.hand_users = None, None, {}
+        table.seats = [s for s in table.seats if not s.leaving]
+        for seat in table.seats:
+            if seat.timeouts >= 2:
+                seat.sitting_out = True
+        await self._save_seats(table)
+        if table.timer:
+            table.timer.cancel()
+            table.timer = None
+        view = replace(table.view(), names={**table.view().names, **names})
+        if table.settings.auto_deal and self.next_hand_delay >= 0:
+            self._spawn(self._auto_deal(table.channel_id))
+        return TableEvent(
+            "finished", view, f"Hand #{hand_id} is over.", result=result, hand_id=hand_id
+        )
+
+    async def _reload_hand(self, table: Table) -> None:
+        assert table.hand_id is not None
+        record = await self.store.hand_record(table.hand_id)
+        header = parse_header(record)
+        header.actions = [a for a in parse_actions(record["actions"]) if isinstance(a, Action)]
+        table.hand = Hand.replay(header, rng=self.rng)
+
+    # ----- timers -------------------------------------------------------------
+
+    def _arm_timer(self, table: Table, deadline: float | None = None) -> None:
+        if table.timer:
+            table.timer.cancel()
+        hand = table.hand
+        if hand is None or hand.complete:
+            table.deadline, table.timer = None, None
+            return
+        table.deadline = deadline or self.clock() + table.settings.turn_timeout
+        task = asyncio.get_running_loop().create_task(
+            self._timer(table, table.hand_id, len(hand.actions), table.deadline)
+        )
+        table.timer = task
+
+    async def _timer(self, table: Table, hand_id: int | None, turn: int, deadline: float) -> None:
+        await asyncio.sleep(max(0.0, deadline - self.clock()))
+        try:
+            await self.expire(table.channel_id, hand_id, turn)
+        except Exception:
+            log.exception("timeout at table %s failed", table.channel_id)
+
+    async def expire(
+        self, channel_id: int, hand_id: int | None = None, turn: int | None = None
+    ) -> bool:
+        """Time out the player to act (if the turn is still the one given)."""
+        table = self.table(channel_id)
+        async with table.lock:
+            hand = table.hand
+            if hand is None or hand.complete:
+                return False
+            if (hand_id is not None and hand_id != table.hand_id) or (
+                turn is not None and turn != len(hand.actions)
+            ):
+                return False
+            move = hand.default_action()
+            assert move is not None
+            seat = table.seat_of(table.hand_users[move.player])
+            if table.timer is asyncio.current_task():
+                table.timer = None  # don't let _arm_timer cancel the task doing this
+            events = await self._apply(table, move, timeout=True)
+            if seat:
+                seat.timeouts += 1
+                if seat.timeouts >= 2 and not seat.sitting_out:
+                    seat.sitting_out = True
+                    await self._save_seats(table)
+        for event in events:
+            await self._emit(event)
+        return True
+
+    async def _auto_deal(self, channel_id: int) -> None:
+        await asyncio.sleep(self.next_hand_delay)
+        table = self.tables.get(channel_id)
+        if table is None:
+            return
+        async with table.lock:
+            if table.hand is not None:
+                return
+            try:
+                event = await self._deal_locked(table)
+            except Refused as exc:
+                log.info("no automatic deal at %s: %s", channel_id, exc)
+                return
+        await self._emit(event)
+
+    # ----- ledger -------------------------------------------------------------
+
+    async def balance(self, guild_id: int, user_id: int, name: str):
+        return await self.store.ensure_account(guild_id, user_id, name, self.starting_grant)
+
+    async def refill(self, guild_id: int, user_id: int, name: str) -> int:
+        from bot.storage.store import StorageError
+
+        await self.store.ensure_account(guild_id, user_id, name, self.starting_grant)
+        try:
+            return await self.store.refill(guild_id, user_id, self.starting_grant, SMALLEST_MINIMUM)
+        except StorageError as exc:
+            raise Refused(str(exc)) from None
+
+    # ----- helpers ------------------------------------------------------------
+
+    def _current_hand(self, table: Table) -> Hand:
+        if table.hand is None:
+            raise Refused(f"No hand is being played. Start one with /{table.variant.id} deal.")
+        return table.hand
+
+    def _seated(self, table: Table, user_id: int) -> SeatState:
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise Refused(f"You are not seated at this table. Join with /{table.variant.id} join.")
+        return seat
+
+    async def _save_seats(self, table: Table) -> None:
+        await self.store.save_seats(
+            table.channel_id,
+            [
+                SeatRow(s.seat, s.user_id, s.name, s.sitting_out, s.leaving, s.timeouts)
+                for s in table.seats
+            ],
+        )
+
+    def _table_row(self, table: Table) -> TableRow:
+        s = table.settings
+        settings = {
+            "seat_limit": s.seat_limit,
+            "turn_timeout": s.turn_timeout,
+            "auto_deal": s.auto_deal,
+        }
+        return TableRow(
+            table.channel_id,
+            table.guild_id,
+            table.variant.id,
+            settings,
+            table.button,
+            table.deadline,
+        )
+
+    async def _emit(self, event: TableEvent) -> None:
+        for listener in self.listeners:
+            try:
+                await listener(event)
+            except Exception:
+                log.exception(
+                    "table listener failed on %s at %s", event.kind, event.view.channel_id
+                )
+
+    def _spawn(self, coro: Awaitable[None]) -> None:
+        task = asyncio.get_running_loop().create_task(coro)  # type: ignore[arg-type]
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)

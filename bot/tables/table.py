@@ -1,0 +1,89 @@
+"""One table's in-memory state: seats, the button, the hand in play."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field, replace
+
+from bot.engine import Action, Hand, Variant, public_view
+
+from .models import SeatState, TableSettings, TableView
+
+
+@dataclass
+class Table:
+    channel_id: int
+    guild_id: int
+    variant: Variant
+    settings: TableSettings
+    seats: list[SeatState]
+    button: int | None = None  # seat number of the last dealer
+    hand: Hand | None = None
+    hand_id: int | None = None
+    hand_users: dict[str, int] = field(default_factory=dict)  # hand player key -> user id
+    deadline: float | None = None
+    timer: asyncio.Task[None] | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    def seat_of(self, user_id: int) -> SeatState | None:
+        return next((s for s in self.seats if s.user_id == user_id), None)
+
+    def in_hand(self, user_id: int) -> bool:
+        if self.hand is None or self.hand.complete:
+            return False
+        key = str(user_id)
+        return key in self.hand_users and not self.hand.folded[self.hand.seat_of(key)]
+
+    def free_seat(self) -> int | None:
+        taken = {s.seat for s in self.seats}
+        return next((n for n in range(self.settings.seat_limit) if n not in taken), None)
+
+    def next_dealer(self, dealt: list[SeatState]) -> int:
+        """The button moves one seat clockwise (to the next dealt-in seat) per hand."""
+        numbers = sorted(s.seat for s in dealt)
+        if self.button is None:
+            return numbers[0]
+        return next((n for n in numbers if n > self.button), numbers[0])
+
+    def view(self) -> TableView:
+        names = {str(s.user_id): s.name for s in self.seats}
+        hand = public_view(self.hand) if self.hand else None
+        to_act = hand.to_act if hand else None
+        return TableView(
+            channel_id=self.channel_id,
+            guild_id=self.guild_id,
+            variant=self.variant.id,
+            settings=self.settings,
+            seats=tuple(replace(s) for s in self.seats),
+            button=self.button,
+            hand_id=self.hand_id,
+            hand=hand,
+            turn=len(self.hand.actions) if self.hand else 0,
+            deadline=self.deadline if hand and not hand.complete else None,
+            names=names,
+            to_act_user=self.hand_users.get(to_act) if to_act else None,
+        )
+
+
+def describe_action(move: Action, view: TableView, hand: Hand, timeout: bool = False) -> str:
+    """A public line about an action: discards say how many cards, never which."""
+    who = view.name(move.player)
+    if move.action == "discard":
+        count = len(move.cards or ())
+        what = "stands pat" if count == 0 else f"draws {count}"
+    elif move.action == "buy":
+        what = f"buys {move.source}" if move.source != "blind" else "buys blind"
+        bought = hand.holdings[hand.seat_of(move.player)][-1]
+        from bot.engine import pretty_card
+
+        what += f" ({pretty_card(bought)})"
+    else:
+        what = {
+            "check": "checks",
+            "bet": "bets",
+            "call": "calls",
+            "raise": "raises",
+            "fold": "folds",
+        }[move.action]
+    prefix = "⏰ time's up: " if timeout else ""
+    return f"{prefix}{who} {what}."
