@@ -36,6 +36,9 @@ Clock = Callable[[], float]
 # ---------------------------------------------------------------- errors
 
 
+KEEP = object()  # "leave the stored deadline as it is"
+
+
 class StorageError(Exception):
     """Base class of the errors the Store raises on purpose."""
 
@@ -524,10 +527,11 @@ class Store:
         hand_id: int,
         index: int,
         action: Mapping[str, Any],
-        deadline: float | None = None,
+        deadline: float | None | object = KEEP,
     ) -> None:
-        """Append action ``index`` (must be exactly the next: 0, 1, …) to a live hand,
-        and store the table's next turn deadline in the same transaction."""
+        """Append action ``index`` (must be exactly the next: 0, 1, …) to a live hand;
+        a ``deadline`` given is stored as the table's next turn deadline in the same
+        transaction (the default keeps the stored one)."""
         data = _dumps(dict(action))
         await self._append(hand_id, index, "hand_actions", "action_json", data, deadline)
 
@@ -542,7 +546,7 @@ class Store:
         table: str,
         column: str,
         data: str,
-        deadline: float | None = None,
+        deadline: float | None | object = KEEP,
     ) -> None:
         async with self._write() as conn:
             hand = await self._live_hand_row(conn, hand_id)
@@ -556,7 +560,7 @@ class Store:
                 f"INSERT INTO {table} (hand_id, idx, {column}, created_at) VALUES (?, ?, ?, ?)",
                 (hand_id, index, data, self._clock()),
             )
-            if table == "hand_actions":
+            if deadline is not KEEP:
                 await conn.execute(
                     "UPDATE tables SET turn_deadline = ? WHERE channel_id = ?",
                     (deadline, hand["channel_id"]),
