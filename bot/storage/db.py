@@ -123,7 +123,15 @@ CREATE UNIQUE INDEX ledger_hand_once ON ledger (hand_id, user_id) WHERE hand_id 
 CREATE INDEX ledger_by_user ON ledger (guild_id, user_id);
 """
 
-MIGRATIONS: list[str] = [_V1]
+# v2: the Discord message that shows each table, so it is edited in place after a restart.
+_V2 = """
+CREATE TABLE table_messages (
+    channel_id INTEGER PRIMARY KEY,
+    message_id INTEGER NOT NULL
+);
+"""
+
+MIGRATIONS: list[str] = [_V1, _V2]
 
 
 def _comment(line: str) -> bool:

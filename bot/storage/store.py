@@ -358,6 +358,20 @@ class Store:
                 raise UnknownTable(channel_id)
             await conn.execute("DELETE FROM seats WHERE channel_id = ?", (channel_id,))
 
+    async def set_table_message(self, channel_id: int, message_id: int) -> None:
+        """Remember which message shows a table (the Discord layer edits it in place)."""
+        async with self._write() as conn:
+            await conn.execute(
+                "INSERT INTO table_messages (channel_id, message_id) VALUES (?, ?) "
+                "ON CONFLICT (channel_id) DO UPDATE SET message_id = excluded.message_id",
+                (channel_id, message_id),
+            )
+
+    async def table_messages(self) -> dict[int, int]:
+        async with self._read() as conn:
+            rows = await self._all(conn, "SELECT channel_id, message_id FROM table_messages", ())
+        return {int(r[0]): int(r[1]) for r in rows}
+
     async def save_seats(self, channel_id: int, seats: Sequence[SeatRow]) -> None:
         """Replace all seats of the table (which must have been saved) with ``seats``."""
         _check_unique("seat", (s.seat for s in seats))
