@@ -1,0 +1,109 @@
+"""The bot: a ``commands.Bot`` whose ``setup_hook`` wires storage, tables and cogs."""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from collections.abc import Callable
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.settings import Settings
+from bot.storage.store import Store
+from bot.tables.manager import TableManager
+from bot.tables.models import Refused
+from bot.ui.components import DiscardSelect, TableButton
+from bot.ui.handlers import reply
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS = (
+    "cogs.table_events",
+    "cogs.a6_draw",
+    "cogs.a5_draw",
+    "cogs.a5_triple",
+    "cogs.abyssinia",
+    "cogs.general",
+)
+
+
+class PokerBot(commands.Bot):
+    manager: TableManager
+    store: Store
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        rng: random.Random | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        intents = discord.Intents.default()  # no privileged intents
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        self.settings = settings
+        self._rng, self._clock = rng, clock
+        self.tree.on_error = self.on_app_command_error
+
+    async def setup_hook(self) -> None:
+        s = self.settings
+        self.store = await Store.open(s.database_path, clock=self._clock)
+        self.manager = TableManager(
+            self.store,
+            starting_grant=s.starting_grant,
+            turn_timeout=s.turn_timeout,
+            next_hand_delay=s.next_hand_delay,
+            clock=self._clock,
+            rng=self._rng,
+        )
+        restored = await self.manager.start()
+        log.info("restored %d tables, %d unfinished hands", len(self.manager.tables), restored)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        self.add_dynamic_items(TableButton, DiscardSelect)  # persistent: survive restarts
+        if s.dev_guild_id:
+            guild = discord.Object(s.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+
+    async def close(self) -> None:
+        if hasattr(self, "manager"):
+            await self.manager.close()
+        if hasattr(self, "store"):
+            await self.store.close()
+        await super().close()
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        original = getattr(error, "original", error)
+        if isinstance(original, Refused):
+            await reply(interaction, str(original))
+            return
+        if isinstance(error, app_commands.CheckFailure):
+            return  # the check already answered
+        command = interaction.command.qualified_name if interaction.command else "?"
+        log.error(
+            "command /%s failed (guild %s, channel %s, user %s)",
+            command,
+            interaction.guild_id,
+            interaction.channel_id,
+            interaction.user.id,
+            exc_info=original,
+        )
+        await apologize(interaction)
+
+    async def on_error(self, event_method: str, /, *args, **kwargs) -> None:
+        log.exception("unhandled error in %s", event_method)
+
+
+async def apologize(interaction: discord.Interaction) -> None:
+    text = "Sorry, something went wrong on my side. The table is unchanged; please try again."
+    try:
+        await reply(interaction, text)
+    except discord.HTTPException:
+        log.warning("could not send the apology for interaction %s", interaction.id)

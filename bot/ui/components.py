@@ -1,0 +1,160 @@
+"""Persistent buttons and menus of the table message.
+
+Each component is a ``DynamicItem``: its custom_id names the table (channel),
+the action and, for turn actions, the hand and turn it was drawn for. Nothing
+is kept in memory, so the buttons work after a restart, and a click on a
+button drawn for an earlier turn is refused by the manager.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+
+from bot.engine import VARIANTS
+from bot.render.text import card_text
+from bot.tables.models import TableView
+
+from . import handlers
+
+BUTTON_TEMPLATE = r"pk:(?P<channel>\d+):(?P<action>[a-z]+)(?::(?P<hand>\d+):(?P<turn>\d+))?"
+SELECT_TEMPLATE = r"pkd:(?P<channel>\d+):(?P<hand>\d+):(?P<turn>\d+)"
+BET_STYLE = {
+    "check": discord.ButtonStyle.secondary,
+    "call": discord.ButtonStyle.primary,
+    "bet": discord.ButtonStyle.success,
+    "raise": discord.ButtonStyle.success,
+    "fold": discord.ButtonStyle.danger,
+}
+
+
+def _int(value: str | None) -> int | None:
+    return int(value) if value is not None else None
+
+
+class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):
+    def __init__(
+        self,
+        channel_id: int,
+        action: str,
+        hand_id: int | None = None,
+        turn: int | None = None,
+        *,
+        label: str | None = None,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    ) -> None:
+        custom_id = f"pk:{channel_id}:{action}"
+        if hand_id is not None and turn is not None:
+            custom_id += f":{hand_id}:{turn}"
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=label or action.title(), style=style, custom_id=custom_id
+        )
+        super().__init__(button)
+        self.channel_id, self.action, self.hand_id, self.turn = channel_id, action, hand_id, turn
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+    ) -> TableButton:
+        return cls(
+            int(match["channel"]),
+            match["action"],
+            _int(match["hand"]),
+            _int(match["turn"]),
+            label=item.label,
+            style=item.style,
+        )
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await handlers.button(interaction, self.channel_id, self.action, self.hand_id, self.turn)
+
+
+class DiscardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE):
+    """The discard picker; it is only ever sent in an ephemeral message to its owner."""
+
+    def __init__(
+        self, channel_id: int, hand_id: int, turn: int, cards: list[tuple[str, str]] | None = None
+    ) -> None:
+        options = [discord.SelectOption(label=label, value=value) for value, label in cards or []]
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=f"pkd:{channel_id}:{hand_id}:{turn}",
+            placeholder="Pick the cards to throw away",
+            min_values=1,
+            max_values=max(1, len(options)),
+            options=options or [discord.SelectOption(label="-", value="-")],
+        )
+        super().__init__(select)
+        self.channel_id, self.hand_id, self.turn = channel_id, hand_id, turn
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select[Any], match: re.Match[str]
+    ) -> DiscardSelect:
+        return cls(int(match["channel"]), int(match["hand"]), int(match["turn"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = list((interaction.data or {}).get("values", []))  # type: ignore[union-attr]
+        await handlers.act(
+            interaction,
+            self.channel_id,
+            "discard",
+            cards=values,
+            hand_id=self.hand_id,
+            turn=self.turn,
+        )
+
+
+def table_components(view: TableView) -> discord.ui.View:
+    """Buttons for the legal actions of the player to act, plus "My hand" and seating."""
+    ui = discord.ui.View(timeout=None)
+    ch, hand = view.channel_id, view.hand
+    if hand and not hand.complete and view.hand_id is not None:
+        key = (view.hand_id, view.turn)
+        if hand.phase == "bet":
+            for action in hand.legal:
+                cost = {
+                    "call": hand.to_call,
+                    "bet": hand.bet_size,
+                    "raise": hand.to_call + hand.bet_size,
+                }.get(action)
+                label = f"{action.title()} {cost}" if cost else action.title()
+                ui.add_item(TableButton(ch, action, *key, label=label, style=BET_STYLE[action]))
+        elif hand.phase == "draw":
+            ui.add_item(
+                TableButton(ch, "draw", *key, label="Draw…", style=discord.ButtonStyle.primary)
+            )
+            ui.add_item(TableButton(ch, "pat", *key, label="Stand pat"))
+        else:
+            for offer in hand.market:
+                label = (
+                    f"{offer.source.title()}: {card_text(offer.card)} ({offer.price})"
+                    if offer.card is not None
+                    else "Blind (?)"
+                )
+                ui.add_item(
+                    TableButton(
+                        ch, offer.source, *key, label=label, style=discord.ButtonStyle.primary
+                    )
+                )
+        ui.add_item(TableButton(ch, "hand", label="My hand", style=discord.ButtonStyle.secondary))
+    else:
+        ui.add_item(TableButton(ch, "join", label="Join", style=discord.ButtonStyle.primary))
+        ui.add_item(TableButton(ch, "deal", label="Deal", style=discord.ButtonStyle.success))
+    return ui
+
+
+def discard_picker(channel_id: int, hand_id: int, turn: int, cards: list[int]) -> discord.ui.View:
+    """Ephemeral: a menu of the player's own cards and a stand-pat button."""
+    from bot.engine.cards import format_card
+
+    ui = discord.ui.View(timeout=None)
+    options = [(format_card(c), card_text(c)) for c in cards]
+    ui.add_item(DiscardSelect(channel_id, hand_id, turn, options))
+    ui.add_item(TableButton(channel_id, "pat", hand_id, turn, label="Stand pat"))
+    return ui
+
+
+def variant_of(view: TableView) -> str:
+    return VARIANTS[view.variant].name

@@ -1,0 +1,19 @@
+"""/a5-draw: Ace-to-Five (California) lowball, one draw."""
+
+from __future__ import annotations
+
+from discord.ext import commands
+
+from cogs.base import DrawTableCog
+
+
+class A5DrawCog(
+    DrawTableCog,
+    group_name="a5-draw",
+    group_description="Ace-to-Five (California) lowball, one draw",
+):
+    variant_id = "a5-draw"
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(A5DrawCog(bot))

@@ -1,0 +1,198 @@
+"""What the four table cogs share: one app_commands group per variant.
+
+Each subclass is a ``GroupCog`` named by its variant id (``/a5-draw join`` …).
+The commands only translate between Discord and the table manager.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.engine import VARIANTS
+from bot.tables.models import Refused
+from bot.ui import handlers
+
+
+class TableCog(commands.GroupCog, group_name="table"):
+    variant_id: ClassVar[str]
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if interaction.guild_id is None or interaction.channel_id is None:
+            await handlers.reply(interaction, "Poker tables live in server channels, not in DMs.")
+            return False
+        return True
+
+    @property
+    def manager(self):
+        return self.bot.manager  # type: ignore[attr-defined]
+
+    def _table_events(self):
+        return self.bot.get_cog("TableEvents")
+
+    @app_commands.command(name="open", description="Open a table for this game in this channel")
+    @app_commands.describe(
+        seats="Most players at the table (default: the game's maximum)",
+        timeout="Seconds each player has to act (default from the bot's settings)",
+    )
+    async def open_(
+        self,
+        interaction: discord.Interaction,
+        seats: app_commands.Range[int, 2, 8] | None = None,
+        timeout: app_commands.Range[int, 5, 3600] | None = None,
+    ) -> None:
+        channel_id = interaction.channel_id or 0
+        try:
+            await self.manager.open_table(
+                interaction.guild_id, channel_id, self.variant_id, seats, timeout
+            )
+        except Refused as exc:
+            await handlers.reply(interaction, str(exc))
+            return
+        await self._post(interaction, channel_id)
+
+    async def _post(self, interaction: discord.Interaction, channel_id: int) -> None:
+        events = self._table_events()
+        log = events.log_of(channel_id) if events else []
+        message_id = await handlers.post_table(interaction, channel_id, log)
+        if events:
+            await events.remember_message(channel_id, message_id)
+
+    async def _here(self, interaction: discord.Interaction) -> int | None:
+        """This channel's table id, refusing if it holds another game's table."""
+        channel_id = interaction.channel_id or 0
+        try:
+            view = self.manager.view(channel_id)
+        except Refused as exc:
+            await handlers.reply(interaction, str(exc).replace("<game>", self.variant_id))
+            return None
+        if view.variant != self.variant_id:
+            other = VARIANTS[view.variant]
+            await handlers.reply(
+                interaction, f"This channel's table plays {other.name}: use `/{other.id}` commands."
+            )
+            return None
+        return channel_id
+
+    @app_commands.command(name="join", description="Take a seat at this channel's table")
+    async def join(self, interaction: discord.Interaction) -> None:
+        if (ch := await self._here(interaction)) is not None:
+            await handlers.join(interaction, ch)
+
+    @app_commands.command(
+        name="leave", description="Leave the table (after this hand if you are in it)"
+    )
+    async def leave(self, interaction: discord.Interaction) -> None:
+        if (ch := await self._here(interaction)) is not None:
+            await self._simple(interaction, self.manager.leave(ch, interaction.user.id), ch)
+
+    @app_commands.command(name="sitout", description="Sit out the next hands, or come back")
+    async def sitout(self, interaction: discord.Interaction) -> None:
+        if (ch := await self._here(interaction)) is not None:
+            await self._simple(interaction, self.manager.sit_out(ch, interaction.user.id), ch)
+
+    async def _simple(self, interaction: discord.Interaction, call, channel_id: int) -> None:
+        try:
+            text = await call
+        except Refused as exc:
+            await handlers.refuse(interaction, exc, channel_id)
+            return
+        await handlers.reply(interaction, text)
+
+    @app_commands.command(name="deal", description="Deal the next hand")
+    async def deal(self, interaction: discord.Interaction) -> None:
+        if (ch := await self._here(interaction)) is not None:
+            await handlers.deal(interaction, ch)
+
+    @app_commands.command(name="hand", description="See your cards (only you can see them)")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        if (ch := await self._here(interaction)) is not None:
+            await handlers.show_hand(interaction, ch)
+
+    @app_commands.command(name="table", description="Post the table again")
+    async def table(self, interaction: discord.Interaction) -> None:
+        if (ch := await self._here(interaction)) is not None:
+            await self._post(interaction, ch)
+
+    @app_commands.command(name="check", description="Check (nothing is owed)")
+    async def check(self, interaction: discord.Interaction) -> None:
+        await self._act(interaction, "check")
+
+    @app_commands.command(name="bet", description="Bet the round's fixed amount")
+    async def bet(self, interaction: discord.Interaction) -> None:
+        await self._act(interaction, "bet")
+
+    @app_commands.command(name="call", description="Call the current bet")
+    async def call(self, interaction: discord.Interaction) -> None:
+        await self._act(interaction, "call")
+
+    @app_commands.command(name="raise", description="Raise by the round's fixed amount")
+    async def raise_(self, interaction: discord.Interaction) -> None:
+        await self._act(interaction, "raise")
+
+    @app_commands.command(name="fold", description="Fold your hand")
+    async def fold(self, interaction: discord.Interaction) -> None:
+        await self._act(interaction, "fold")
+
+    async def _act(self, interaction: discord.Interaction, action: str, **kwargs) -> None:
+        if (ch := await self._here(interaction)) is not None:
+            await handlers.act(interaction, ch, action, **kwargs)
+
+
+class DrawTableCog(TableCog, group_name="draw-table"):
+    """The draw games add ``discard``."""
+
+    @app_commands.command(
+        name="discard", description="Throw cards and draw new ones; empty stands pat"
+    )
+    @app_commands.describe(cards="Cards to throw, like '8c Kd' (leave empty to stand pat)")
+    async def discard(self, interaction: discord.Interaction, cards: str | None = None) -> None:
+        text = (cards or "").strip()
+        if text.lower() in ("pat", "none", "-"):
+            text = ""
+        await self._act(interaction, "discard", cards=text)
+
+    @discard.autocomplete("cards")
+    async def discard_cards(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        from bot.ui.autocomplete import discard_choices
+
+        seat = (
+            self.manager.my_hand(interaction.channel_id or 0, interaction.user.id)
+            if (interaction.channel_id or 0) in self.manager.tables
+            else None
+        )
+        return discard_choices(seat.cards if seat else (), current)
+
+
+class AbyssiniaBase(TableCog, group_name="abyssinia-table"):
+    """Abyssinia adds ``buy``."""
+
+    @app_commands.command(name="buy", description="Buy the left or right market card, or blind")
+    @app_commands.rename(source="from")
+    @app_commands.describe(source="left, right or blind (the top card of the stub, price after)")
+    async def buy(self, interaction: discord.Interaction, source: str) -> None:
+        choice = source.strip().lower()
+        if choice not in handlers.BUY_ACTIONS:
+            await handlers.reply(
+                interaction, f"'{source}' is not a place to buy from: left, right or blind."
+            )
+            return
+        await self._act(interaction, "buy", source=choice)
+
+    @buy.autocomplete("source")
+    async def buy_sources(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        from bot.ui.autocomplete import buy_choices
+
+        channel_id = interaction.channel_id or 0
+        view = self.manager.view(channel_id) if channel_id in self.manager.tables else None
+        return buy_choices(view, current)

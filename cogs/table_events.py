@@ -1,0 +1,105 @@
+"""Keeps each table's public message current and sends players their cards.
+
+Listens to the table manager: every event re-renders the table message in
+place; dealt or changed cards go to their owner by DM; a finished hand posts
+its result publicly. Nothing here decides anything about the game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import defaultdict, deque
+
+import discord
+from discord.ext import commands
+
+from bot.engine import VARIANTS
+from bot.tables.models import TableEvent
+from bot.ui.components import table_components
+from bot.ui.render import hand_embed, result_embed, table_embed, table_files
+
+log = logging.getLogger(__name__)
+
+
+class TableEvents(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        self.messages: dict[int, int] = {}  # channel id -> table message id
+        self.logs: dict[int, deque[str]] = defaultdict(lambda: deque(maxlen=6))
+        self.dm_warned: set[tuple[int, int]] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    @property
+    def manager(self):
+        return self.bot.manager  # type: ignore[attr-defined]
+
+    async def cog_load(self) -> None:
+        self.messages = await self.manager.store.table_messages()
+        self.manager.subscribe(self.on_table_event)
+
+    def log_of(self, channel_id: int) -> list[str]:
+        return list(self.logs[channel_id])
+
+    async def remember_message(self, channel_id: int, message_id: int) -> None:
+        self.messages[channel_id] = message_id
+        await self.manager.store.set_table_message(channel_id, message_id)
+
+    async def on_table_event(self, event: TableEvent) -> None:
+        channel_id = event.view.channel_id
+        if event.text:
+            self.logs[channel_id].append(event.text)
+        if event.kind == "opened":
+            return  # the open command posts the table message itself
+        if event.kind == "finished":
+            await self._send(channel_id, embed=result_embed(event))
+        await self.refresh(channel_id)
+        if event.cards_changed and not VARIANTS[event.view.variant].split:
+            for user_id in event.cards_changed:
+                await self._dm_hand(channel_id, user_id, event.kind)
+
+    async def refresh(self, channel_id: int) -> None:
+        """Edit the table message in place (or post a new one if it is gone)."""
+        view = self.manager.view(channel_id)
+        content = {
+            "embed": table_embed(view, self.log_of(channel_id)),
+            "view": table_components(view),
+        }
+        files = table_files(view)
+        channel = self.bot.get_partial_messageable(channel_id)
+        message_id = self.messages.get(channel_id)
+        if message_id is not None:
+            try:
+                await channel.get_partial_message(message_id).edit(attachments=files, **content)
+                return
+            except discord.NotFound:
+                pass
+        message = await channel.send(files=files, **content)
+        await self.remember_message(channel_id, message.id)
+
+    async def _send(self, channel_id: int, **kwargs) -> None:
+        await self.bot.get_partial_messageable(channel_id).send(**kwargs)
+
+    async def _dm_hand(self, channel_id: int, user_id: int, kind: str) -> None:
+        seat = self.manager.my_hand(channel_id, user_id)
+        if seat is None:
+            return
+        note = "🃏 Your new hand." if kind == "dealt" else "🔄 Your cards after the draw."
+        embed, files = hand_embed(seat, note)
+        try:
+            dm = await self.bot.create_dm(discord.Object(user_id))
+            await dm.send(embed=embed, files=files)
+        except discord.HTTPException:
+            if (channel_id, user_id) in self.dm_warned:
+                return
+            self.dm_warned.add((channel_id, user_id))
+            name = self.manager.view(channel_id).names.get(str(user_id), "a player")
+            await self._send(
+                channel_id,
+                content=f"I can't send {name} direct messages; use the **My hand** button "
+                "to see your cards.",
+            )
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(TableEvents(bot))
