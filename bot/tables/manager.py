@@ -153,7 +153,7 @@ class TableManager:
         self.tables[channel_id] = table
         view = table.view()
         await self._emit(
-            TableEvent("opened", view, f"A {v.name} table is open. Join with /{v.id} join.")
+            TableEvent("opened", view, f"Table open: {v.name}. Join with /{v.id} join.")
         )
         return view
 

@@ -1,0 +1,340 @@
+"""End to end: the real bot, driven through real discord.py with gateway payloads.
+
+The harness (tests/harness.py) feeds INTERACTION_CREATE payloads built from the
+command schema the bot synced, and records every request the bot makes. The
+engine's own state is read only as the oracle of which cards are hidden.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+
+import pytest
+
+from bot.client import PokerBot
+from bot.engine.cards import format_card, pretty_card
+from bot.render.text import card_text
+from bot.settings import Settings
+from tests.harness import DiscordHarness, Msg, Reply, users
+
+GUILD = 1300000000000000001
+TABLE = 1310000000000000001
+OTHER = 1310000000000000002
+PLAYERS = users(4)
+ALICE, BOB, CAROL, DAVE = PLAYERS
+EPHEMERAL = 64
+
+
+def make_bot(path, seed: int = 7) -> PokerBot:
+    settings = Settings(_env_file=None, database_path=path, turn_timeout=3600, next_hand_delay=0)  # type: ignore[call-arg]
+    return PokerBot(settings, rng=random.Random(seed))
+
+
+def uid(user: dict) -> int:
+    return int(user["id"])
+
+
+def card_pattern(cards) -> re.Pattern[str] | None:
+    """Any written form of these cards: A♠, T♠, 10♠, As (as a word)."""
+    forms = set()
+    for c in cards:
+        forms |= {re.escape(card_text(c)), re.escape(pretty_card(c))}
+        forms.add(r"(?<![A-Za-z0-9])" + re.escape(format_card(c)) + r"(?![A-Za-z0-9])")
+    return re.compile("|".join(sorted(forms))) if forms else None
+
+
+class Game:
+    """Plays a table through Discord, checking privacy after every step."""
+
+    def __init__(self, h: DiscordHarness, channel: int, table: Msg, seed: int = 1) -> None:
+        self.h, self.channel, self.table_id = h, channel, table.id
+        self.rng = random.Random(seed)
+        self.checked = len(h.sent)
+        self.by_id = {uid(u): u for u in PLAYERS}
+
+    @property
+    def manager(self):
+        return self.h.bot.manager  # type: ignore[attr-defined]
+
+    @property
+    def table(self) -> Msg:
+        return self.h.message(self.table_id)
+
+    def hidden_cards(self) -> set[int]:
+        """Cards nobody but their owner may see now (the oracle is the engine itself)."""
+        table = self.manager.tables[self.channel]
+        hand = table.hand
+        if hand is None or hand.variant.split:
+            return set(hand.stub[hand.stub_pos :]) if hand else set()
+        hidden = {c for held in hand.holdings for c in held}
+        hidden |= set(hand.dead) | set(hand.stub[hand.stub_pos :])
+        return hidden
+
+    def check_privacy(self) -> None:
+        """No hidden card in any public payload sent since the last check."""
+        pattern = card_pattern(self.hidden_cards())
+        for sent in self.h.sent[self.checked :]:
+            if sent.visibility != "public" or pattern is None:
+                continue
+            assert not pattern.search(sent.text), f"hidden card in public {sent}: {sent.text[:300]}"
+            assert all(n in ("board.png",) for n in sent.file_names), sent.file_names
+        for sent in self.h.sent[self.checked :]:
+            if any(n == "hand.png" for n in sent.file_names) and sent.error is None:
+                assert sent.visibility in ("ephemeral", "dm"), f"hand image in {sent.visibility}"
+        self.checked = len(self.h.sent)
+
+    async def step(self, use_slash: bool) -> Reply:
+        view = self.manager.view(self.channel)
+        user = self.by_id[view.to_act_user]
+        hand = view.hand
+        assert hand is not None
+        ids = [c for c in self.table.custom_ids() if c.count(":") == 4]
+        assert ids, "the table message offers the player to act their buttons"
+        if hand.phase == "draw":
+            reply = await self._draw(user, use_slash)
+        elif hand.phase == "buy":
+            reply = await self._buy(user, ids, use_slash)
+        else:
+            action = self.rng.choice([c.split(":")[2] for c in ids])
+            if use_slash:
+                reply = await self.h.slash(user, self.channel, f"{view.variant} {action}")
+            else:
+                reply = await self.h.click(
+                    user, self.table, next(c for c in ids if f":{action}:" in c)
+                )
+        assert reply.ephemeral, "action replies are ephemeral: they show the actor's cards"
+        if "✅" not in str(reply.embeds):
+            raise AssertionError(f"the action was refused: {reply.content}")
+        self.check_privacy()
+        return reply
+
+    async def _draw(self, user: dict, use_slash: bool) -> Reply:
+        mine = self.manager.my_hand(self.channel, uid(user)).cards
+        throw = self.rng.sample(list(mine), self.rng.randint(0, 2))
+        variant = self.manager.view(self.channel).variant
+        if use_slash:
+            text = " ".join(card_text(c) for c in throw)  # the symbol notation, as people type
+            options = {"cards": text} if text else {}
+            return await self.h.slash(user, self.channel, f"{variant} discard", **options)
+        draw_id = next(c for c in self.table.custom_ids() if ":draw:" in c)
+        picker = await self.h.click(user, self.table, draw_id)
+        assert picker.ephemeral and "hand.png" in picker.attachments
+        if not throw:
+            pat = next(c for c in picker.message.custom_ids() if ":pat:" in c)
+            return await self.h.click(user, picker.message, pat)
+        select = next(c for c in picker.message.custom_ids() if c.startswith("pkd:"))
+        values = [format_card(c) for c in throw]
+        return await self.h.select(user, picker.message, select, values)
+
+    async def _buy(self, user: dict, ids: list[str], use_slash: bool) -> Reply:
+        source = self.rng.choice(["left", "right", "blind"])
+        if use_slash:
+            return await self.h.slash(user, self.channel, "abyssinia buy", **{"from": source})
+        return await self.h.click(user, self.table, next(c for c in ids if f":{source}:" in c))
+
+    async def play_hand(self, max_steps: int = 200) -> None:
+        for i in range(max_steps):
+            if self.manager.view(self.channel).hand is None:
+                return
+            await self.step(use_slash=i % 3 == 2)
+        raise AssertionError("the hand did not finish")
+
+
+async def open_table(h: DiscordHarness, variant: str, players: list[dict], channel=TABLE) -> Msg:
+    opened = await h.slash(players[0], channel, f"{variant} open")
+    assert not opened.ephemeral and opened.message is not None
+    for p in players:
+        joined = await h.slash(p, channel, f"{variant} join")
+        assert joined.ephemeral and "seat" in joined.content
+    return opened.message
+
+
+@pytest.mark.parametrize(
+    ("variant", "count"),
+    [("a6-draw", 2), ("a5-draw", 3), ("a5-triple", 3), ("abyssinia", 3)],
+)
+async def test_a_whole_hand_of_each_variant_through_slash_commands_and_buttons(
+    tmp_path, variant, count
+):
+    players = PLAYERS[:count]
+    async with DiscordHarness(make_bot(tmp_path / "p.db")) as h:
+        await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
+        table = await open_table(h, variant, players)
+        dealt = await h.slash(players[-1], TABLE, f"{variant} deal")
+        assert dealt.ephemeral
+        game = Game(h, TABLE, table)
+        game.check_privacy()
+        await game.play_hand()
+        game.check_privacy()
+        # the table message was edited in place, and the result was posted publicly
+        assert h.message(table.id).id == table.id
+        results = [m for m in h.messages(TABLE, include_ephemeral=False) if "result" in m.text]
+        assert len(results) == 1
+        assert "Chips" in results[0].text
+        # the ledger moved exactly the hand's chips
+        board = await h.slash(ALICE, TABLE, "leaderboard")
+        assert not board.ephemeral and "net chips won" in str(board.embeds)
+        balances = [await h.bot.store.balance(GUILD, uid(p)) for p in players]
+        assert sum(a.balance for a in balances) == 200 * count
+        assert all(a.hands_played == 1 and a.held == 0 for a in balances)
+
+
+def test_the_privacy_oracle_catches_every_notation():
+    from bot.engine import parse_cards
+
+    pattern = card_pattern(parse_cards("As Td"))
+    for text in ("A♠", "As", "T♦", "10♦", "[Td]"):
+        assert pattern.search(text), text
+    for text in ("Has", "Asking", "2♠", "Tdx"):
+        assert not pattern.search(text), text
+
+
+async def test_dealt_cards_go_by_dm_and_closed_dms_get_one_public_hint(tmp_path):
+    async with DiscordHarness(make_bot(tmp_path / "p.db"), dms_closed={uid(BOB)}) as h:
+        await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
+        table = await open_table(h, "a5-draw", [ALICE, BOB])
+        await h.slash(ALICE, TABLE, "a5-draw deal")
+        alice_dm = h.dms(ALICE)
+        assert len(alice_dm) == 1 and alice_dm[0].attachments == ["hand.png"]
+        mine = h.bot.manager.my_hand(TABLE, uid(ALICE)).cards
+        assert all(card_text(c) in alice_dm[0].text for c in mine)
+        assert h.dms(BOB) == []
+        hints = [
+            m for m in h.messages(TABLE, include_ephemeral=False) if "direct messages" in m.text
+        ]
+        assert len(hints) == 1 and "My hand" in hints[0].text
+        # "My hand" shows Bob his cards, ephemerally
+        shown = await h.click(BOB, table, h.message(table.id).custom_id_for("My hand"))
+        assert shown.ephemeral and shown.attachments == ["hand.png"]
+        # play on: a draw changes Alice's cards and she gets a new DM; Bob's hint is not repeated
+        game = Game(h, TABLE, table)
+        await game.play_hand()
+        game.check_privacy()
+        hints = [
+            m for m in h.messages(TABLE, include_ephemeral=False) if "direct messages" in m.text
+        ]
+        assert len(hints) == 1
+
+
+async def test_out_of_turn_unseated_and_duplicate_clicks_are_refused(tmp_path):
+    async with DiscordHarness(make_bot(tmp_path / "p.db")) as h:
+        await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
+        table = await open_table(h, "a6-draw", [ALICE, BOB])
+        await h.slash(ALICE, TABLE, "a6-draw deal")
+        view = h.bot.manager.view(TABLE)
+        to_act = next(p for p in PLAYERS if uid(p) == view.to_act_user)
+        waiting = ALICE if to_act is BOB else BOB
+        check = h.message(table.id).custom_id_for("Check")
+        before = h.message(table.id).text
+        out_of_turn = await h.click(waiting, table, check)
+        assert out_of_turn.ephemeral and "not your turn" in out_of_turn.content
+        stranger = await h.click(CAROL, table, check)
+        assert stranger.ephemeral and "not dealt into this hand" in stranger.content
+        slash_stranger = await h.slash(CAROL, TABLE, "a6-draw fold")
+        assert slash_stranger.ephemeral and "not dealt" in slash_stranger.content
+        illegal = await h.slash(to_act, TABLE, "a6-draw fold")
+        assert illegal.ephemeral and "nothing is owed" in illegal.content
+        assert "legal now: check, bet" in illegal.content.lower()
+        assert h.message(table.id).text == before  # nothing changed
+        # two clicks of the same button at once: exactly one is applied
+        first, second = await asyncio.gather(
+            h.click(to_act, table, check), h.click(to_act, table, check)
+        )
+        texts = sorted([first.content or "✅", second.content or "✅"])
+        assert sum("earlier turn" in t for t in texts) == 1
+        assert len(h.bot.manager.tables[TABLE].hand.actions) == 1
+
+
+async def test_bad_input_gets_a_clear_ephemeral_answer(tmp_path):
+    async with DiscordHarness(make_bot(tmp_path / "p.db")) as h:
+        await h.connect(GUILD, {TABLE: "poker", OTHER: "other"}, PLAYERS)
+        nothing = await h.slash(ALICE, OTHER, "a5-draw join")
+        assert nothing.ephemeral and "no table" in nothing.content.lower()
+        await open_table(h, "a5-draw", [ALICE, BOB])
+        wrong_game = await h.slash(ALICE, TABLE, "abyssinia join")
+        assert wrong_game.ephemeral and "/a5-draw" in wrong_game.content
+        again = await h.slash(ALICE, TABLE, "a5-draw open")
+        assert again.ephemeral and "already has" in again.content
+        too_many = await h.slash(ALICE, OTHER, "a5-draw open", seats=7)
+        assert too_many.ephemeral and "2 to 5" in too_many.content
+        no_hand = await h.slash(ALICE, TABLE, "a5-draw call")
+        assert no_hand.ephemeral and "deal" in no_hand.content
+        await h.slash(ALICE, TABLE, "a5-draw deal")
+        view = h.bot.manager.view(TABLE)
+        to_act = next(p for p in PLAYERS if uid(p) == view.to_act_user)
+        early = await h.slash(to_act, TABLE, "a5-draw discard", cards="8c")
+        assert early.ephemeral and "not allowed now" in early.content
+        for _ in range(2):
+            view = h.bot.manager.view(TABLE)
+            actor = next(p for p in PLAYERS if uid(p) == view.to_act_user)
+            await h.slash(actor, TABLE, "a5-draw check")
+        actor = next(p for p in PLAYERS if uid(p) == h.bot.manager.view(TABLE).to_act_user)
+        garbage = await h.slash(actor, TABLE, "a5-draw discard", cards="Zz")
+        assert garbage.ephemeral and "'Zz' is not a card" in garbage.content
+        mine = h.bot.manager.my_hand(TABLE, uid(actor)).cards
+        foreign = next(c for c in h.bot.manager.tables[TABLE].hand.header.deck if c not in mine)
+        wrong = await h.slash(actor, TABLE, "a5-draw discard", cards=format_card(foreign))
+        assert wrong.ephemeral and "don't hold" in wrong.content
+        # autocomplete offers the caller's own cards only
+        choices = await h.autocomplete(actor, TABLE, "a5-draw discard", "cards", "")
+        offered = {c["value"] for c in choices}
+        assert "pat" in offered and {format_card(c) for c in mine} <= offered
+
+
+async def test_abyssinia_buy_choices_show_card_and_price(tmp_path):
+    async with DiscordHarness(make_bot(tmp_path / "p.db")) as h:
+        await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
+        table = await open_table(h, "abyssinia", [ALICE, BOB])
+        await h.slash(ALICE, TABLE, "abyssinia deal")
+        market = h.bot.manager.view(TABLE).hand.market
+        choices = await h.autocomplete(ALICE, TABLE, "abyssinia buy", "from", "")
+        names = {c["value"]: c["name"] for c in choices}
+        left = market[0]
+        assert card_text(left.card) in names["left"] and str(left.price) in names["left"]
+        assert "blind" in names
+        buttons = [b["label"] for b in h.message(table.id).buttons()]
+        assert any(card_text(left.card) in label for label in buttons)
+        assert "board.png" in h.message(table.id).attachments
+
+
+async def test_restart_in_the_middle_of_a_hand_keeps_the_table_and_its_buttons(tmp_path):
+    path = tmp_path / "p.db"
+    async with DiscordHarness(make_bot(path)) as h:
+        await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
+        table = await open_table(h, "a5-triple", [ALICE, BOB, CAROL])
+        await h.slash(ALICE, TABLE, "a5-triple deal")
+        game = Game(h, TABLE, table, seed=3)
+        for i in range(6):
+            await game.step(use_slash=i % 2 == 0)
+        before = h.bot.manager.view(TABLE)
+        await h.restart(make_bot(path, seed=99))
+        after = h.bot.manager.view(TABLE)
+        assert (after.hand_id, after.turn, after.to_act_user) == (
+            before.hand_id,
+            before.turn,
+            before.to_act_user,
+        )
+        # the old table message's buttons still work after the restart
+        game = Game(h, TABLE, table, seed=4)
+        await game.play_hand()
+        game.check_privacy()
+        board = await h.slash(BOB, TABLE, "leaderboard")
+        text = " ".join(str(e) for e in board.embeds)
+        assert all(p["global_name"] in text for p in (ALICE, BOB, CAROL))
+        history = await h.slash(BOB, TABLE, "history")
+        assert history.ephemeral and "Triple Draw" in history.content
+
+
+async def test_general_commands(tmp_path):
+    async with DiscordHarness(make_bot(tmp_path / "p.db")) as h:
+        await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
+        balance = await h.slash(DAVE, TABLE, "balance")
+        assert balance.ephemeral and "200" in balance.content
+        refill = await h.slash(DAVE, TABLE, "refill")
+        assert refill.ephemeral and "No refill" in refill.content
+        rules = await h.slash(DAVE, TABLE, "rules", game="a6-draw")
+        assert rules.ephemeral and "6-4-3-2-A" in str(rules.embeds)
+        empty = await h.slash(DAVE, TABLE, "history")
+        assert empty.ephemeral and "no finished hands" in empty.content
