@@ -16,7 +16,7 @@ from bot.storage.store import Store
 from bot.tables.manager import TableManager
 from bot.tables.models import Refused
 from bot.ui.components import DiscardSelect, TableButton
-from bot.ui.handlers import reply
+from bot.ui.handlers import apologize, reply
 
 log = logging.getLogger(__name__)
 
@@ -99,11 +99,3 @@ class PokerBot(commands.Bot):
 
     async def on_error(self, event_method: str, /, *args, **kwargs) -> None:
         log.exception("unhandled error in %s", event_method)
-
-
-async def apologize(interaction: discord.Interaction) -> None:
-    text = "Sorry, something went wrong on my side. The table is unchanged; please try again."
-    try:
-        await reply(interaction, text)
-    except discord.HTTPException:
-        log.warning("could not send the apology for interaction %s", interaction.id)

@@ -17,7 +17,7 @@ from bot.client import PokerBot
 from bot.engine.cards import format_card, pretty_card
 from bot.render.text import card_text
 from bot.settings import Settings
-from tests.harness import DiscordHarness, Msg, Reply, users
+from tests.harness import DiscordHarness, HarnessError, Msg, Reply, users
 
 GUILD = 1300000000000000001
 TABLE = 1310000000000000001
@@ -338,3 +338,25 @@ async def test_general_commands(tmp_path):
         assert rules.ephemeral and "6-4-3-2-A" in str(rules.embeds)
         empty = await h.slash(DAVE, TABLE, "history")
         assert empty.ephemeral and "no finished hands" in empty.content
+
+
+async def test_an_unexpected_failure_is_logged_and_answered_with_a_private_apology(tmp_path):
+    async with DiscordHarness(make_bot(tmp_path / "p.db")) as h:
+        await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
+        table = await open_table(h, "a5-draw", [ALICE, BOB])
+        await h.slash(ALICE, TABLE, "a5-draw deal")
+        view = h.bot.manager.view(TABLE)
+        to_act = next(p for p in PLAYERS if uid(p) == view.to_act_user)
+        await h.bot.store._conn.close()  # the database goes away under the bot
+        sent_before = len(h.sent)
+        with pytest.raises(
+            HarnessError
+        ) as failure:  # the harness turns logged errors into failures
+            await h.click(to_act, table, h.message(table.id).custom_id_for("Check"))
+        assert "component pk:" in str(failure.value) and "failed (guild" in str(failure.value)
+        clicked = failure.value.reply
+        assert clicked.ephemeral and clicked.content.startswith("Sorry, something went wrong")
+        public = [s for s in h.sent[sent_before:] if s.visibility == "public"]
+        assert not any("Traceback" in s.text or "Error" in s.text for s in public)
+        # the action was not applied: memory did not run ahead of the database
+        assert len(h.bot.manager.tables[TABLE].hand.actions) == 0

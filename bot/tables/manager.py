@@ -351,7 +351,7 @@ class TableManager:
             deadline = None if hand.complete else self.clock() + table.settings.turn_timeout
             await self.store.append_action(table.hand_id, index, move.to_json(), deadline)
         except Exception:
-            await self._reload_hand(table)  # memory must not run ahead of the database
+            table.hand = _rewind(hand, reshuffles)  # memory must not run ahead of the database
             raise
         kind = "timeout" if timeout else "action"
         text = describe_action(move, table.view(), hand, timeout=timeout)
@@ -385,13 +385,6 @@ class TableManager:
         return TableEvent(
             "finished", view, f"Hand #{hand_id} is over.", result=result, hand_id=hand_id
         )
-
-    async def _reload_hand(self, table: Table) -> None:
-        assert table.hand_id is not None
-        record = await self.store.hand_record(table.hand_id)
-        header = parse_header(record)
-        header.actions = [a for a in parse_actions(record["actions"]) if isinstance(a, Action)]
-        table.hand = Hand.replay(header, rng=self.rng)
 
     # ----- timers -------------------------------------------------------------
 
@@ -523,3 +516,11 @@ class TableManager:
         task = asyncio.get_running_loop().create_task(coro)  # type: ignore[arg-type]
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+
+def _rewind(hand: Hand, reshuffles: int) -> Hand:
+    """The hand as it was before its last action (which could not be stored)."""
+    record = hand.record()
+    record.actions = record.actions[:-1]
+    record.reshuffles = record.reshuffles[:reshuffles]
+    return Hand.replay(record, rng=hand.rng)

@@ -6,8 +6,10 @@ the caller. Private cards are only ever answered ephemerally.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+import functools
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, ParamSpec
 
 import discord
 
@@ -20,6 +22,8 @@ if TYPE_CHECKING:
     from bot.client import PokerBot
 
 BUY_ACTIONS = ("left", "right", "blind")
+log = logging.getLogger(__name__)
+P = ParamSpec("P")
 
 
 def manager_of(interaction: discord.Interaction) -> TableManager:
@@ -58,6 +62,36 @@ async def refuse(interaction: discord.Interaction, exc: Refused, channel_id: int
     await reply(interaction, message)
 
 
+def guarded(handler: Callable[P, Awaitable[None]]) -> Callable[P, Awaitable[None]]:
+    """Log an unexpected error with its context and apologise, privately and briefly."""
+
+    @functools.wraps(handler)
+    async def run(*args: P.args, **kwargs: P.kwargs) -> None:
+        try:
+            await handler(*args, **kwargs)
+        except Exception:
+            interaction = next(a for a in args if isinstance(a, discord.Interaction))
+            log.exception(
+                "component %s failed (guild %s, channel %s, user %s)",
+                (interaction.data or {}).get("custom_id"),
+                interaction.guild_id,
+                interaction.channel_id,
+                interaction.user.id,
+            )
+            await apologize(interaction)
+
+    return run
+
+
+async def apologize(interaction: discord.Interaction) -> None:
+    text = "Sorry, something went wrong on my side. Nothing was changed; please try again."
+    try:
+        await reply(interaction, text)
+    except discord.HTTPException:
+        log.warning("could not send the apology for interaction %s", interaction.id)
+
+
+@guarded
 async def act(
     interaction: discord.Interaction,
     channel_id: int,
@@ -128,6 +162,7 @@ async def open_picker(
     await interaction.response.send_message(embed=embed, files=files, view=picker, ephemeral=True)
 
 
+@guarded
 async def button(
     interaction: discord.Interaction,
     channel_id: int,
