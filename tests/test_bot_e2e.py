@@ -360,3 +360,23 @@ async def test_an_unexpected_failure_is_logged_and_answered_with_a_private_apolo
         assert not any("Traceback" in s.text or "Error" in s.text for s in public)
         # the action was not applied: memory did not run ahead of the database
         assert len(h.bot.manager.tables[TABLE].hand.actions) == 0
+
+
+async def test_the_turn_timer_acts_and_the_table_message_shows_it(tmp_path):
+    settings = Settings(
+        _env_file=None, database_path=tmp_path / "p.db", turn_timeout=0.2, next_hand_delay=0
+    )  # type: ignore[call-arg]
+    async with DiscordHarness(PokerBot(settings, rng=random.Random(5))) as h:
+        await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
+        table = await open_table(h, "a5-draw", [ALICE, BOB])
+        await h.slash(ALICE, TABLE, "a5-draw deal")
+        for _ in range(50):  # both players sleep through the whole hand
+            if h.bot.manager.view(TABLE).hand is None:
+                break
+            await asyncio.sleep(0.1)
+            await h.settle()
+        assert h.bot.manager.view(TABLE).hand is None
+        text = h.message(table.id).text
+        assert "time's up" in text and "sitting out" in text  # two timeouts in a row each
+        refused = await h.slash(ALICE, TABLE, "a5-draw deal")
+        assert refused.ephemeral and "sitting out" in refused.content
