@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field, replace
 
-from bot.engine import Action, Hand, Variant, public_view
+from bot.engine import Action, Hand, Variant, pretty_card, public_view
 
 from .models import SeatState, TableSettings, TableView
 
@@ -74,8 +74,6 @@ def describe_action(move: Action, view: TableView, hand: Hand, timeout: bool = F
     elif move.action == "buy":
         what = f"buys {move.source}" if move.source != "blind" else "buys blind"
         bought = hand.holdings[hand.seat_of(move.player)][-1]
-        from bot.engine import pretty_card
-
         what += f" ({pretty_card(bought)})"
     else:
         what = {

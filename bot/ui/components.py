@@ -13,7 +13,6 @@ from typing import Any
 
 import discord
 
-from bot.engine import VARIANTS
 from bot.render.text import card_text
 from bot.tables.models import TableView
 
@@ -154,7 +153,3 @@ def discard_picker(channel_id: int, hand_id: int, turn: int, cards: list[int]) -
     ui.add_item(DiscardSelect(channel_id, hand_id, turn, options))
     ui.add_item(TableButton(channel_id, "pat", hand_id, turn, label="Stand pat"))
     return ui
-
-
-def variant_of(view: TableView) -> str:
-    return VARIANTS[view.variant].name
