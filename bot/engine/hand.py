@@ -8,12 +8,14 @@ before anything changes, so a refused action leaves the hand exactly as it was.
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NoReturn
 
 from .cards import Card, format_card, format_cards, rank_of
 from .rankings import VALUE, describe
-from .record import Action, HandRecord, RecordError, parse_header
+from .record import BUY_SOURCES, Action, HandRecord, RecordError, new_header
 from .variants import MAX_BETS_PER_ROUND, VARIANTS, Variant, buy_price
 
 SLOTS = ("left", "right")
@@ -56,6 +58,18 @@ class Award:
     hand_names: dict[str, str]  # winners' hand names (empty when uncontested)
 
 
+# describe() by (ranking, value): equal values are the same hand, so the same name. Naming
+# costs more than a whole betting round, and there are only ~7,500 values per ranking.
+_NAMES: dict[tuple[str, int], str] = {}
+
+
+def _hand_name(ranking: str, value: int, cards: list[Card]) -> str:
+    name = _NAMES.get((ranking, value))
+    if name is None:
+        name = _NAMES[ranking, value] = describe(ranking, cards)
+    return name
+
+
 class Hand:
     """The state of one hand; build it with ``Hand.start`` or ``Hand.replay``."""
 
@@ -75,6 +89,7 @@ class Hand:
         self.dead: list[Card] = []
         self.holdings: list[list[Card]] = [[] for _ in range(self.n)]
         self.folded = [False] * self.n
+        self.in_seats = tuple(range(self.n))  # seats not folded, in seat order (updated on fold)
         self.contributed = [0] * self.n
         self.drawn: list[list[int]] = [[] for _ in range(self.n)]  # cards taken per draw
         self.market: list[Card | None] = [None, None]
@@ -88,6 +103,9 @@ class Hand:
         self.bet_count = 0
         self.pending: set[int] = set()
         self.first_bettor: int | None = None  # of the first betting round
+        # What the player to act may do, worked out once when the turn passes (agents
+        # and ``apply`` both read it) and only then, so a refused action leaves it as is.
+        self._legal: tuple[str, ...] = ()
         self.awards: list[Award] = []
         self.payouts: list[int] | None = None
         self.showdown = False
@@ -105,15 +123,7 @@ class Hand:
         rng: random.Random | None = None,
     ) -> Hand:
         """A new live hand; the header is validated exactly as a record's would be."""
-        header = parse_header(
-            {
-                "variant": variant,
-                "seats": [{"player": p, "stack": s} for p, s in seats],
-                "dealer": dealer,
-                "deck": format_cards(deck),
-            }
-        )
-        return cls(header, rng)
+        return cls(new_header(variant, seats, dealer, deck), rng)
 
     @classmethod
     def replay(cls, record: HandRecord, rng: random.Random | None = None) -> Hand:
@@ -127,12 +137,15 @@ class Hand:
         return hand
 
     def _start(self) -> None:
-        for seat in range(self.n):
-            self._put(seat, self.variant.ante)
+        self.contributed = [self.variant.ante] * self.n
         if self.variant.streets[0] != "buy":
-            for _ in range(5):
-                for seat in self._clockwise(self.dealer + 1):
-                    self.holdings[seat].append(self._take())
+            # Five cards each, one at a time clockwise from the dealer's left: the
+            # i-th seat in that order gets stub cards i, i + n, i + 2n, …
+            order = self._clockwise(self.dealer + 1)
+            n = len(order)
+            for i, seat in enumerate(order):
+                self.holdings[seat] = self.stub[i : 5 * n : n]
+            self.stub_pos = 5 * n
         else:
             self.market = [self._take(), self._take()]
         self._next_street()
@@ -149,7 +162,18 @@ class Hand:
 
     @property
     def active(self) -> list[int]:
-        return [s for s in range(self.n) if not self.folded[s]]
+        return list(self.in_seats)
+
+    def legal_actions(self) -> tuple[str, ...]:
+        """The action names the player to act may use now (``Decision.legal``); () when complete."""
+        return self._legal
+
+    def buy_sources(self) -> tuple[str, ...]:
+        """Buying round: where the player to act may buy from (``Decision.market`` sources)."""
+        if None not in self.market:
+            return BUY_SOURCES  # always, in practice: the stub never runs out in Abyssinia
+        market = zip(SLOTS, self.market, strict=True)
+        return (*(slot for slot, card in market if card is not None), "blind")
 
     def seat_of(self, player: str) -> int:
         return self.players.index(player)
@@ -192,20 +216,29 @@ class Hand:
         size = self.variant.bet_sizes[self.bet_round]
         owed = self.current_bet - self.round_bets[seat]
         raises_left = MAX_BETS_PER_ROUND - self.bet_count
-        costs: dict[str, int] = {}
-        if owed == 0:
-            costs["check"] = 0
-        else:
-            costs["call"] = owed
-        if self.current_bet == 0:
-            costs["bet"] = size
-        elif raises_left > 0:
-            costs["raise"] = owed + size
-        if owed > 0:
-            costs["fold"] = 0
-        legal = tuple(costs)
+        legal = self._bet_legal(seat)
+        costs = {kind: self._bet_cost(seat, kind) for kind in legal}
         player = self.players[seat]
         return Decision(player, seat, "bet", legal, owed, size, raises_left, costs, (), ())
+
+    def _bet_legal(self, seat: int) -> tuple[str, ...]:
+        """The betting actions legal for ``seat`` now, in display order (RULES.md §3)."""
+        if self.current_bet == 0:
+            return ("check", "bet")
+        can_raise = self.bet_count < MAX_BETS_PER_ROUND
+        if self.round_bets[seat] == self.current_bet:  # nothing owed: the big blind's option
+            return ("check", "raise") if can_raise else ("check",)
+        return ("call", "raise", "fold") if can_raise else ("call", "fold")
+
+    def _bet_cost(self, seat: int, kind: str) -> int:
+        """The chips a legal betting action of ``seat`` puts in now."""
+        if kind == "check" or kind == "fold":
+            return 0
+        owed = self.current_bet - self.round_bets[seat]
+        if kind == "call":
+            return owed
+        size = self.variant.bet_sizes[self.bet_round]
+        return size if kind == "bet" else owed + size  # a raise calls, then adds a bet
 
     def _offers(self) -> tuple[MarketOffer, ...]:
         offers = [
@@ -232,46 +265,49 @@ class Hand:
 
     def apply(self, action: Action) -> None:
         """Apply one action or raise IllegalAction, changing nothing."""
-        seat = self._check_turn(action)
+        seat = self.to_act
+        if seat is None or action.player != self.players[seat]:
+            self._refuse_turn(action)
         kind = action.action
-        if self.phase == "draw":
+        phase = self.phase
+        if phase == "bet":
+            self._bet_action(seat, kind)
+        elif phase == "draw":
             self._expect(kind, ("discard",), "it is the draw: discard cards or stand pat")
             self._discard(seat, action.cards or ())
-        elif self.phase == "buy":
+        else:
             self._expect(kind, ("buy",), "it is the buying round: buy left, right or blind")
             self._buy(seat, action.source or "")
-        else:
-            self._bet_action(seat, kind)
         self.actions.append(action)
 
-    def _check_turn(self, action: Action) -> int:
+    def _refuse_turn(self, action: Action) -> NoReturn:
+        """Why ``action`` is not the turn's (to_act is None exactly when the hand is complete)."""
         if self.complete:
             raise IllegalAction("the hand is complete; no more actions")
         if action.player not in self.players:
             raise IllegalAction(f"{action.player} is not seated in this hand")
         assert self.to_act is not None
-        if action.player != self.players[self.to_act]:
-            raise IllegalAction(f"it is {self.players[self.to_act]}'s turn, not {action.player}'s")
-        return self.to_act
+        raise IllegalAction(f"it is {self.players[self.to_act]}'s turn, not {action.player}'s")
 
     def _expect(self, kind: str, allowed: tuple[str, ...], why: str) -> None:
         if kind not in allowed:
             raise IllegalAction(f"{kind} is not allowed now: {why}")
 
     def _bet_action(self, seat: int, kind: str) -> None:
-        d = self._bet_decision(seat)
-        if kind not in d.costs:
-            raise IllegalAction(self._refusal(kind, d))
-        self._put(seat, d.costs[kind])
-        self.round_bets[seat] += d.costs[kind]
-        if kind in ("bet", "raise"):
+        if kind not in self._legal:
+            raise IllegalAction(self._refusal(kind, self._bet_decision(seat)))
+        cost = self._bet_cost(seat, kind)
+        self.contributed[seat] += cost
+        self.round_bets[seat] += cost
+        if kind == "bet" or kind == "raise":
             self.current_bet = self.round_bets[seat]
             self.bet_count += 1
-            self.pending = set(self.active)
+            self.pending = set(self.in_seats)
             if self.first_bettor is None and self.bet_round == 0:
                 self.first_bettor = seat
         elif kind == "fold":
             self.folded[seat] = True
+            self.in_seats = tuple(s for s in self.in_seats if s != seat)
             self.dead.extend(self.holdings[seat])
         self.pending.discard(seat)
         self._after_turn(seat)
@@ -292,14 +328,11 @@ class Hand:
 
     def _discard(self, seat: int, cards: Sequence[Card]) -> None:
         held = self.holdings[seat]
-        foreign = [c for c in cards if c not in held]
-        if foreign:
-            mine = " ".join(format_cards(held))
-            raise IllegalAction(f"you don't hold {format_card(foreign[0])}; your cards are {mine}")
-        if len(set(cards)) != len(cards):
-            raise IllegalAction("a card is named twice in the discard")
+        kept = [c for c in held if c not in cards]
+        if len(kept) + len(cards) != len(held):  # a card not held, or named twice
+            self._refuse_discard(held, cards)
         refill = self._reshuffle_for(len(cards))  # checked before anything changes
-        self.holdings[seat] = [c for c in held if c not in cards]
+        self.holdings[seat] = kept
         left = len(self.stub) - self.stub_pos
         if refill is None:
             new = self._take_many(len(cards))
@@ -313,6 +346,13 @@ class Hand:
         self.drawn[seat].append(len(cards))
         self.queue.pop(0)
         self._after_queue()
+
+    def _refuse_discard(self, held: list[Card], cards: Sequence[Card]) -> NoReturn:
+        foreign = [c for c in cards if c not in held]
+        if foreign:
+            mine = " ".join(format_cards(held))
+            raise IllegalAction(f"you don't hold {format_card(foreign[0])}; your cards are {mine}")
+        raise IllegalAction("a card is named twice in the discard")
 
     def _reshuffle_for(self, need: int) -> list[Card] | None:
         """The next stub when this draw runs the stub out, checked against the dead cards."""
@@ -362,12 +402,17 @@ class Hand:
             self._next_street()
 
     def _after_turn(self, seat: int) -> None:
-        if len(self.active) == 1:
+        if len(self.in_seats) == 1:
             self._finish_uncontested()
         elif not self.pending:
             self._next_street()
         else:
-            self.to_act = next(s for s in self._clockwise(seat + 1) if s in self.pending)
+            self._bet_turn(self._first_pending(seat + 1))
+
+    def _bet_turn(self, seat: int) -> None:
+        """Pass the betting turn to ``seat`` and work out what it may do."""
+        self.to_act = seat
+        self._legal = self._bet_legal(seat)
 
     def _next_street(self) -> None:
         self.street += 1
@@ -379,19 +424,20 @@ class Hand:
             self._begin_betting()
         else:
             self.queue = self._clockwise(self.dealer + 1)
-            self.to_act = self.queue[0]
+            self.to_act = self.queue[0]  # the street's one legal action holds for the whole queue
+            self._legal = ("discard",) if self.phase == "draw" else ("buy",)
 
     def _begin_betting(self) -> None:
         self.bet_round += 1
         self.round_bets = [0] * self.n
         self.current_bet = self.bet_count = 0
-        self.pending = set(self.active)
+        self.pending = set(self.in_seats)
         first = self.dealer + 1
         if self.bet_round == 0 and self.variant.blinds:
             first = self._post_blinds() + 1
         elif self.bet_round == 1 and self.variant.draws == 1 and self.first_bettor is not None:
             first = self.first_bettor  # the first bettor of round 1 opens round 2
-        self.to_act = self._clockwise(first)[0]
+        self._bet_turn(self._first_pending(first))
 
     def _post_blinds(self) -> int:
         """Post both blinds as round 1's opening bet; return the big blind's seat."""
@@ -427,7 +473,7 @@ class Hand:
         winners = [s for s in self._clockwise(self.dealer + 1) if scores[s] == best]
         share, odd = divmod(amount, len(winners))
         shares = {self.players[s]: share + (1 if i < odd else 0) for i, s in enumerate(winners)}
-        names = {self.players[s]: describe(ranking, self.holdings[s]) for s in winners}
+        names = {self.players[s]: _hand_name(ranking, scores[s], self.holdings[s]) for s in winners}
         return Award(label, amount, shares, names)
 
     def _pay(self, awards: list[Award]) -> None:
@@ -437,13 +483,23 @@ class Hand:
                 payouts[self.players.index(player)] += chips
         self.awards, self.payouts = awards, payouts
         self.phase, self.to_act, self.queue, self.pending = "complete", None, [], set()
+        self._legal = ()
 
     # ----- small helpers --------------------------------------------------
 
     def _clockwise(self, start: int) -> list[int]:
         """Seats still in, clockwise from ``start`` (inclusive)."""
-        n = self.n
-        return [s for s in ((start + i) % n for i in range(n)) if not self.folded[s]]
+        seats = self.in_seats
+        first = bisect_left(seats, start % self.n)  # in_seats is in seat order: rotate it
+        return [*seats[first:], *seats[:first]]
+
+    def _first_pending(self, start: int) -> int:
+        """The first seat clockwise from ``start`` (inclusive) still to act this round."""
+        assert self.pending, "no seat is pending"
+        seat = start % self.n
+        while seat not in self.pending:
+            seat = (seat + 1) % self.n
+        return seat
 
     def _put(self, seat: int, chips: int) -> None:
         self.contributed[seat] += chips

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import FULL_DECK, Card, CardError, format_cards, parse_card
-from .variants import VARIANTS
+from .variants import VARIANTS, Variant
 
 ACTION_NAMES = ("check", "bet", "call", "raise", "fold", "discard", "buy")
 BUY_SOURCES = ("left", "right", "blind")
+FULL_DECK_SET = frozenset(FULL_DECK)
 
 
 class RecordError(ValueError):
@@ -106,44 +108,86 @@ def parse_header(obj: Any) -> HandRecord:
     """Validate everything but the actions; raise RecordError(None, …) on a bad header."""
     if not isinstance(obj, dict):
         raise RecordError(None, "a hand record must be a JSON object")
-    variant = VARIANTS.get(obj.get("variant"))  # type: ignore[arg-type]
-    if variant is None:
-        names = ", ".join(VARIANTS)
-        raise RecordError(None, f"unknown variant {obj.get('variant')!r}; variants are {names}")
-    seats = _parse_seats(obj.get("seats"), variant.min_seats, variant.max_seats)
-    minimum = variant.table_minimum
-    for seat in seats:
-        if seat.stack < minimum:
-            raise RecordError(
-                None, f"{seat.player}'s stack {seat.stack} is below the table minimum {minimum}"
-            )
+    variant = _variant(obj.get("variant"))
+    raw = obj.get("seats")
+    _check_seat_count(len(raw) if isinstance(raw, list) else None, variant)
+    seats = _make_seats(_json_seat(item) for item in raw)
     dealer = obj.get("dealer")
-    if type(dealer) is not int or not 0 <= dealer < len(seats):
-        raise RecordError(None, f"dealer must be a seat index from 0 to {len(seats) - 1}")
+    _check_table(variant, seats, dealer)
     deck = _parse_deck(obj.get("deck"))
     reshuffles = _parse_reshuffles(obj.get("reshuffles", []), variant.draws > 1)
     return HandRecord(variant.id, seats, dealer, deck, reshuffles)
 
 
-def _parse_seats(raw: Any, low: int, high: int) -> list[Seat]:
-    if not isinstance(raw, list) or not low <= len(raw) <= high:
-        count = len(raw) if isinstance(raw, list) else "no"
-        raise RecordError(None, f"this table seats {low} to {high} players, not {count}")
+def new_header(
+    variant_id: str, seats: Iterable[tuple[str, int]], dealer: int, deck: Iterable[Card]
+) -> HandRecord:
+    """The header of a new live hand, from card ints, checked exactly as ``parse_header``.
+
+    This skips the text round trip (formatting 52 cards and parsing them back)
+    that building the JSON header and parsing it would cost on every hand.
+    """
+    pairs = [(player, stack) for player, stack in seats]
+    variant = _variant(variant_id)
+    _check_seat_count(len(pairs), variant)
+    checked = _make_seats(pairs)
+    _check_table(variant, checked, dealer)
+    cards = list(deck)
+    if not FULL_DECK_SET.issuperset(cards):
+        unknown = next(c for c in cards if c not in FULL_DECK_SET)
+        raise RecordError(None, f"deck: {unknown!r} is not a card")
+    _check_deck(cards)
+    return HandRecord(variant.id, checked, dealer, cards, [])
+
+
+def _variant(name: Any) -> Variant:
+    variant = VARIANTS.get(name)
+    if variant is None:
+        names = ", ".join(VARIANTS)
+        raise RecordError(None, f"unknown variant {name!r}; variants are {names}")
+    return variant
+
+
+def _check_seat_count(count: int | None, variant: Variant) -> None:
+    """Raise unless ``count`` (None: the seats are not even a list) fits the table."""
+    low, high = variant.min_seats, variant.max_seats
+    if count is None or not low <= count <= high:
+        shown = "no" if count is None else count
+        raise RecordError(None, f"this table seats {low} to {high} players, not {shown}")
+
+
+def _json_seat(item: Any) -> tuple[Any, Any]:
+    if not isinstance(item, dict):
+        raise RecordError(None, "each seat must be an object with 'player' and 'stack'")
+    return item.get("player"), item.get("stack")
+
+
+def _make_seats(pairs: Iterable[tuple[Any, Any]]) -> list[Seat]:
+    """Seats from (player, stack) pairs, checked one by one as they come."""
     seats = []
-    for item in raw:
-        if not isinstance(item, dict):
-            raise RecordError(None, "each seat must be an object with 'player' and 'stack'")
-        player, stack = item.get("player"), item.get("stack")
+    for player, stack in pairs:
         if not isinstance(player, str) or not player:
             raise RecordError(None, "each seat needs a non-empty 'player' name")
         if type(stack) is not int:
             raise RecordError(None, f"{player}'s stack must be a whole number of chips")
         seats.append(Seat(player, stack))
     names = [s.player for s in seats]
-    repeated = sorted({n for n in names if names.count(n) > 1})
-    if repeated:
+    if len(set(names)) < len(names):
+        repeated = sorted({n for n in names if names.count(n) > 1})
         raise RecordError(None, f"player {repeated[0]!r} is seated twice")
     return seats
+
+
+def _check_table(variant: Variant, seats: list[Seat], dealer: Any) -> None:
+    """Every stack covers the table minimum, and the dealer is one of the seats."""
+    minimum = variant.table_minimum
+    for seat in seats:
+        if seat.stack < minimum:
+            raise RecordError(
+                None, f"{seat.player}'s stack {seat.stack} is below the table minimum {minimum}"
+            )
+    if type(dealer) is not int or not 0 <= dealer < len(seats):
+        raise RecordError(None, f"dealer must be a seat index from 0 to {len(seats) - 1}")
 
 
 def _parse_deck(raw: Any) -> list[Card]:
@@ -153,12 +197,17 @@ def _parse_deck(raw: Any) -> list[Card]:
         deck = [parse_card(t) for t in raw]
     except CardError as exc:
         raise RecordError(None, f"deck: {exc}") from None
-    if len(deck) != 52 or set(deck) != set(FULL_DECK):
+    _check_deck(deck)
+    return deck
+
+
+def _check_deck(deck: list[Card]) -> None:
+    """Raise unless ``deck`` (valid card ints) holds each of the 52 cards exactly once."""
+    if len(deck) != 52 or set(deck) != FULL_DECK_SET:
         seen: set[Card] = set()
         twice = [c for c in deck if c in seen or seen.add(c)]  # type: ignore[func-returns-value]
         detail = f"{format_cards(twice[:1])[0]} appears twice" if twice else f"{len(deck)} cards"
         raise RecordError(None, f"deck must hold each of the 52 cards exactly once ({detail})")
-    return deck
 
 
 def _parse_reshuffles(raw: Any, allowed: bool) -> list[list[Card]]:

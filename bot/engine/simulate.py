@@ -1,8 +1,16 @@
-"""Random legal play, with an injected RNG: for property tests, benchmarks and demos."""
+"""Random legal play, with an injected RNG: for property tests, benchmarks and demos.
+
+The agent reads the hand's cheap accessors (``legal_actions``, ``holdings``,
+``buy_sources``) rather than building a full ``Decision`` each turn, and picks
+with ``rng.random()`` (``seq[int(rng.random() * len(seq))]``): uniform like
+``rng.choice``, at a fraction of its cost in a benchmark that plays millions of turns.
+"""
 
 from __future__ import annotations
 
 import random
+from functools import lru_cache
+from itertools import combinations
 
 from .cards import FULL_DECK
 from .hand import Hand
@@ -10,22 +18,47 @@ from .record import Action
 
 
 def random_action(hand: Hand, rng: random.Random) -> Action:
-    """A uniformly chosen legal action for the player to act."""
-    d = hand.decision()
-    assert d is not None, "the hand is complete"
-    if d.phase == "draw":
-        count = rng.randint(0, len(d.discardable))
-        return Action(d.player, "discard", cards=tuple(rng.sample(d.discardable, count)))
-    if d.phase == "buy":
-        return Action(d.player, "buy", source=rng.choice(d.market).source)
-    return Action(d.player, rng.choice(d.legal))
+    """A uniformly chosen legal action for the player to act.
+
+    Betting: uniform among the legal actions. Draw: a uniform count of cards
+    (0 to all held), then a uniform subset of that size. Buying: uniform among
+    the sources on offer (left, right, blind).
+    """
+    seat = hand.to_act
+    assert seat is not None, "the hand is complete"
+    player = hand.players[seat]
+    pick = rng.random
+    if hand.phase == "draw":
+        held = hand.holdings[seat]
+        subsets = _subsets(len(held), int(pick() * (len(held) + 1)))
+        chosen = subsets[int(pick() * len(subsets))]
+        return Action(player, "discard", cards=tuple(map(held.__getitem__, chosen)))
+    if hand.phase == "buy":
+        sources = hand.buy_sources()
+        return _simple_action(player, "buy", sources[int(pick() * len(sources))])
+    legal = hand.legal_actions()
+    return _simple_action(player, legal[int(pick() * len(legal))])
+
+
+@lru_cache(maxsize=64)
+def _subsets(size: int, count: int) -> tuple[tuple[int, ...], ...]:
+    """Every choice of ``count`` positions out of ``size``: a uniform pick is a uniform subset."""
+    return tuple(combinations(range(size), count))
+
+
+@lru_cache(maxsize=1024)
+def _simple_action(player: str, kind: str, source: str | None = None) -> Action:
+    """Betting and buying actions, shared: an Action is immutable, so reusing one is safe."""
+    return Action(player, kind, source=source)
 
 
 def new_random_hand(variant: str, seats: int, rng: random.Random, stack: int = 100) -> Hand:
-    deck = list(FULL_DECK)
-    rng.shuffle(deck)
+    pick = rng.random
+    # Sorting by independent uniform keys gives a uniformly random order, at about
+    # half the cost of rng.shuffle's 51 calls to randbelow.
+    deck = sorted(FULL_DECK, key=lambda _: pick())
     players = [(f"p{i}", stack) for i in range(seats)]
-    return Hand.start(variant, players, rng.randrange(seats), deck, rng=rng)
+    return Hand.start(variant, players, int(rng.random() * seats), deck, rng=rng)
 
 
 def play_random_hand(variant: str, seats: int, rng: random.Random) -> Hand:
