@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.engine import VARIANTS, Action, Hand, parse_header
-from bot.engine.record import parse_actions
+from bot.engine import VARIANTS, Hand
+from bot.engine.record import parse_record
 from bot.render.text import cards_text
 from bot.storage.store import HandSummary
 
@@ -17,10 +17,7 @@ def _ago(seconds: float) -> str:
 
 
 def summarize(summary: HandSummary, user_id: int, now: float) -> str:
-    record = summary.record
-    header = parse_header(record)
-    header.actions = [a for a in parse_actions(record.get("actions", [])) if isinstance(a, Action)]
-    hand = Hand.replay(header)
+    hand = Hand.replay(parse_record(summary.record))
     key = str(user_id)
     variant = VARIANTS[summary.variant].name
     when = _ago(now - summary.completed_at)

@@ -240,3 +240,14 @@ def parse_actions(raw: Any) -> list[Action | RecordError]:
         except ValueError as exc:
             out.append(RecordError(index, str(exc)))
     return out
+
+
+def parse_record(obj: Any) -> HandRecord:
+    """A whole stored record (header, reshuffles, actions); the first malformed part raises."""
+    record = parse_header(obj)
+    actions = parse_actions(obj.get("actions", []))
+    bad = next((a for a in actions if isinstance(a, RecordError)), None)
+    if bad is not None:
+        raise bad
+    record.actions = actions  # type: ignore[assignment]
+    return record

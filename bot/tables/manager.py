@@ -26,7 +26,7 @@ from bot.engine import (
     seat_view,
 )
 from bot.engine.cards import FULL_DECK, format_cards
-from bot.engine.record import parse_actions, parse_header
+from bot.engine.record import RecordError, parse_record
 from bot.storage.store import InsufficientChips, SeatRow, Store, TableRow
 
 from .models import ActionResult, Refused, SeatState, TableEvent, TableSettings, TableView
@@ -79,10 +79,12 @@ class TableManager:
             if table is None:
                 log.error("live hand %s has no open table; left as it is", live.hand_id)
                 continue
-            record = parse_header(live.header)
-            record.reshuffles = [parse_cards(r) for r in live.reshuffles]
-            record.actions = [a for a in parse_actions(live.actions) if isinstance(a, Action)]
-            table.hand = Hand.replay(record, rng=self.rng)
+            stored = {**live.header, "reshuffles": live.reshuffles, "actions": live.actions}
+            try:
+                table.hand = Hand.replay(parse_record(stored), rng=self.rng)
+            except RecordError as exc:  # never expected: every stored action was legal
+                log.error("hand %s does not replay (%s); left as it is", live.hand_id, exc)
+                continue
             table.hand_id = live.hand_id
             table.hand_users = dict(zip(table.hand.players, live.seat_users, strict=True))
             restored += 1
