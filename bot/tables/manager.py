@@ -316,8 +316,9 @@ class TableManager:
             move = self._build_action(key, action, cards, source)
             events = await self._apply(table, move, timeout=False)
             seat = table.seat_of(user_id)
-            if seat:
+            if seat and seat.timeouts:
                 seat.timeouts = 0
+                await self._save_seats(table)  # the count must survive a restart
             view = table.view()
             mine = seat_view(hand, key)
         for event in events:
@@ -431,9 +432,9 @@ class TableManager:
             events = await self._apply(table, move, timeout=True)
             if seat:
                 seat.timeouts += 1
-                if seat.timeouts >= 2 and not seat.sitting_out:
+                if seat.timeouts >= 2:
                     seat.sitting_out = True
-                    await self._save_seats(table)
+                await self._save_seats(table)  # the count must survive a restart
         for event in events:
             await self._emit(event)
         return True
