@@ -7,6 +7,12 @@ One connection is shared by all coroutines, and SQLite transactions belong to
 the connection, so an ``asyncio.Lock`` serialises whole transactions; without
 it two coroutines' statements would interleave inside one transaction.
 
+Group commit: ``append_action``/``append_reshuffle`` (the hot path, one per
+player action at every table) that arrive while another transaction runs are
+queued and written together in one transaction, so one fsync serves them all;
+each caller still returns only after that COMMIT, and an invalid append (out of
+sequence, hand not live) raises for its own caller without failing the batch.
+
 Chips: a hand places a *hold* on each player's account for the chips they
 bring (``start_hand``). ``available = balance - Σ holds of live hands``, and a
 hold can only be placed within ``available``; ``finish_hand`` refuses a loss
@@ -226,6 +232,21 @@ def _check_unique(what: str, values: Iterable[int]) -> None:
         seen.add(value)
 
 
+@dataclass(slots=True)
+class _Append:
+    """One append_action / append_reshuffle waiting for its group commit."""
+
+    hand_id: int
+    index: int
+    table: str  # hand_actions or hand_reshuffles
+    column: str
+    data: str
+    deadline: float | None | object
+    done: asyncio.Future[None] = field(
+        default_factory=lambda: asyncio.get_running_loop().create_future()
+    )
+
+
 class Store:
     """Async persistence API over one SQLite connection. See module docstring."""
 
@@ -234,12 +255,16 @@ class Store:
         self._conn.row_factory = sqlite3.Row
         self._clock = clock
         self._lock = asyncio.Lock()
+        self._appends: list[_Append] = []  # waiting for the next group commit
+        self._flusher: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(cls, path: str | Path, clock: Clock = time.time) -> Store:
         return cls(await open_database(path), clock)
 
     async def close(self) -> None:
+        while self._flusher is not None and not self._flusher.done():
+            await self._flusher  # appends already accepted still get written
         async with self._lock:
             await self._conn.close()
 
@@ -259,14 +284,19 @@ class Store:
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
         """One write transaction; COMMIT (durable) on success, ROLLBACK on error."""
-        async with self._lock:
-            await self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._conn
-                await self._conn.execute("COMMIT")
-            except BaseException:
-                await rollback_quietly(self._conn)
-                raise
+        async with self._lock, self._transaction() as conn:
+            yield conn
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """BEGIN IMMEDIATE … COMMIT / ROLLBACK; the caller holds ``self._lock``."""
+        await self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self._conn
+            await self._conn.execute("COMMIT")
+        except BaseException:
+            await rollback_quietly(self._conn)
+            raise
 
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -562,23 +592,105 @@ class Store:
         data: str,
         deadline: float | None | object = KEEP,
     ) -> None:
-        async with self._write() as conn:
-            hand = await self._live_hand_row(conn, hand_id)
-            row = await self._one(
-                conn, f"SELECT COALESCE(MAX(idx) + 1, 0) FROM {table} WHERE hand_id = ?", (hand_id,)
+        """Group commit: appends that arrive while a commit is running wait together
+        and are written in one transaction (one fsync); each caller returns after
+        that COMMIT, or gets its own error (a bad append never fails the others)."""
+        item = _Append(hand_id, index, table, column, data, deadline)
+        # a caller cancelled while waiting must not leave an unretrieved exception behind
+        item.done.add_done_callback(lambda f: f.cancelled() or f.exception())
+        self._appends.append(item)
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.get_running_loop().create_task(self._flush_appends())
+        await asyncio.shield(item.done)
+
+    async def _flush_appends(self) -> None:
+        while self._appends:
+            async with self._lock:
+                batch, self._appends = self._appends, []
+                try:
+                    async with self._transaction() as conn:
+                        errors = await self._write_appends(conn, batch)
+                except Exception:
+                    # Something unexpected failed the whole batch: give every append
+                    # its own transaction, so each caller gets its own answer.
+                    errors = []
+                    for item in batch:
+                        try:
+                            async with self._transaction() as conn:
+                                (error,) = await self._write_appends(conn, [item])
+                        except Exception as exc:
+                            error = exc
+                        errors.append(error)
+                except BaseException as exc:  # cancelled: nobody may wait forever
+                    for item in batch:
+                        if not item.done.done():
+                            item.done.set_exception(exc)
+                    raise
+            for item, error in zip(batch, errors, strict=True):
+                if item.done.done():
+                    continue
+                if error is None:
+                    item.done.set_result(None)
+                else:
+                    item.done.set_exception(error)
+
+    async def _write_appends(
+        self, conn: aiosqlite.Connection, batch: list[_Append]
+    ) -> list[Exception | None]:
+        """Validate every append against the database and the appends before it in
+        the batch, then write the valid ones; return each append's error (or None)."""
+        hand_ids = sorted({item.hand_id for item in batch})
+        marks = ",".join("?" * len(hand_ids))
+        hands = {
+            row[0]: (row[1], row[2])
+            for row in await self._all(
+                conn,
+                f"SELECT hand_id, status, channel_id FROM hands WHERE hand_id IN ({marks})",
+                hand_ids,
             )
-            expected = int(row[0]) if row else 0
-            if index != expected:
-                raise OutOfSequence(hand_id, expected, index)
-            await conn.execute(
-                f"INSERT INTO {table} (hand_id, idx, {column}, created_at) VALUES (?, ?, ?, ?)",
-                (hand_id, index, data, self._clock()),
-            )
-            if deadline is not KEEP:
-                await conn.execute(
-                    "UPDATE tables SET turn_deadline = ? WHERE channel_id = ?",
-                    (deadline, hand["channel_id"]),
+        }
+        following: dict[tuple[str, int], int] = {}
+        for table in sorted({item.table for item in batch}):
+            for row in await self._all(
+                conn,
+                f"SELECT hand_id, MAX(idx) + 1 FROM {table} WHERE hand_id IN ({marks}) "
+                "GROUP BY hand_id",
+                hand_ids,
+            ):
+                following[(table, row[0])] = row[1]
+        errors: list[Exception | None] = []
+        rows: dict[tuple[str, str], list[tuple[int, int, str, float]]] = {}
+        deadlines: dict[int, float | None] = {}
+        now = self._clock()
+        for item in batch:
+            hand = hands.get(item.hand_id)
+            expected = following.get((item.table, item.hand_id), 0)
+            error: Exception | None = None
+            if hand is None:
+                error = UnknownHand(item.hand_id)
+            elif hand[0] != "live":
+                error = HandNotLive(item.hand_id)
+            elif item.index != expected:
+                error = OutOfSequence(item.hand_id, expected, item.index)
+            else:
+                following[(item.table, item.hand_id)] = expected + 1
+                rows.setdefault((item.table, item.column), []).append(
+                    (item.hand_id, item.index, item.data, now)
                 )
+                if item.deadline is not KEEP:
+                    deadlines[hand[1]] = item.deadline  # type: ignore[assignment]
+            errors.append(error)
+        for (table, column), values in rows.items():
+            await conn.executemany(
+                f"INSERT INTO {table} (hand_id, idx, {column}, created_at) VALUES (?, ?, ?, ?)",
+                values,
+            )
+        if deadlines:
+            await conn.executemany(
+                "UPDATE tables SET turn_deadline = ? WHERE channel_id = ?",
+                [(deadline, channel) for channel, deadline in deadlines.items()],
+            )
+        return errors
 
     async def finish_hand(self, hand_id: int, net: Mapping[int, int]) -> bool:
         """Settle a hand exactly once; False (and no write) if it was already settled.
@@ -605,30 +717,43 @@ class Store:
                 "UPDATE hands SET status = 'complete', completed_at = ? WHERE hand_id = ?",
                 (self._clock(), hand_id),
             )
-            for player in players:
-                await self._settle(conn, hand, player["user_id"], net.get(player["user_id"], 0))
+            await self._settle_all(
+                conn, hand, [(p["user_id"], net.get(p["user_id"], 0)) for p in players]
+            )
         return True
 
-    async def _settle(
-        self, conn: aiosqlite.Connection, hand: sqlite3.Row, user_id: int, amount: int
+    async def _settle_all(
+        self, conn: aiosqlite.Connection, hand: sqlite3.Row, results: list[tuple[int, int]]
     ) -> None:
+        """_settle for every player with one statement of each kind (fewer round trips)."""
         guild_id, hand_id = hand["guild_id"], hand["hand_id"]
-        await conn.execute(
+        await conn.executemany(
             "UPDATE accounts SET balance = balance + ?, net_won = net_won + ?, "
             "hands_played = hands_played + 1 WHERE guild_id = ? AND user_id = ?",
-            (amount, amount, guild_id, user_id),
+            [(amount, amount, guild_id, user) for user, amount in results],
         )
-        await conn.execute(
+        await conn.executemany(
             "UPDATE hand_players SET net = ? WHERE hand_id = ? AND user_id = ?",
-            (amount, hand_id, user_id),
+            [(amount, hand_id, user) for user, amount in results],
         )
-        row = await self._one(
-            conn,
-            "SELECT balance FROM accounts WHERE guild_id = ? AND user_id = ?",
-            (guild_id, user_id),
-        )
-        await self._ledger(
-            conn, guild_id, user_id, "hand", amount, hand_id, int(row[0]) if row else 0
+        marks = ",".join("?" * len(results))
+        balances = {
+            row[0]: int(row[1])
+            for row in await self._all(
+                conn,
+                "SELECT user_id, balance FROM accounts "
+                f"WHERE guild_id = ? AND user_id IN ({marks})",
+                [guild_id, *(user for user, _ in results)],
+            )
+        }
+        now = self._clock()
+        await conn.executemany(
+            "INSERT INTO ledger (guild_id, user_id, kind, amount, hand_id, balance_after, "
+            "created_at) VALUES (?, ?, 'hand', ?, ?, ?, ?)",
+            [
+                (guild_id, user, amount, hand_id, balances.get(user, 0), now)
+                for user, amount in results
+            ],
         )
 
     async def _record(self, conn: aiosqlite.Connection, hand: sqlite3.Row) -> dict[str, Any]:
@@ -658,31 +783,53 @@ class Store:
 
     async def load_live_hands(self) -> list[LiveHand]:
         """Every unfinished hand with its full history, oldest first (for recovery)."""
-        async with self._read() as conn:
+        live = "SELECT hand_id FROM hands WHERE status = 'live'"
+        async with self._read() as conn:  # four queries in all, however many hands
             hands = await self._all(
                 conn, "SELECT * FROM hands WHERE status = 'live' ORDER BY hand_id", ()
             )
-            return [await self._live_hand(conn, hand) for hand in hands]
-
-    async def _live_hand(self, conn: aiosqlite.Connection, hand: sqlite3.Row) -> LiveHand:
-        players = await self._all(
-            conn,
-            "SELECT user_id, hold FROM hand_players WHERE hand_id = ? ORDER BY seat",
-            (hand["hand_id"],),
-        )
-        reshuffles, actions = await self._history(conn, hand["hand_id"])
-        return LiveHand(
-            hand_id=hand["hand_id"],
-            guild_id=hand["guild_id"],
-            channel_id=hand["channel_id"],
-            variant=hand["variant"],
-            header=json.loads(hand["header_json"]),
-            seat_users=[p["user_id"] for p in players],
-            holds={p["user_id"]: p["hold"] for p in players},
-            reshuffles=reshuffles,
-            actions=actions,
-            started_at=hand["started_at"],
-        )
+            players = await self._all(
+                conn,
+                f"SELECT hand_id, user_id, hold FROM hand_players WHERE hand_id IN ({live}) "
+                "ORDER BY hand_id, seat",
+                (),
+            )
+            reshuffles = await self._all(
+                conn,
+                f"SELECT hand_id, cards_json FROM hand_reshuffles WHERE hand_id IN ({live}) "
+                "ORDER BY hand_id, idx",
+                (),
+            )
+            actions = await self._all(
+                conn,
+                f"SELECT hand_id, action_json FROM hand_actions WHERE hand_id IN ({live}) "
+                "ORDER BY hand_id, idx",
+                (),
+            )
+        seated: dict[int, list[sqlite3.Row]] = {}
+        for row in players:
+            seated.setdefault(row[0], []).append(row)
+        shuffled: dict[int, list[list[str]]] = {}
+        for row in reshuffles:
+            shuffled.setdefault(row[0], []).append(json.loads(row[1]))
+        acted: dict[int, list[dict[str, Any]]] = {}
+        for row in actions:
+            acted.setdefault(row[0], []).append(json.loads(row[1]))
+        return [
+            LiveHand(
+                hand_id=hand["hand_id"],
+                guild_id=hand["guild_id"],
+                channel_id=hand["channel_id"],
+                variant=hand["variant"],
+                header=json.loads(hand["header_json"]),
+                seat_users=[p["user_id"] for p in seated.get(hand["hand_id"], [])],
+                holds={p["user_id"]: p["hold"] for p in seated.get(hand["hand_id"], [])},
+                reshuffles=shuffled.get(hand["hand_id"], []),
+                actions=acted.get(hand["hand_id"], []),
+                started_at=hand["started_at"],
+            )
+            for hand in hands
+        ]
 
     async def recent_hands(self, guild_id: int, user_id: int, limit: int = 10) -> list[HandSummary]:
         """The user's last ``limit`` completed hands in the guild, newest first."""
