@@ -168,13 +168,13 @@ async def run(args: argparse.Namespace, directory: Path) -> None:
             "yes" if tp["p99"] < 20 else "NO",
         ),
         (
-            f"action latency p50, paced ({paced['rate']:,.0f} actions/s)",
+            f"action latency p50, paced (think {args.think:g} s)",
             f"{paced['p50']:.2f} ms",
             "",
             "",
         ),
         (
-            f"action latency p99, paced ({paced['rate']:,.0f} actions/s)",
+            f"action latency p99, paced (think {args.think:g} s)",
             f"{paced['p99']:.2f} ms",
             "< 20 ms",
             "yes" if paced["p99"] < 20 else "NO",
