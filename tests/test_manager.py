@@ -625,3 +625,25 @@ async def test_refill_only_below_thirteen_and_out_of_hands(tmp_path: Path) -> No
     assert "not below" in await refused(m.refill(GUILD, loser, "l"))
     check_ledger(path)
     await close_manager(store, m)
+
+
+async def test_a_hand_stored_complete_but_unsettled_is_settled_at_start_up(tmp_path: Path) -> None:
+    """A stop between a hand's last stored action and its settlement loses nothing."""
+    path = tmp_path / "t.db"
+    store, m = await open_manager(path)
+    await seat_players(m, CH, "a5-draw", [A, B])
+    view = await m.deal(CH, A)
+    first = view.to_act_user
+    second = B if first == A else A
+    await m.act(CH, first, "bet")
+    # the final action reaches the database, then the process stops before settling
+    await store.append_action(view.hand_id, 1, {"player": str(second), "action": "fold"})
+    await close_manager(store, m)
+    store, m = await open_manager(path)
+    assert m.view(CH).hand is None
+    assert await store.load_live_hands() == []
+    winner, loser = await store.balance(GUILD, first), await store.balance(GUILD, second)
+    assert (winner.balance, loser.balance) == (GRANT + 1, GRANT - 1)
+    assert winner.held == loser.held == 0
+    check_ledger(path)
+    await close_manager(store, m)

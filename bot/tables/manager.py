@@ -88,7 +88,10 @@ class TableManager:
             table.hand_id = live.hand_id
             table.hand_users = dict(zip(table.hand.players, live.seat_users, strict=True))
             restored += 1
-            self._arm_timer(table, table.deadline)
+            if table.hand.complete:  # stopped between its last action and its settlement
+                await self._finish(table)
+            else:
+                self._arm_timer(table, table.deadline)
         return restored
 
     async def close(self) -> None:
@@ -374,11 +377,13 @@ class TableManager:
         result = public_view(hand)
         names = table.view().names
         table.hand, table.hand_id, table.hand_users = None, None, {}
-        table.seats = [s for s in table.seats if not s.leaving]
-        for seat in table.seats:
-            if seat.timeouts >= 2:
-                seat.sitting_out = True
-        await self._save_seats(table)
+        staying = [s for s in table.seats if not s.leaving]
+        sleepers = [s for s in staying if s.timeouts >= 2 and not s.sitting_out]
+        for seat in sleepers:
+            seat.sitting_out = True
+        if sleepers or len(staying) != len(table.seats):  # save only what changed
+            table.seats = staying
+            await self._save_seats(table)
         if table.timer:
             table.timer.cancel()
             table.timer = None
