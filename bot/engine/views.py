@@ -105,7 +105,8 @@ def public_view(hand: Hand) -> PublicView:
     )
 
 
-def seat_view(hand: Hand, player: str) -> SeatView:
+def seat_view(hand: Hand, player: str, public: PublicView | None = None) -> SeatView:
+    """One player's view; ``public`` may pass the hand's public view if already built."""
     seat = hand.seat_of(player)
     cards = tuple(hand.holdings[seat])
     ranking = hand.variant.ranking
@@ -113,4 +114,5 @@ def seat_view(hand: Hand, player: str) -> SeatView:
     if hand.variant.split and len(cards) == 5:
         name = f"high: {describe('high', cards)}; low: {describe('a5', cards)}"
     d = hand.decision()
-    return SeatView(player, cards, name, public_view(hand), d if d and d.seat == seat else None)
+    public = public or public_view(hand)
+    return SeatView(player, cards, name, public, d if d and d.seat == seat else None)

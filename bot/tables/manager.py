@@ -322,11 +322,11 @@ class TableManager:
             if seat and seat.timeouts:
                 seat.timeouts = 0
                 await self._save_seats(table)  # the count must survive a restart
-            view = table.view()
-            mine = seat_view(hand, key)
+            after = events[0].view.hand  # the hand right after this action, even if it ended
+            mine = seat_view(hand, key, public=after)
         for event in events:
             await self._emit(event)
-        return ActionResult(describe_action(move, view, hand), view, mine)
+        return ActionResult(describe_action(move, table.names(), hand), events[-1].view, mine)
 
     def _build_action(self, key: str, action: str, cards, source) -> Action:
         if action == "discard":
@@ -359,14 +359,14 @@ class TableManager:
         except Exception:
             table.hand = _rewind(hand, reshuffles)  # memory must not run ahead of the database
             raise
+        if not hand.complete:
+            self._arm_timer(table, deadline)
         kind = "timeout" if timeout else "action"
-        text = describe_action(move, table.view(), hand, timeout=timeout)
+        text = describe_action(move, table.names(), hand, timeout=timeout)
         changed = (table.hand_users[move.player],) if move.action == "discard" else ()
         events = [TableEvent(kind, table.view(), text, changed, hand_id=table.hand_id)]
         if hand.complete:
             events.append(await self._finish(table))
-        else:
-            self._arm_timer(table, deadline)
         return events
 
     async def _finish(self, table: Table) -> TableEvent:
@@ -375,7 +375,7 @@ class TableManager:
         net = {table.hand_users[p]: chips for p, chips in hand.net().items()}
         await self.store.finish_hand(hand_id, net)
         result = public_view(hand)
-        names = table.view().names
+        names = table.names()  # before leavers go: the result still names them
         table.hand, table.hand_id, table.hand_users = None, None, {}
         staying = [s for s in table.seats if not s.leaving]
         sleepers = [s for s in staying if s.timeouts >= 2 and not s.sitting_out]
@@ -387,7 +387,8 @@ class TableManager:
         if table.timer:
             table.timer.cancel()
             table.timer = None
-        view = replace(table.view(), names={**table.view().names, **names})
+        view = table.view()
+        view = replace(view, names={**view.names, **names})
         if table.settings.auto_deal and self.next_hand_delay >= 0:
             self._spawn(self._auto_deal(table.channel_id))
         return TableEvent(

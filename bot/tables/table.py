@@ -45,8 +45,12 @@ class Table:
             return numbers[0]
         return next((n for n in numbers if n > self.button), numbers[0])
 
+    def names(self) -> dict[str, str]:
+        """Hand player keys (user ids as text) to display names."""
+        return {str(s.user_id): s.name for s in self.seats}
+
     def view(self) -> TableView:
-        names = {str(s.user_id): s.name for s in self.seats}
+        names = self.names()
         hand = public_view(self.hand) if self.hand else None
         to_act = hand.to_act if hand else None
         return TableView(
@@ -65,9 +69,9 @@ class Table:
         )
 
 
-def describe_action(move: Action, view: TableView, hand: Hand, timeout: bool = False) -> str:
+def describe_action(move: Action, names: dict[str, str], hand: Hand, timeout: bool = False) -> str:
     """A public line about an action: discards say how many cards, never which."""
-    who = view.name(move.player)
+    who = names.get(move.player, move.player)
     if move.action == "discard":
         count = len(move.cards or ())
         what = "stands pat" if count == 0 else f"draws {count}"
