@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import random
 import statistics
 import sys
@@ -34,7 +35,7 @@ if not __package__:  # run as `python bench/tables.py`: make the repo importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.commit_rate import raw_commit_rate  # noqa: E402
-from bot.engine import Decision, format_card  # noqa: E402
+from bot.engine.simulate import weighted_move  # noqa: E402
 from bot.storage.store import Store  # noqa: E402
 from bot.tables.manager import TableManager  # noqa: E402
 
@@ -43,17 +44,8 @@ GUILD = 1
 PLAYERS = 3
 
 
-def choose(decision: Decision, rng: random.Random) -> dict:
-    """A random legal move; folds are rare so most hands reach the showdown."""
-    if decision.phase == "draw":
-        count = rng.randint(0, min(3, len(decision.discardable)))
-        cards = rng.sample(list(decision.discardable), count)
-        return {"action": "discard", "cards": [format_card(c) for c in cards]}
-    if decision.phase == "buy":
-        return {"action": "buy", "source": rng.choice(decision.market).source}
-    weights = {"check": 4, "call": 4, "bet": 2, "raise": 1, "fold": 0.3}
-    legal = list(decision.legal)
-    return {"action": rng.choices(legal, [weights[a] for a in legal])[0]}
+# A random legal move; folds are rare so most hands reach the showdown.
+choose = functools.partial(weighted_move, fold=0.3, max_discard=3)
 
 
 async def setup(m: TableManager, tables: int) -> list[int]:

@@ -8,6 +8,7 @@ restart of the manager.
 
 from __future__ import annotations
 
+import functools
 import random
 import sqlite3
 from collections.abc import Callable
@@ -15,7 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.engine import Decision, format_card
+from bot.engine import Decision
+from bot.engine.simulate import weighted_move
 from bot.storage.store import Store
 from bot.tables.manager import TableManager
 from bot.tables.models import Refused, TableEvent
@@ -71,31 +73,11 @@ async def seat_players(
 Agent = Callable[[Decision, random.Random], dict[str, Any]]
 
 
-def scripted_agent(decision: Decision, rng: random.Random) -> dict[str, Any]:
-    """Never folds (so every hand reaches its showdown and every phase is played);
-    draws at most two cards (so triple draw never needs a reshuffle)."""
-    if decision.phase == "draw":
-        count = rng.randint(0, min(2, len(decision.discardable)))
-        cards = rng.sample(list(decision.discardable), count)
-        return {"action": "discard", "cards": [format_card(c) for c in cards]}
-    if decision.phase == "buy":
-        return {"action": "buy", "source": rng.choice(decision.market).source}
-    weights = {"check": 4, "call": 4, "bet": 2, "raise": 1}
-    legal = [a for a in decision.legal if a in weights]
-    return {"action": rng.choices(legal, [weights[a] for a in legal])[0]}
-
-
-def random_agent(decision: Decision, rng: random.Random) -> dict[str, Any]:
-    """Any legal action, folds included; draws of any size."""
-    if decision.phase == "draw":
-        count = rng.randint(0, len(decision.discardable))
-        cards = rng.sample(list(decision.discardable), count)
-        return {"action": "discard", "cards": [format_card(c) for c in cards]}
-    if decision.phase == "buy":
-        return {"action": "buy", "source": rng.choice(decision.market).source}
-    weights = {"check": 4, "call": 4, "bet": 2, "raise": 1, "fold": 1}
-    legal = list(decision.legal)
-    return {"action": rng.choices(legal, [weights[a] for a in legal])[0]}
+# Never folds (so every hand reaches its showdown and every phase is played) and
+# draws at most two cards (so triple draw never needs a reshuffle).
+scripted_agent: Agent = functools.partial(weighted_move, fold=0, max_discard=2)
+# Any legal action, folds included; draws of any size.
+random_agent: Agent = weighted_move
 
 
 async def step(

@@ -11,9 +11,10 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 from itertools import combinations
+from typing import Any
 
-from .cards import FULL_DECK
-from .hand import Hand
+from .cards import FULL_DECK, format_card
+from .hand import Decision, Hand
 from .record import Action
 
 
@@ -66,3 +67,22 @@ def play_random_hand(variant: str, seats: int, rng: random.Random) -> Hand:
     while not hand.complete:
         hand.apply(random_action(hand, rng))
     return hand
+
+
+def weighted_move(
+    decision: Decision, rng: random.Random, *, fold: float = 1.0, max_discard: int = 5
+) -> dict[str, Any]:
+    """A random legal move as table-manager arguments (for tests and bench/tables.py).
+
+    Betting leans passive (check/call 4, bet 2, raise 1, fold ``fold``; a zero
+    weight never picks it); draws throw up to ``max_discard`` cards.
+    """
+    if decision.phase == "draw":
+        count = rng.randint(0, min(max_discard, len(decision.discardable)))
+        cards = rng.sample(list(decision.discardable), count)
+        return {"action": "discard", "cards": [format_card(c) for c in cards]}
+    if decision.phase == "buy":
+        return {"action": "buy", "source": rng.choice(decision.market).source}
+    weights = {"check": 4, "call": 4, "bet": 2, "raise": 1, "fold": fold}
+    legal = [a for a in decision.legal if weights[a] > 0]
+    return {"action": rng.choices(legal, [weights[a] for a in legal])[0]}
