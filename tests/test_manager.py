@@ -647,3 +647,25 @@ async def test_a_hand_stored_complete_but_unsettled_is_settled_at_start_up(tmp_p
     assert winner.held == loser.held == 0
     check_ledger(path)
     await close_manager(store, m)
+
+
+async def test_the_next_hand_is_dealt_by_itself_while_enough_players_remain(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "t.db")
+    m = TableManager(store, turn_timeout=3600, next_hand_delay=0.05, rng=random.Random(3))
+    await m.start()
+    await seat_players(m, CH, "a6-draw", [A, B])
+    first = await m.deal(CH, A)
+    await play(m, CH, seed="auto-1")
+    for _ in range(100):  # the pause, then the automatic deal
+        if m.view(CH).hand is not None:
+            break
+        await asyncio.sleep(0.01)
+    second = m.view(CH)
+    assert second.hand is not None and second.hand_id == first.hand_id + 1
+    assert second.button != first.button  # the button moved one seat clockwise
+    # with one player leaving, no further hand is dealt
+    await m.leave(CH, B)
+    await play(m, CH, seed="auto-2")
+    await asyncio.sleep(0.2)
+    assert m.view(CH).hand is None
+    await close_manager(store, m)
