@@ -15,6 +15,7 @@ from discord.ext import commands
 from bot.engine import VARIANTS
 from bot.tables.models import Refused
 from bot.ui import handlers
+from bot.ui.autocomplete import buy_choices, discard_choices
 
 
 class TableCog(commands.GroupCog, group_name="table"):
@@ -162,13 +163,10 @@ class DrawTableCog(TableCog, group_name="draw-table"):
     async def discard_cards(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        from bot.ui.autocomplete import discard_choices
-
-        seat = (
-            self.manager.my_hand(interaction.channel_id or 0, interaction.user.id)
-            if (interaction.channel_id or 0) in self.manager.tables
-            else None
-        )
+        channel_id = interaction.channel_id or 0
+        if channel_id not in self.manager.tables:
+            return []
+        seat = self.manager.my_hand(channel_id, interaction.user.id)
         return discard_choices(seat.cards if seat else (), current)
 
 
@@ -191,8 +189,6 @@ class AbyssiniaBase(TableCog, group_name="abyssinia-table"):
     async def buy_sources(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        from bot.ui.autocomplete import buy_choices
-
         channel_id = interaction.channel_id or 0
         view = self.manager.view(channel_id) if channel_id in self.manager.tables else None
         return buy_choices(view, current)

@@ -27,7 +27,7 @@ from bot.engine import (
 )
 from bot.engine.cards import FULL_DECK, format_cards
 from bot.engine.record import RecordError, parse_record
-from bot.storage.store import InsufficientChips, SeatRow, Store, TableRow
+from bot.storage.store import InsufficientChips, SeatRow, StorageError, Store, TableRow
 
 from .models import ActionResult, Refused, SeatState, TableEvent, TableSettings, TableView
 from .table import Table, describe_action
@@ -149,9 +149,9 @@ class TableManager:
         limit = v.max_seats if seat_limit is None else seat_limit
         if not v.min_seats <= limit <= v.max_seats:
             raise Refused(f"{v.name} seats {v.min_seats} to {v.max_seats} players, not {limit}.")
-        timeout = self.turn_timeout if turn_timeout is None else turn_timeout
-        if not 5 <= timeout <= 3600 and turn_timeout is not None:
+        if turn_timeout is not None and not 5 <= turn_timeout <= 3600:
             raise Refused("The turn timeout must be between 5 and 3600 seconds.")
+        timeout = self.turn_timeout if turn_timeout is None else turn_timeout
         auto = self.next_hand_delay > 0 if auto_deal is None else auto_deal
         table = Table(channel_id, guild_id, v, TableSettings(limit, timeout, auto), [])
         await self.store.save_table(self._table_row(table))
@@ -466,8 +466,6 @@ class TableManager:
         return await self.store.ensure_account(guild_id, user_id, name, self.starting_grant)
 
     async def refill(self, guild_id: int, user_id: int, name: str) -> int:
-        from bot.storage.store import StorageError
-
         await self.store.ensure_account(guild_id, user_id, name, self.starting_grant)
         try:
             return await self.store.refill(guild_id, user_id, self.starting_grant, SMALLEST_MINIMUM)
