@@ -41,7 +41,7 @@ import socket
 import sys
 import time
 import traceback
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -1521,9 +1521,14 @@ class DiscordHarness:
         sent = self._record(
             "http", route.method, path, body, self._read_files(files), kwargs.get("params")
         )
+        return await self._answered(sent, lambda: self._answer_http(sent, route.method, path, body))
+
+    @staticmethod
+    async def _answered(sent: Sent, answer: Callable[[], Any]) -> Any:
+        """Answer a recorded request like Discord, keeping the answer or error on it."""
         await asyncio.sleep(0)  # a real request always yields to the loop
         try:
-            result = self._answer_http(sent, route.method, path, body)
+            result = answer()
         except BaseException as e:
             sent.error = e
             raise
@@ -1808,14 +1813,9 @@ class DiscordHarness:
         sent = self._record(
             "webhook", route.method, path, body, self._read_files(files), params, token=token
         )
-        await asyncio.sleep(0)
-        try:
-            result = self._answer_webhook(sent, route.method, path, body)
-        except BaseException as e:
-            sent.error = e
-            raise
-        sent.response = copy.deepcopy(result)
-        return result
+        return await self._answered(
+            sent, lambda: self._answer_webhook(sent, route.method, path, body)
+        )
 
     def _answer_webhook(self, sent: Sent, method: str, path: str, body: Any) -> Any:
         m = re.fullmatch(r"/interactions/(\d+)/([^/]+)/callback", path)
