@@ -84,7 +84,3 @@ def pretty_card(card: Card) -> str:
 
 def format_cards(cards: Iterable[Card]) -> list[str]:
     return [_TEXT[c] for c in cards]
-
-
-def pretty_cards(cards: Iterable[Card]) -> str:
-    return " ".join(pretty_card(c) for c in cards)

@@ -26,10 +26,6 @@ class Variant:
     def draws(self) -> int:
         return self.streets.count("draw")
 
-    @property
-    def betting_rounds(self) -> int:
-        return self.streets.count("bet")
-
 
 _SINGLE_DRAW = ("bet", "draw", "bet")
 
