@@ -337,12 +337,20 @@ def test_triple_draw_heads_up_dealer_posts_small_blind_and_acts_first():
 
 def test_triple_draw_bet_sizes_2_2_4_4_and_table_minimum_48():
     deck = deck_for(["Kc Qc Jc 9d 7s", "2c 3c 4d 6h 8s"])
-    capped = ["raise", "raise", "raise"]
     acts = ["a raise", "b raise", "a raise", "b call"]
     for _ in range(3):
         acts += ["b discard", "a discard", "b bet", "a raise", "b raise", "a raise", "b call"]
-    hand = hand_of(record("a5-triple", ["a", "b"], 0, deck, acts, stack=48))
-    assert capped and hand.complete
+    hand = hand_of(record("a5-triple", ["a", "b"], 0, deck, [], stack=48))
+    capped_rounds = 0
+    for action in parse_actions(record("a5-triple", ["a", "b"], 0, deck, acts)["actions"]):
+        if action.action == "call":  # every round's third raise was just made: raising is over
+            d = hand.decision()
+            assert d.player == action.player and d.legal == ("call", "fold")
+            with pytest.raises(IllegalAction):
+                hand.apply(Action(action.player, "raise"))
+            capped_rounds += 1
+        hand.apply(action)
+    assert capped_rounds == 4 and hand.complete
     assert hand.contributed == [48, 48]
 
 

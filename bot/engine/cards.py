@@ -46,21 +46,32 @@ def suit_of(card: Card) -> str:
     return _TEXT[card][1]
 
 
+def shown_token(token: str, limit: int = 12) -> str:
+    """A token quoted for a message: cut short, and escaped where it is not plain text
+    (a lone surrogate or a control character would break the reply or the JSON output)."""
+    cut = token if len(token) <= limit else token[:limit] + "…"
+    return f"'{cut}'" if cut.isprintable() else ascii(cut)  # surrogates are not printable
+
+
 def parse_card(token: str) -> Card:
     """Parse ``As``, ``10h``, ``T♦``, ``a♠``; raise CardError naming the token."""
     text = token.strip().replace("\ufe0f", "")
     if len(text) < 2:
-        raise CardError(f"'{token}' is not a card (write rank then suit, like As or 10h)")
-    rank, suit = text[:-1].upper(), text[-1]
-    suit = _SYMBOL_TO_SUIT.get(suit, suit.lower())
-    if rank == "10":
-        rank = "T"
-    card = _BY_TEXT.get(rank + suit)
+        raise CardError(
+            f"{shown_token(token)} is not a card (write rank then suit, like As or 10h)"
+        )
+    card = _BY_TEXT.get(_rank_text(text[:-1]) + _SYMBOL_TO_SUIT.get(text[-1], text[-1].lower()))
     if card is None:
         raise CardError(
-            f"'{token}' is not a card: ranks are A 2-9 T(10) J Q K, suits c d h s or ♣ ♦ ♥ ♠"
+            f"{shown_token(token)} is not a card: "
+            "ranks are A 2-9 T(10) J Q K, suits c d h s or ♣ ♦ ♥ ♠"
         )
     return card
+
+
+def _rank_text(rank: str) -> str:
+    rank = rank.upper()
+    return "T" if rank == "10" else rank
 
 
 def parse_cards(text: str | Iterable[str]) -> list[Card]:

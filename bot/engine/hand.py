@@ -387,8 +387,9 @@ class Hand:
             card = self._take()
         else:
             slot = SLOTS.index(source)
-            card = self.market[slot]
-            assert card is not None  # the stub never runs out in Abyssinia
+            offered = self.market[slot]
+            assert offered is not None  # the stub never runs out in Abyssinia
+            card = offered
             self.market[slot] = self._take()
         self.holdings[seat].append(card)
         self._put(seat, buy_price(rank_of(card)))

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import FULL_DECK, Card, CardError, format_cards, parse_card
+from .cards import FULL_DECK, Card, CardError, format_cards, parse_card, shown_token
 from .variants import VARIANTS, Variant
 
 ACTION_NAMES = ("check", "bet", "call", "raise", "fold", "discard", "buy")
@@ -53,14 +54,14 @@ class Action:
         if not isinstance(player, str) or not player:
             raise ValueError("an action needs a 'player' name")
         if name not in ACTION_NAMES:
-            raise ValueError(f"unknown action {name!r}; actions are {', '.join(ACTION_NAMES)}")
+            raise ValueError(f"unknown action {shown(name)}; actions are {', '.join(ACTION_NAMES)}")
         cards = source = None
         if name == "discard":
             cards = _parse_discards(obj.get("cards"))
         if name == "buy":
             source = obj.get("from")
             if source not in BUY_SOURCES:
-                raise ValueError(f"buy needs 'from': left, right or blind (got {source!r})")
+                raise ValueError(f"buy needs 'from': left, right or blind (got {shown(source)})")
         return cls(player, name, cards, source)
 
 
@@ -77,7 +78,17 @@ def _parse_discards(raw: Any) -> tuple[Card, ...]:
 
 
 def _not_text(token: Any) -> Card:
-    raise CardError(f"{token!r} is not a card (cards are text such as 'As' or '10h')")
+    raise CardError(f"{shown(token)} is not a card (cards are text such as 'As' or '10h')")
+
+
+def shown(value: Any) -> str:
+    """A JSON value named in a message: short and one line, never a deep or huge repr."""
+    if isinstance(value, str):
+        return shown_token(value, 24)
+    if isinstance(value, list | dict):
+        return "a list" if isinstance(value, list) else "an object"
+    text = json.dumps(value)  # null, true, a number
+    return text if len(text) <= 24 else text[:24] + "…"
 
 
 @dataclass
@@ -110,10 +121,10 @@ def parse_header(obj: Any) -> HandRecord:
         raise RecordError(None, "a hand record must be a JSON object")
     variant = _variant(obj.get("variant"))
     raw = obj.get("seats")
-    _check_seat_count(len(raw) if isinstance(raw, list) else None, variant)
-    seats = _make_seats(_json_seat(item) for item in raw)
-    dealer = obj.get("dealer")
-    _check_table(variant, seats, dealer)
+    raw_seats: list[Any] = raw if isinstance(raw, list) else []
+    _check_seat_count(len(raw_seats) if isinstance(raw, list) else None, variant)
+    seats = _make_seats(_json_seat(item) for item in raw_seats)
+    dealer = _check_table(variant, seats, obj.get("dealer"))
     deck = _parse_deck(obj.get("deck"))
     reshuffles = _parse_reshuffles(obj.get("reshuffles", []), variant.draws > 1)
     return HandRecord(variant.id, seats, dealer, deck, reshuffles)
@@ -131,7 +142,7 @@ def new_header(
     variant = _variant(variant_id)
     _check_seat_count(len(pairs), variant)
     checked = _make_seats(pairs)
-    _check_table(variant, checked, dealer)
+    dealer = _check_table(variant, checked, dealer)
     cards = list(deck)
     if not FULL_DECK_SET.issuperset(cards):
         unknown = next(c for c in cards if c not in FULL_DECK_SET)
@@ -141,10 +152,10 @@ def new_header(
 
 
 def _variant(name: Any) -> Variant:
-    variant = VARIANTS.get(name)
+    variant = VARIANTS.get(name) if isinstance(name, str) else None  # a list is unhashable
     if variant is None:
         names = ", ".join(VARIANTS)
-        raise RecordError(None, f"unknown variant {name!r}; variants are {names}")
+        raise RecordError(None, f"unknown variant {shown(name)}; variants are {names}")
     return variant
 
 
@@ -178,8 +189,8 @@ def _make_seats(pairs: Iterable[tuple[Any, Any]]) -> list[Seat]:
     return seats
 
 
-def _check_table(variant: Variant, seats: list[Seat], dealer: Any) -> None:
-    """Every stack covers the table minimum, and the dealer is one of the seats."""
+def _check_table(variant: Variant, seats: list[Seat], dealer: Any) -> int:
+    """Every stack covers the table minimum, and the dealer is one of the seats; the dealer."""
     minimum = variant.table_minimum
     for seat in seats:
         if seat.stack < minimum:
@@ -188,6 +199,7 @@ def _check_table(variant: Variant, seats: list[Seat], dealer: Any) -> None:
             )
     if type(dealer) is not int or not 0 <= dealer < len(seats):
         raise RecordError(None, f"dealer must be a seat index from 0 to {len(seats) - 1}")
+    return int(dealer)
 
 
 def _parse_deck(raw: Any) -> list[Card]:

@@ -58,9 +58,45 @@ def replay_json(record: Any) -> dict[str, Any]:
     return state_json(hand)
 
 
+def replay_bytes(data: bytes) -> dict[str, Any]:
+    """Replay a record given as the bytes of a file: UTF-8 JSON, or a header error."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        byte = data[exc.start]
+        return header_error(f"the record is not UTF-8 text (byte 0x{byte:02x} at {exc.start})")
+    return replay_text(text)
+
+
 def replay_text(text: str) -> dict[str, Any]:
     try:
         record = json.loads(text)
     except ValueError as exc:
         return header_error(f"the record is not valid JSON: {exc}")
+    except RecursionError:
+        return header_error("the record is not valid JSON: it is nested too deeply")
+    bad = _lone_surrogate(record)
+    if bad is not None:
+        return header_error(
+            f"the record holds a lone surrogate U+{ord(bad):04X}, which is not a character"
+        )
     return replay_json(record)
+
+
+def _lone_surrogate(value: Any) -> str | None:
+    """The first lone surrogate (from a JSON escape like \\ud800) in any string of the
+    parsed record, or None. Iterative, as the record may be deeply nested."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                return item[exc.start]
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item)
+            stack.extend(item.values())
+    return None
