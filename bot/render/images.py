@@ -1,11 +1,12 @@
 """Playing-card images drawn with Pillow at run time.
 
-Nothing is downloaded and no font file is shipped: text uses the TrueType font
-bundled inside Pillow (``ImageFont.load_default(size=...)``). That font has no
-suit symbols, so the pips are drawn as shapes. Everything is drawn at
-``_SS`` times the final size and scaled down once, which anti-aliases the
-shapes. Every public function is a pure function of its arguments and returns
-PNG bytes (the same input gives the same bytes).
+Text uses DejaVu Sans (regular and bold), shipped in ``bot/render/fonts`` with
+its licence: it covers Vietnamese and Portuguese diacritics and the suit
+symbols, so labels in every supported language draw without missing-glyph
+boxes. The card pips are still drawn as shapes (they scale better). Everything
+is drawn at ``_SS`` times the final size and scaled down once, which
+anti-aliases the shapes. Every public function is a pure function of its
+arguments and returns PNG bytes (the same input gives the same bytes).
 """
 
 from __future__ import annotations
@@ -14,18 +15,52 @@ import io
 import math
 import unicodedata
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
+from importlib import resources
 
+from babel.numbers import format_decimal
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.engine.cards import RANKS, rank_of, suit_of
 
-__all__ = ["render_board", "render_hand", "MarketSlot", "PlayerRow"]
+__all__ = [
+    "ENGLISH_LABELS",
+    "BoardLabels",
+    "MarketSlot",
+    "PlayerRow",
+    "render_board",
+    "render_hand",
+]
 
 MarketSlot = tuple[str, int | None, int | None]
 """(label such as ``"left"``, card or ``None`` when empty, price or ``None``)."""
 PlayerRow = tuple[str, Sequence[int], bool]
 """(name, bought open cards, folded)."""
+
+
+@dataclass(frozen=True)
+class BoardLabels:
+    """The words drawn on the board, in the table's language.
+
+    ``pot`` and ``costs`` are templates with a ``{pot}`` / ``{price}`` placeholder;
+    ``locale`` formats those numbers (Babel's locale names: ``en``, ``pt_BR``, ``vi``).
+    """
+
+    title: str = "Abyssinia"
+    pot: str = "Pot {pot}"
+    blind: str = "blind"
+    empty: str = "empty"
+    costs: str = "costs {price}"
+    costs_unknown: str = "costs ?"
+    folded: str = "folded"
+    locale: str = "en"
+
+    def number(self, n: int) -> str:
+        return format_decimal(n, locale=self.locale)
+
+
+ENGLISH_LABELS = BoardLabels()
 
 _SS = 3  # supersampling factor
 
@@ -50,21 +85,21 @@ MAX_WIDTH = 1000
 # --------------------------------------------------------------------------- fonts and text
 
 
+FONT_DIR = resources.files(__package__) / "fonts"
+FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
+# Code points no font maps: drawing one gives the font's missing-glyph (.notdef) box.
+_UNMAPPED = "\U0010fffd"
+
+
+@lru_cache(maxsize=2)
+def _font_bytes(bold: bool) -> bytes:
+    return (FONT_DIR / FONT_FILES[bold]).read_bytes()
+
+
 @lru_cache(maxsize=64)
-def _font(px: int) -> ImageFont.FreeTypeFont:
-    """Pillow's bundled TrueType font at ``px`` (already supersampled) pixels.
-
-    Needs Pillow >= 10.1 built with FreeType (every Pillow wheel is).
-    """
-    return ImageFont.load_default(size=px)
-
-
-@lru_cache(maxsize=1024)
-def _has_glyph(ch: str) -> bool:
-    font = _font(40)
-    if ch == " ":
-        return True
-    return _mask_key(font, ch) != _mask_key(font, "\uffff")
+def _font(px: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """The bundled DejaVu Sans at ``px`` (already supersampled) pixels."""
+    return ImageFont.truetype(io.BytesIO(_font_bytes(bold)), px)
 
 
 def _mask_key(font: ImageFont.FreeTypeFont, ch: str) -> bytes:
@@ -74,14 +109,23 @@ def _mask_key(font: ImageFont.FreeTypeFont, ch: str) -> bytes:
     return img.tobytes()
 
 
+@lru_cache(maxsize=4096)
+def has_glyph(ch: str, bold: bool = False) -> bool:
+    """Whether the bundled font draws ``ch`` as itself, not as the missing-glyph box."""
+    if ch.isspace():
+        return True
+    font = _font(40, bold)
+    return _mask_key(font, ch) != _mask_key(font, _UNMAPPED)
+
+
 def _safe_text(text: str) -> str:
-    """Replace characters the bundled font cannot draw (it has no accents)."""
+    """Replace characters the bundled font cannot draw (emoji in a name, say) by their base."""
     out = []
-    for ch in text:
-        if _has_glyph(ch):
+    for ch in unicodedata.normalize("NFC", text):
+        if has_glyph(ch):
             out.append(ch)
             continue
-        base = "".join(c for c in unicodedata.normalize("NFKD", ch) if _has_glyph(c))
+        base = "".join(c for c in unicodedata.normalize("NFKD", ch) if has_glyph(c))
         out.append(base or "?")
     return "".join(out)
 
@@ -110,33 +154,21 @@ def _draw_text(
     max_width: float | None = None,
 ) -> None:
     """Draw at logical coordinates/sizes (multiplied by ``_SS`` here)."""
-    font = _font(px * _SS)
+    font = _font(px * _SS, bold)
     text = _safe_text(text)
     if max_width is not None:
         text = _fit_text(text, font, max_width * _SS)
-    stroke = max(1, px * _SS // 28) if bold else 0
-    draw.text(
-        (xy[0] * _SS, xy[1] * _SS),
-        text,
-        font=font,
-        fill=fill,
-        anchor=anchor,
-        stroke_width=stroke,
-        stroke_fill=fill,
-    )
+    draw.text((xy[0] * _SS, xy[1] * _SS), text, font=font, fill=fill, anchor=anchor)
 
 
 def _draw_squeezed(
     img: Image.Image, cx: float, top: float, text: str, px: int, fill, max_width: float
 ) -> None:
     """Bold text centred on ``cx`` below ``top``, squeezed sideways to ``max_width``."""
-    font = _font(px * _SS)
-    stroke = max(1, px * _SS // 28)
-    left, upper, right, lower = font.getbbox(text, stroke_width=stroke)
+    font = _font(px * _SS, bold=True)
+    left, upper, right, lower = font.getbbox(text)
     mask = Image.new("L", (right - left, lower - upper), 0)
-    ImageDraw.Draw(mask).text(
-        (-left, -upper), text, font=font, fill=255, stroke_width=stroke, stroke_fill=255
-    )
+    ImageDraw.Draw(mask).text((-left, -upper), text, font=font, fill=255)
     limit = round(max_width * _SS)
     if mask.width > limit:
         mask = mask.resize((limit, mask.height), Image.Resampling.LANCZOS)
@@ -402,11 +434,14 @@ def render_board(
     players: Sequence[PlayerRow],
     pot: int,
     title: str = "",
+    labels: BoardLabels = ENGLISH_LABELS,
 ) -> bytes:
     """The Abyssinia board: market slots and the blind stub, then one row per player.
 
     ``market`` holds ``(label, card or None, price or None)`` per slot, left to
     right; ``players`` holds ``(name, open cards, folded)`` in seat order.
+    ``labels`` are the words drawn, in the table's language (``bot.ui`` fills
+    them from the catalog); the market slot labels come with ``market``.
     Folded players are drawn grey with their name struck through. Up to four
     players go in one column; more go in two columns (width stays ≤ 1000 px).
     """
@@ -439,13 +474,13 @@ def render_board(
     d = ImageDraw.Draw(canvas)
 
     # header: title on the left, pot on the right
-    pot_label = f"Pot {pot}"
-    pot_w = _font(24 * _SS).getlength(pot_label) / _SS
+    pot_label = labels.pot.format(pot=labels.number(pot))
+    pot_w = _font(24 * _SS, bold=True).getlength(_safe_text(pot_label)) / _SS
     _draw_text(d, (width - pad, pad + 14), pot_label, 24, GOLD, anchor="rm", bold=True)
     _draw_text(
         d,
         (pad, pad + 14),
-        title or "Abyssinia",
+        title or labels.title,
         24,
         TEXT,
         anchor="lm",
@@ -468,14 +503,14 @@ def render_board(
         _draw_text(d, (cx, top + label_h / 2), label, 16, TEXT_DIM, anchor="mm", max_width=mw + 14)
         if card is None:
             _place(canvas, x, top + label_h, _empty_slot(mw, mh), shadow=False)
-            _draw_text(d, (cx, top + label_h + mh / 2), "empty", 14, TEXT_DIM, anchor="mm")
+            _draw_text(d, (cx, top + label_h + mh / 2), labels.empty, 14, TEXT_DIM, anchor="mm")
         else:
             _place(canvas, x, top + label_h, _card_face(card, mw, mh))
         if price is not None:
             _draw_text(
                 d,
                 (cx, top + label_h + mh + price_h / 2 + 2),
-                f"costs {price}",
+                labels.costs.format(price=labels.number(price)),
                 16,
                 GOLD,
                 anchor="mm",
@@ -484,13 +519,15 @@ def render_board(
         x += mw + slot_gap
     # the blind stub: a small stack of backs
     cx = x + 7 + mw / 2
-    _draw_text(d, (cx, top + label_h / 2), "blind", 16, TEXT_DIM, anchor="mm")
+    _draw_text(
+        d, (cx, top + label_h / 2), labels.blind, 16, TEXT_DIM, anchor="mm", max_width=mw + 14
+    )
     for k in (2, 1, 0):
         _place(canvas, x + 7 * k, top + label_h - 3 * k + 6, _card_back(mw, mh), shadow=k == 2)
     _draw_text(
         d,
         (cx, top + label_h + mh + price_h / 2 + 2),
-        "costs ?",
+        labels.costs_unknown,
         16,
         TEXT_DIM,
         anchor="mm",
@@ -507,7 +544,7 @@ def render_board(
         ymid = y0 + ph / 2
         colour = TEXT_DIM if folded else TEXT
         label = _safe_text(name)
-        font = _font(20 * _SS)
+        font = _font(20 * _SS, bold=not folded)
         label = _fit_text(label, font, (name_w - 14) * _SS)
         _draw_text(
             d, (x0, ymid - (8 if folded else 0)), label, 20, colour, anchor="lm", bold=not folded
@@ -516,7 +553,9 @@ def render_board(
             lw = font.getlength(label) / _SS
             y = (ymid - 8) * _SS
             d.line((x0 * _SS, y, (x0 + lw) * _SS, y), fill=colour, width=2 * _SS)
-            _draw_text(d, (x0, ymid + 14), "folded", 14, TEXT_DIM, anchor="lm")
+            _draw_text(
+                d, (x0, ymid + 14), labels.folded, 14, TEXT_DIM, anchor="lm", max_width=name_w - 14
+            )
         x = x0 + name_w
         if not cards:
             _place(canvas, x, y0, _empty_slot(pw, ph), shadow=False)
