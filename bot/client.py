@@ -17,6 +17,7 @@ from bot.tables.manager import TableManager
 from bot.tables.models import Refused
 from bot.ui.components import DiscardSelect, TableButton
 from bot.ui.handlers import apologize, reply
+from bot.ui.translator import CatalogTranslator
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +64,7 @@ class PokerBot(commands.Bot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(TableButton, DiscardSelect)  # persistent: survive restarts
+        await self.tree.set_translator(CatalogTranslator())  # localised command names
         if s.dev_guild_id:
             guild = discord.Object(s.dev_guild_id)
             self.tree.copy_global_to(guild=guild)

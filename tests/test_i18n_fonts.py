@@ -23,8 +23,7 @@ from bot.render.images import (
 ROOT = Path(__file__).resolve().parents[1]
 # Every Vietnamese letter with its tone marks, Portuguese accents, the suit symbols.
 VIETNAMESE = (
-    "aàáảãạăằắẳẵặâầấẩẫậbcdđeèéẻẽẹêềếểễệghiìíỉĩịklmnoòóỏõọôồốổỗộơờớởỡợ"
-    "pqrstuùúủũụưừứửữựvxyỳýỷỹỵ"
+    "aàáảãạăằắẳẵặâầấẩẫậbcdđeèéẻẽẹêềếểễệghiìíỉĩịklmnoòóỏõọôồốổỗộơờớởỡợpqrstuùúủũụưừứửữựvxyỳýỷỹỵ"
 )
 PORTUGUESE = "áàâãçéêíóôõúüÁÀÂÃÇÉÊÍÓÔÕÚ"
 SYMBOLS = "♠♥♦♣·…—–₫"

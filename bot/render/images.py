@@ -167,7 +167,7 @@ def _draw_squeezed(
     """Bold text centred on ``cx`` below ``top``, squeezed sideways to ``max_width``."""
     font = _font(px * _SS, bold=True)
     left, upper, right, lower = font.getbbox(text)
-    mask = Image.new("L", (right - left, lower - upper), 0)
+    mask = Image.new("L", (int(right - left), int(lower - upper)), 0)
     ImageDraw.Draw(mask).text((-left, -upper), text, font=font, fill=255)
     limit = round(max_width * _SS)
     if mask.width > limit:

@@ -1,0 +1,143 @@
+"""Languages: which one a reader gets, and the compiled gettext catalogs behind ``t``.
+
+The catalogs are standard gettext files, ``bot/ui/locales/<locale>/LC_MESSAGES/
+messages.po``, compiled to ``messages.mo`` beside them (``python -m bot.ui.i18n_build``
+does both with Babel; the ``.mo`` files ship in the package, so nothing is compiled at
+run time). A message's msgid is its catalog key (``table.seats``); the slash-command
+strings are keyed by their English text with the place they appear in as msgctxt
+(``command:parameter_name``). English is the source language: its words live in
+``bot.ui.catalog`` and the ``en`` catalog is generated from them.
+
+Who reads what: a private answer (ephemeral reply, DM) is in the reader's
+``interaction.locale``; a public table message or result is in the server's language
+(a ``/settings language`` value, else the server's preferred locale). The language of
+the text being built is a context variable, set once per interaction task and
+switched explicitly (``using``) around public messages.
+"""
+
+from __future__ import annotations
+
+import gettext
+import string
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from babel.numbers import format_decimal
+
+SOURCE = "en"
+LOCALES = ("en", "pt_BR", "vi")  # gettext / Babel names
+DOMAIN = "messages"
+# Discord's locale codes -> ours; every other Discord locale reads English.
+DISCORD_LOCALES = {"en-US": "en", "en-GB": "en", "pt-BR": "pt_BR", "vi": "vi"}
+# The language names offered by /settings and shown to players, each in itself.
+LANGUAGE_NAMES = {"en": "English", "pt_BR": "Português", "vi": "Tiếng Việt"}
+
+LOCALE_DIR = resources.files(__package__) / "locales"
+_current: ContextVar[str] = ContextVar("locale", default=SOURCE)
+
+
+def resolve(locale: object) -> str:
+    """Our locale for a Discord locale (``discord.Locale`` or its code), a name of ours,
+    or ``None``. Anything unknown falls back to English."""
+    if locale is None:
+        return SOURCE
+    code = str(getattr(locale, "value", locale))
+    if code in LOCALES:
+        return code
+    if code in DISCORD_LOCALES:
+        return DISCORD_LOCALES[code]
+    base = code.replace("_", "-").split("-")[0].lower()
+    if base == "pt":
+        return "pt_BR"  # Discord has only pt-BR; a pt-PT setting reads it too
+    return DISCORD_LOCALES.get(base, SOURCE)
+
+
+def current() -> str:
+    """The language of the text being built now."""
+    return _current.get()
+
+
+def set_current(locale: object) -> str:
+    """Set the language for the rest of this task (one interaction's task)."""
+    resolved = resolve(locale)
+    _current.set(resolved)
+    return resolved
+
+
+@contextmanager
+def using(locale: object) -> Iterator[str]:
+    """Build text in ``locale`` inside the block (a public message inside a private task)."""
+    resolved = resolve(locale)
+    token = _current.set(resolved)
+    try:
+        yield resolved
+    finally:
+        _current.reset(token)
+
+
+# --------------------------------------------------------------------------- catalogs
+
+
+@lru_cache(maxsize=len(LOCALES))
+def catalog(locale: str) -> gettext.GNUTranslations | gettext.NullTranslations:
+    """The compiled catalog of ``locale`` (an empty one if it is not shipped)."""
+    path = LOCALE_DIR / locale / "LC_MESSAGES" / f"{DOMAIN}.mo"
+    if not path.is_file():
+        return gettext.NullTranslations()
+    with path.open("rb") as fp:
+        return gettext.GNUTranslations(fp)
+
+
+def lookup(locale: str, key: str, count: int | None = None) -> str | None:
+    """The translation of catalog ``key`` in ``locale``; ``None`` if it has none."""
+    tr = catalog(locale)
+    found = tr.gettext(key) if count is None else tr.ngettext(key, key, count)
+    return None if found == key else found
+
+
+def command_text(locale: str, where: str, english: str) -> str | None:
+    """A slash-command string (name, description, option, choice) in ``locale``."""
+    if locale == SOURCE:
+        return None
+    found = catalog(locale).pgettext(f"command:{where}", english)
+    return None if found == english else found
+
+
+# --------------------------------------------------------------------------- formatting
+
+
+def number(n: int | float, locale: str | None = None) -> str:
+    """``1234`` as its readers write it: ``1,234``, ``1.234``."""
+    return format_decimal(n, locale=locale or current())
+
+
+class LocaleFormatter(string.Formatter):
+    """``str.format`` with numbers written the locale's way (``{n}``, ``{n:d}``, ``{n:+d}``)."""
+
+    def __init__(self, locale: str) -> None:
+        self.locale = locale
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if isinstance(value, int) and not isinstance(value, bool):
+            if format_spec in ("", "d"):
+                return number(value, self.locale)
+            if format_spec == "+d":
+                return ("+" if value >= 0 else "-") + number(abs(value), self.locale)
+        return super().format_field(value, format_spec)
+
+
+def fill(template: str, locale: str, params: Mapping[str, Any]) -> str:
+    return LocaleFormatter(locale).vformat(template, (), params)
+
+
+def placeholders(template: str) -> set[str]:
+    """The named fields of a message (``{name}``, ``{net:+d}`` -> ``name``, ``net``)."""
+    fields = set()
+    for _, field, _, _ in string.Formatter().parse(template):
+        if field is not None:
+            fields.add(field.split(".")[0].split("[")[0])
+    return fields

@@ -1,0 +1,29 @@
+"""Slash commands in the reader's language: discord.py's ``app_commands.Translator``.
+
+Installed in ``setup_hook`` before the tree is synced, so the synced schema carries
+``name_localizations`` / ``description_localizations`` for every command, option and
+choice in Brazilian Portuguese and Vietnamese (English is the source, for ``en-US`` and
+``en-GB`` alike). The strings come from the gettext catalogs (msgctxt
+``command:<where>``, msgid the English). The games' group names are their variant ids
+in every language (``/a5-draw``): they are names, not words.
+"""
+
+from __future__ import annotations
+
+from discord import Locale, app_commands
+from discord.app_commands import TranslationContextLocation as Where
+
+from . import i18n
+
+
+class CatalogTranslator(app_commands.Translator):
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        ours = i18n.DISCORD_LOCALES.get(locale.value)
+        if ours is None or ours == i18n.SOURCE or context.location is Where.group_name:
+            return None  # Discord shows the English source
+        return i18n.command_text(ours, context.location.name, string.message)
