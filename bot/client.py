@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.settings import Settings
+from bot.storage.api import Storage
 from bot.storage.store import Store
 from bot.tables.manager import TableManager
 from bot.tables.models import Refused
@@ -33,7 +34,7 @@ EXTENSIONS = (
 
 class PokerBot(commands.Bot):
     manager: TableManager
-    store: Store
+    store: Storage
 
     def __init__(
         self,
@@ -50,7 +51,7 @@ class PokerBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         s = self.settings
-        self.store = await Store.open(s.database_path, clock=self._clock)
+        self.store = await Store.open(s.database, clock=self._clock)
         self.manager = TableManager(
             self.store,
             starting_grant=s.starting_grant,

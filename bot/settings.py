@@ -30,6 +30,8 @@ class Settings(BaseSettings):
     # the bot's entry point calls require_token().
     discord_token: SecretStr | None = None
     database_path: Path = Path("./data/poker.db")
+    # postgresql://user:password@host:port/db: use PostgreSQL instead of the SQLite file.
+    database_url: str | None = None
     starting_grant: int = Field(default=200, gt=0)
     turn_timeout: float = Field(default=60.0, gt=0, allow_inf_nan=False)
     next_hand_delay: float = Field(default=5.0, ge=0, allow_inf_nan=False)  # 0 disables auto-deal
@@ -49,6 +51,20 @@ class Settings(BaseSettings):
     def _blank_token_is_none(cls, value: object) -> object:
         # DISCORD_TOKEN= (empty) in a .env template means "not set".
         return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("database_url", mode="before")
+    @classmethod
+    def _check_database_url(cls, value: object) -> object:
+        if isinstance(value, str) and not value.strip():
+            return None
+        if isinstance(value, str) and not value.startswith(("postgresql://", "postgres://")):
+            raise ValueError("must be a postgresql:// URL")  # never echo a password
+        return value
+
+    @property
+    def database(self) -> str | Path:
+        """Where the Store keeps everything: the PostgreSQL URL, else the SQLite file."""
+        return self.database_url or self.database_path
 
     @field_validator("dev_guild_id", mode="before")
     @classmethod
@@ -72,7 +88,7 @@ def _one_line(error: ValidationError) -> str:
     name = str(first["loc"][0]).upper() if first["loc"] else "?"
     reason = first["msg"].removeprefix("Value error, ")
     reason = reason.replace("Input should be", "must be", 1)
-    if name != "DISCORD_TOKEN":  # never echo the secret
+    if name not in ("DISCORD_TOKEN", "DATABASE_URL"):  # never echo a secret
         reason += f" (got {first.get('input')!r})"
     return f"invalid setting {name}: {reason}".replace("\n", " ")
 

@@ -1,10 +1,10 @@
-"""Storage against real SQLite files: migrations, durability, chip invariants."""
+"""Storage on real databases (a SQLite file and a PostgreSQL schema: see conftest):
+migrations, durability, chip invariants."""
 
 from __future__ import annotations
 
 import asyncio
 import sqlite3
-import tempfile
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,7 @@ from bot.storage import (
     open_database,
 )
 from bot.storage.db import migrate, schema_version, split_statements
+from tests.databases import Databases, Target, open_reader
 
 G = 1000  # guild id
 GRANT = 200
@@ -46,12 +47,12 @@ class FakeClock:
 
 
 @pytest.fixture
-def db_path(tmp_path: Path) -> Path:
+def sqlite_path(tmp_path: Path) -> Path:
     return tmp_path / "nested" / "dir" / "poker.db"
 
 
 @pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[Store]:
+async def store(db_path: Target) -> AsyncIterator[Store]:
     s = await Store.open(db_path, clock=FakeClock())
     yield s
     await s.close()
@@ -66,9 +67,9 @@ async def seat_players(store: Store, users: list[int], guild: int = G) -> None:
         await store.ensure_account(guild, user, f"user{user}", GRANT)
 
 
-def audit(path: Path) -> None:
-    """Check the ledger invariants straight from the file, independently of Store."""
-    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+def audit(path: Target) -> None:
+    """Check the ledger invariants straight from the database, independently of Store."""
+    db = open_reader(path)
     try:
         accounts = db.execute(
             "SELECT guild_id, user_id, balance, granted, refilled, net_won, hands_played "
@@ -115,8 +116,8 @@ def audit(path: Path) -> None:
 # ---------------------------------------------------------------- migrations
 
 
-async def test_fresh_file_is_migrated_with_durable_pragmas(db_path: Path) -> None:
-    conn = await open_database(db_path)
+async def test_fresh_file_is_migrated_with_durable_pragmas(sqlite_path: Path) -> None:
+    conn = await open_database(sqlite_path)
     try:
         assert await schema_version(conn) == len(MIGRATIONS)
         pragmas = {}
@@ -131,10 +132,10 @@ async def test_fresh_file_is_migrated_with_durable_pragmas(db_path: Path) -> Non
         await conn.close()
 
 
-async def test_reopen_applies_only_new_migrations(db_path: Path) -> None:
-    await (await open_database(db_path)).close()
+async def test_reopen_applies_only_new_migrations(sqlite_path: Path) -> None:
+    await (await open_database(sqlite_path)).close()
     extra = "CREATE TABLE extra (x INTEGER); INSERT INTO extra VALUES (42);"
-    conn = await open_database(db_path)
+    conn = await open_database(sqlite_path)
     try:
         assert await migrate(conn, [*MIGRATIONS, extra]) == len(MIGRATIONS) + 1
         # Running again must not re-apply (CREATE TABLE would fail, the row would double).
@@ -147,10 +148,10 @@ async def test_reopen_applies_only_new_migrations(db_path: Path) -> None:
         await conn.close()
 
 
-async def test_failed_migration_leaves_nothing(db_path: Path) -> None:
-    await (await open_database(db_path)).close()
+async def test_failed_migration_leaves_nothing(sqlite_path: Path) -> None:
+    await (await open_database(sqlite_path)).close()
     broken = "CREATE TABLE half (x INTEGER); INSERT INTO no_such_table VALUES (1);"
-    conn = await open_database(db_path)
+    conn = await open_database(sqlite_path)
     try:
         with pytest.raises(sqlite3.OperationalError):
             await migrate(conn, [*MIGRATIONS, broken])
@@ -227,7 +228,7 @@ async def test_ensure_account_grants_once(store: Store) -> None:
     assert await store.balance(G + 1, 7) is None  # accounts are per guild
 
 
-async def test_refill_rules(store: Store, db_path: Path) -> None:
+async def test_refill_rules(store: Store, db_path: Target) -> None:
     await seat_players(store, [1, 2])
     with pytest.raises(RefillRefused, match="balance 200 is not below .* 40"):
         await store.refill(G, 1, GRANT, 40)
@@ -249,7 +250,7 @@ async def test_refill_rules(store: Store, db_path: Path) -> None:
 # ---------------------------------------------------------------- hands
 
 
-async def test_start_hand_refuses_when_holds_exceed_balance(store: Store, db_path: Path) -> None:
+async def test_start_hand_refuses_when_holds_exceed_balance(store: Store, db_path: Target) -> None:
     await seat_players(store, [1, 2, 3])
     first = await store.start_hand(G, 10, "a5", header(["a", "b"]), {1: 150, 2: 100}, [1, 2])
     account = await store.balance(G, 1)
@@ -309,7 +310,7 @@ async def test_actions_and_reshuffles_are_append_only(store: Store) -> None:
         await store.append_action(hand, 2, {"type": "late"})
 
 
-async def test_finish_hand_exactly_once(store: Store, db_path: Path) -> None:
+async def test_finish_hand_exactly_once(store: Store, db_path: Target) -> None:
     await seat_players(store, [1, 2])
     hand = await store.start_hand(G, 10, "a5", header(["a", "b"]), {1: 50, 2: 50}, [1, 2])
     assert await store.finish_hand(hand, {1: 30, 2: -30}) is True
@@ -318,7 +319,7 @@ async def test_finish_hand_exactly_once(store: Store, db_path: Path) -> None:
     audit(db_path)
 
 
-async def test_finish_hand_exactly_once_concurrently(store: Store, db_path: Path) -> None:
+async def test_finish_hand_exactly_once_concurrently(store: Store, db_path: Target) -> None:
     await seat_players(store, [1, 2, 3])
     hands = [
         await store.start_hand(G, 10 + i, "a5", header(["a", "b"]), {1: 20, 2 + i: 20}, [1, 2 + i])
@@ -333,7 +334,7 @@ async def test_finish_hand_exactly_once_concurrently(store: Store, db_path: Path
     audit(db_path)
 
 
-async def test_concurrent_start_hands_cannot_overdraw(store: Store, db_path: Path) -> None:
+async def test_concurrent_start_hands_cannot_overdraw(store: Store, db_path: Target) -> None:
     await seat_players(store, [1, 2, 3, 4])
     attempts = [
         store.start_hand(G, 10 + i, "a5", header(["x", "y"]), {1: 120, 2 + i: 10}, [1, 2 + i])
@@ -354,7 +355,7 @@ async def test_concurrent_start_hands_cannot_overdraw(store: Store, db_path: Pat
     ],
 )
 async def test_bad_settlement_writes_nothing(
-    store: Store, db_path: Path, net: dict[int, int], message: str
+    store: Store, db_path: Target, net: dict[int, int], message: str
 ) -> None:
     await seat_players(store, [1, 2])
     hand = await store.start_hand(G, 10, "a5", header(["a", "b"]), {1: 50, 2: 50}, [1, 2])
@@ -373,7 +374,7 @@ async def test_missing_players_net_zero(store: Store) -> None:
     assert account is not None and (account.balance, account.hands_played) == (200, 1)
 
 
-async def test_everything_survives_close_and_reopen(db_path: Path) -> None:
+async def test_everything_survives_close_and_reopen(db_path: Target) -> None:
     store = await Store.open(db_path, clock=FakeClock())
     await store.save_table(TableRow(10, G, "a5", {"min": 20}, button=1, turn_deadline=99.5))
     await store.save_seats(10, [SeatRow(0, 1, "a"), SeatRow(1, 2, "b", sitting_out=True)])
@@ -510,7 +511,7 @@ async def random_step(store: Store, model: Model, draw: Callable[..., Any]) -> N
         model.actions[hand] += 1
 
 
-async def random_scenario(path: Path, draw: Callable[..., Any]) -> None:
+async def random_scenario(path: Target, draw: Callable[..., Any]) -> None:
     users = [1, 2, 3, 4]
     async with await Store.open(path) as store:
         await seat_players(store, users)
@@ -524,8 +525,13 @@ async def random_scenario(path: Path, draw: Callable[..., Any]) -> None:
             assert (account.balance, account.held) == (balance, model.held(user))
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=st.data())
-def test_random_sequences_keep_invariants(data: st.DataObject) -> None:
-    with tempfile.TemporaryDirectory() as directory:
-        asyncio.run(random_scenario(Path(directory) / "poker.db", data.draw))
+def test_random_sequences_keep_invariants(databases: Databases) -> None:
+    # Fewer on PostgreSQL: the logic is shared, what differs (SQL, guards) shows sooner.
+    examples = 40 if databases.backend == "sqlite" else 12
+
+    @settings(max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(data=st.data())
+    def scenario(data: st.DataObject) -> None:
+        asyncio.run(random_scenario(databases.new(), data.draw))
+
+    scenario()

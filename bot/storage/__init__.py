@@ -1,5 +1,7 @@
-"""Durable state of the bot (SQLite): see ``store.Store`` for the API."""
+"""Durable state of the bot (SQLite, or PostgreSQL by URL): ``api.Storage`` is the API,
+``store.Store`` implements it on both backends."""
 
+from bot.storage.api import Storage
 from bot.storage.db import MIGRATIONS, open_database
 from bot.storage.store import (
     Account,
@@ -32,6 +34,7 @@ __all__ = [
     "OutOfSequence",
     "RefillRefused",
     "SeatRow",
+    "Storage",
     "StorageError",
     "Store",
     "TableRow",

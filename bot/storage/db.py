@@ -18,6 +18,8 @@ from pathlib import Path
 
 import aiosqlite
 
+from bot.storage.connection import Connection
+
 PRAGMAS: tuple[str, ...] = (
     "PRAGMA journal_mode = WAL",
     "PRAGMA synchronous = FULL",
@@ -131,7 +133,37 @@ CREATE TABLE table_messages (
 );
 """
 
-MIGRATIONS: list[str] = [_V1, _V2]
+# v3: the database itself refuses what would break the ledger, whatever the code does:
+# a hold beyond the available chips (balance - holds of live hands), a loss beyond
+# the hold, a second settlement, an action appended to a finished hand.
+LEDGER_GUARDS = """
+CREATE TRIGGER hold_within_available BEFORE INSERT ON hand_players
+WHEN NEW.hold > (SELECT balance FROM accounts
+                 WHERE guild_id = NEW.guild_id AND user_id = NEW.user_id)
+     - (SELECT COALESCE(SUM(hp.hold), 0) FROM hand_players hp JOIN hands h USING (hand_id)
+        WHERE hp.guild_id = NEW.guild_id AND hp.user_id = NEW.user_id AND h.status = 'live')
+BEGIN SELECT RAISE(ABORT, 'hold exceeds available chips'); END;
+
+CREATE TRIGGER loss_within_hold BEFORE UPDATE OF net ON hand_players
+WHEN NEW.net < -NEW.hold
+BEGIN SELECT RAISE(ABORT, 'a player loses more than the hold'); END;
+
+CREATE TRIGGER settled_once BEFORE UPDATE OF status ON hands
+WHEN OLD.status = 'complete'
+BEGIN SELECT RAISE(ABORT, 'a completed hand is final'); END;
+
+CREATE TRIGGER action_to_live_hand BEFORE INSERT ON hand_actions
+WHEN NOT EXISTS (SELECT 1 FROM hands WHERE hand_id = NEW.hand_id AND status = 'live')
+BEGIN SELECT RAISE(ABORT, 'append to a hand that is not live'); END;
+
+CREATE TRIGGER reshuffle_to_live_hand BEFORE INSERT ON hand_reshuffles
+WHEN NOT EXISTS (SELECT 1 FROM hands WHERE hand_id = NEW.hand_id AND status = 'live')
+BEGIN SELECT RAISE(ABORT, 'append to a hand that is not live'); END;
+"""
+
+# PostgreSQL runs this same list (bot/storage/postgres.py maps the column types);
+# a migration using SQLite-only syntax needs its PostgreSQL text in postgres.DIALECT.
+MIGRATIONS: list[str] = [_V1, _V2, LEDGER_GUARDS]
 
 
 def _comment(line: str) -> bool:
@@ -181,7 +213,7 @@ async def connect(path: str | Path) -> aiosqlite.Connection:
     return conn
 
 
-async def rollback_quietly(conn: aiosqlite.Connection) -> None:
+async def rollback_quietly(conn: Connection) -> None:
     """Roll back if a transaction is open; SQLite may already have ended it."""
     # "no transaction is active" means there is nothing to undo.
     with contextlib.suppress(sqlite3.OperationalError):

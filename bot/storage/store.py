@@ -17,14 +17,19 @@ Chips: a hand places a *hold* on each player's account for the chips they
 bring (``start_hand``). ``available = balance - Σ holds of live hands``, and a
 hold can only be placed within ``available``; ``finish_hand`` refuses a loss
 larger than the hold. Hence ``balance`` can never go negative, even for a
-player sitting at several tables at once.
+player sitting at several tables at once. The database enforces the same
+(migration 3, ``db.LEDGER_GUARDS``), so a bug here is refused, not written.
+
+Backends: the same code runs on SQLite (a file path) and PostgreSQL (a
+``postgresql://`` URL); ``backend.py`` and ``postgres.py`` hold all that
+differs. On PostgreSQL one connection per process is used the same way, and
+group commit saves the same round trips and WAL flushes.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -33,9 +38,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-import aiosqlite
-
-from bot.storage.db import open_database, rollback_quietly
+from bot.storage.backend import Connection, Row, open_connection
+from bot.storage.db import rollback_quietly
 
 Clock = Callable[[], float]
 
@@ -186,14 +190,14 @@ FROM accounts a WHERE a.guild_id = ? AND a.user_id = ?
 """
 
 
-def _account(row: sqlite3.Row) -> Account:
+def _account(row: Row) -> Account:
     return Account(
         guild_id=row["guild_id"],
         user_id=row["user_id"],
         display_name=row["display_name"],
         balance=row["balance"],
-        held=row["held"],
-        available=row["balance"] - row["held"],
+        held=int(row["held"]),  # PostgreSQL's SUM of BIGINT is NUMERIC
+        available=row["balance"] - int(row["held"]),
         granted=row["granted"],
         refilled=row["refilled"],
         net_won=row["net_won"],
@@ -201,7 +205,7 @@ def _account(row: sqlite3.Row) -> Account:
     )
 
 
-def _table(row: sqlite3.Row) -> TableRow:
+def _table(row: Row) -> TableRow:
     return TableRow(
         channel_id=row["channel_id"],
         guild_id=row["guild_id"],
@@ -213,7 +217,7 @@ def _table(row: sqlite3.Row) -> TableRow:
     )
 
 
-def _seat(row: sqlite3.Row) -> SeatRow:
+def _seat(row: Row) -> SeatRow:
     return SeatRow(
         seat=row["seat"],
         user_id=row["user_id"],
@@ -248,19 +252,19 @@ class _Append:
 
 
 class Store:
-    """Async persistence API over one SQLite connection. See module docstring."""
+    """Async persistence API over one database connection. See module docstring."""
 
-    def __init__(self, conn: aiosqlite.Connection, clock: Clock = time.time) -> None:
-        self._conn = conn
-        self._conn.row_factory = sqlite3.Row
+    def __init__(self, conn: Connection, clock: Clock = time.time) -> None:
+        self._conn = conn  # see backend.open_connection
         self._clock = clock
         self._lock = asyncio.Lock()
         self._appends: list[_Append] = []  # waiting for the next group commit
         self._flusher: asyncio.Task[None] | None = None
 
     @classmethod
-    async def open(cls, path: str | Path, clock: Clock = time.time) -> Store:
-        return cls(await open_database(path), clock)
+    async def open(cls, target: str | Path, clock: Clock = time.time) -> Store:
+        """Open a SQLite file path or a ``postgresql://`` URL, migrated."""
+        return cls(await open_connection(target), clock)
 
     async def close(self) -> None:
         while self._flusher is not None and not self._flusher.done():
@@ -282,13 +286,13 @@ class Store:
     # ------------------------------------------------------------ plumbing
 
     @asynccontextmanager
-    async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def _write(self) -> AsyncIterator[Connection]:
         """One write transaction; COMMIT (durable) on success, ROLLBACK on error."""
         async with self._lock, self._transaction() as conn:
             yield conn
 
     @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def _transaction(self) -> AsyncIterator[Connection]:
         """BEGIN IMMEDIATE … COMMIT / ROLLBACK; the caller holds ``self._lock``."""
         await self._conn.execute("BEGIN IMMEDIATE")
         try:
@@ -299,7 +303,7 @@ class Store:
             raise
 
     @asynccontextmanager
-    async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def _read(self) -> AsyncIterator[Connection]:
         """A read transaction, so multi-query reads see one snapshot."""
         async with self._lock:
             await self._conn.execute("BEGIN")
@@ -309,24 +313,22 @@ class Store:
                 await rollback_quietly(self._conn)
 
     @staticmethod
-    async def _one(conn: aiosqlite.Connection, sql: str, args: Sequence[Any]) -> sqlite3.Row | None:
+    async def _one(conn: Connection, sql: str, args: Sequence[Any]) -> Row | None:
         async with conn.execute(sql, args) as cursor:
             return await cursor.fetchone()  # type: ignore[return-value]
 
     @staticmethod
-    async def _all(conn: aiosqlite.Connection, sql: str, args: Sequence[Any]) -> list[sqlite3.Row]:
+    async def _all(conn: Connection, sql: str, args: Sequence[Any]) -> list[Row]:
         async with conn.execute(sql, args) as cursor:
             return list(await cursor.fetchall())  # type: ignore[arg-type]
 
-    async def _get_account(
-        self, conn: aiosqlite.Connection, guild_id: int, user_id: int
-    ) -> Account:
+    async def _get_account(self, conn: Connection, guild_id: int, user_id: int) -> Account:
         row = await self._one(conn, _ACCOUNT_SQL, (guild_id, user_id))
         if row is None:
             raise UnknownAccount(guild_id, user_id)
         return _account(row)
 
-    async def _live_hand_row(self, conn: aiosqlite.Connection, hand_id: int) -> sqlite3.Row:
+    async def _live_hand_row(self, conn: Connection, hand_id: int) -> Row:
         row = await self._one(conn, "SELECT * FROM hands WHERE hand_id = ?", (hand_id,))
         if row is None:
             raise UnknownHand(hand_id)
@@ -490,7 +492,7 @@ class Store:
 
     async def _ledger(
         self,
-        conn: aiosqlite.Connection,
+        conn: Connection,
         guild_id: int,
         user_id: int,
         kind: str,
@@ -553,12 +555,14 @@ class Store:
                 account = await self._get_account(conn, guild_id, user_id)
                 if account.available < holds[user_id]:
                     raise InsufficientChips(user_id, account.available, holds[user_id])
-            cursor = await conn.execute(
+            row = await self._one(
+                conn,
                 "INSERT INTO hands (guild_id, channel_id, variant, header_json, started_at) "
-                "VALUES (?, ?, ?, ?, ?)",
+                "VALUES (?, ?, ?, ?, ?) RETURNING hand_id",
                 (guild_id, channel_id, variant, _dumps(dict(header)), self._clock()),
             )
-            hand_id = int(cursor.lastrowid or 0)
+            assert row is not None  # RETURNING gives the new row
+            hand_id = int(row[0])
             await conn.executemany(
                 "INSERT INTO hand_players (hand_id, seat, guild_id, user_id, hold) "
                 "VALUES (?, ?, ?, ?, ?)",
@@ -635,7 +639,7 @@ class Store:
                     item.done.set_exception(error)
 
     async def _write_appends(
-        self, conn: aiosqlite.Connection, batch: list[_Append]
+        self, conn: Connection, batch: list[_Append]
     ) -> list[Exception | None]:
         """Validate every append against the database and the appends before it in
         the batch, then write the valid ones; return each append's error (or None)."""
@@ -723,7 +727,7 @@ class Store:
         return True
 
     async def _settle_all(
-        self, conn: aiosqlite.Connection, hand: sqlite3.Row, results: list[tuple[int, int]]
+        self, conn: Connection, hand: Row, results: list[tuple[int, int]]
     ) -> None:
         """_settle for every player with one statement of each kind (fewer round trips)."""
         guild_id, hand_id = hand["guild_id"], hand["hand_id"]
@@ -756,12 +760,12 @@ class Store:
             ],
         )
 
-    async def _record(self, conn: aiosqlite.Connection, hand: sqlite3.Row) -> dict[str, Any]:
+    async def _record(self, conn: Connection, hand: Row) -> dict[str, Any]:
         reshuffles, actions = await self._history(conn, hand["hand_id"])
         return {**json.loads(hand["header_json"]), "reshuffles": reshuffles, "actions": actions}
 
     async def _history(
-        self, conn: aiosqlite.Connection, hand_id: int
+        self, conn: Connection, hand_id: int
     ) -> tuple[list[list[str]], list[dict[str, Any]]]:
         reshuffles = await self._all(
             conn,
@@ -806,7 +810,7 @@ class Store:
                 "ORDER BY hand_id, idx",
                 (),
             )
-        seated: dict[int, list[sqlite3.Row]] = {}
+        seated: dict[int, list[Row]] = {}
         for row in players:
             seated.setdefault(row[0], []).append(row)
         shuffled: dict[int, list[list[str]]] = {}

@@ -27,7 +27,8 @@ from bot.engine import (
 )
 from bot.engine.cards import FULL_DECK, format_cards
 from bot.engine.record import RecordError, parse_record
-from bot.storage.store import InsufficientChips, SeatRow, StorageError, Store, TableRow
+from bot.storage.api import Storage
+from bot.storage.store import InsufficientChips, SeatRow, StorageError, TableRow
 
 from .models import ActionResult, Refused, SeatState, TableEvent, TableSettings, TableView
 from .table import Table, describe_action
@@ -40,7 +41,7 @@ SMALLEST_MINIMUM = min(v.table_minimum for v in VARIANTS.values())
 class TableManager:
     def __init__(
         self,
-        store: Store,
+        store: Storage,
         *,
         starting_grant: int = 200,
         turn_timeout: float = 60.0,

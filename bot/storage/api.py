@@ -1,0 +1,74 @@
+"""``Storage``: the storage API that the table manager and the cogs use.
+
+``store.Store`` implements it on both backends (a SQLite path or a
+``postgresql://`` URL given to ``Store.open``); code above the storage layer
+depends on this Protocol only. ``tests/test_postgres.py`` checks that Store and
+Storage list the same public methods with the same signatures, so a method
+added to the Store is added here too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+from bot.storage.store import (
+    KEEP,
+    Account,
+    HandSummary,
+    LeaderboardRow,
+    LiveHand,
+    SeatRow,
+    TableRow,
+)
+
+
+class Storage(Protocol):
+    async def close(self) -> None: ...
+
+    # tables & seats
+    async def save_table(self, table: TableRow) -> None: ...
+    async def load_tables(self, include_closed: bool = False) -> list[TableRow]: ...
+    async def set_deadline(self, channel_id: int, deadline: float | None) -> None: ...
+    async def close_table(self, channel_id: int) -> None: ...
+    async def set_table_message(self, channel_id: int, message_id: int) -> None: ...
+    async def table_messages(self) -> dict[int, int]: ...
+    async def save_seats(self, channel_id: int, seats: Sequence[SeatRow]) -> None: ...
+    async def load_seats(self, channel_id: int) -> list[SeatRow]: ...
+
+    # accounts
+    async def ensure_account(
+        self, guild_id: int, user_id: int, display_name: str, grant: int
+    ) -> Account: ...
+    async def balance(self, guild_id: int, user_id: int) -> Account | None: ...
+    async def refill(
+        self, guild_id: int, user_id: int, grant: int, smallest_minimum: int
+    ) -> int: ...
+    async def leaderboard(
+        self, guild_id: int, page: int, per_page: int = 10
+    ) -> tuple[list[LeaderboardRow], int]: ...
+
+    # hands
+    async def start_hand(
+        self,
+        guild_id: int,
+        channel_id: int,
+        variant: str,
+        header: Mapping[str, Any],
+        holds: Mapping[int, int],
+        seat_users: Sequence[int],
+    ) -> int: ...
+    async def append_action(
+        self,
+        hand_id: int,
+        index: int,
+        action: Mapping[str, Any],
+        deadline: float | None | object = KEEP,
+    ) -> None: ...
+    async def append_reshuffle(self, hand_id: int, index: int, cards: Sequence[str]) -> None: ...
+    async def finish_hand(self, hand_id: int, net: Mapping[int, int]) -> bool: ...
+    async def hand_record(self, hand_id: int) -> dict[str, Any]: ...
+    async def load_live_hands(self) -> list[LiveHand]: ...
+    async def recent_hands(
+        self, guild_id: int, user_id: int, limit: int = 10
+    ) -> list[HandSummary]: ...
