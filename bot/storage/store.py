@@ -315,12 +315,12 @@ class Store:
     @staticmethod
     async def _one(conn: Connection, sql: str, args: Sequence[Any]) -> Row | None:
         async with conn.execute(sql, args) as cursor:
-            return await cursor.fetchone()  # type: ignore[return-value]
+            return await cursor.fetchone()
 
     @staticmethod
     async def _all(conn: Connection, sql: str, args: Sequence[Any]) -> list[Row]:
         async with conn.execute(sql, args) as cursor:
-            return list(await cursor.fetchall())  # type: ignore[arg-type]
+            return list(await cursor.fetchall())
 
     async def _get_account(self, conn: Connection, guild_id: int, user_id: int) -> Account:
         row = await self._one(conn, _ACCOUNT_SQL, (guild_id, user_id))
