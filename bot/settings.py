@@ -7,9 +7,11 @@ line naming the variable, so an operator sees at once what to fix.
 from __future__ import annotations
 
 import logging
+import math
+import re
 from pathlib import Path
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic import SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 _LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
@@ -17,6 +19,23 @@ _LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
 
 class SettingsError(Exception):
     """A missing or invalid setting; the message is one line naming the variable."""
+
+
+# What the program and SQLite can hold, and what makes sense to an operator. SQLite's
+# INTEGER is signed 64-bit, so chip counts stay far below 2**63 even summed over a table;
+# the turn timeout is what /open allows a table; a Discord id is a positive 64-bit snowflake.
+BOUNDS: dict[str, tuple[int, int]] = {
+    "starting_grant": (1, 10**9),
+    "turn_timeout": (5, 3600),
+    "next_hand_delay": (0, 3600),
+    "dev_guild_id": (1, 2**63 - 1),
+}
+_RULE = {
+    "starting_grant": "must be a whole number of chips from {low} to {high}",
+    "turn_timeout": "must be a number of seconds from {low} to {high}",
+    "next_hand_delay": "must be a number of seconds from {low} to {high} (0 turns auto-deal off)",
+    "dev_guild_id": "must be a Discord server id (a whole number from {low} to {high}) or empty",
+}
 
 
 class Settings(BaseSettings):
@@ -32,9 +51,9 @@ class Settings(BaseSettings):
     database_path: Path = Path("./data/poker.db")
     # postgresql://user:password@host:port/db: use PostgreSQL instead of the SQLite file.
     database_url: str | None = None
-    starting_grant: int = Field(default=200, gt=0)
-    turn_timeout: float = Field(default=60.0, gt=0, allow_inf_nan=False)
-    next_hand_delay: float = Field(default=5.0, ge=0, allow_inf_nan=False)  # 0 disables auto-deal
+    starting_grant: int = 200
+    turn_timeout: float = 60.0
+    next_hand_delay: float = 5.0  # 0 disables auto-deal
     dev_guild_id: int | None = None
     log_level: str = "INFO"
 
@@ -66,10 +85,30 @@ class Settings(BaseSettings):
         """Where the Store keeps everything: the PostgreSQL URL, else the SQLite file."""
         return self.database_url or self.database_path
 
-    @field_validator("dev_guild_id", mode="before")
+    @field_validator(
+        "starting_grant", "turn_timeout", "next_hand_delay", "dev_guild_id", mode="before"
+    )
     @classmethod
-    def _blank_guild_is_none(cls, value: object) -> object:
-        return None if isinstance(value, str) and not value.strip() else value
+    def _check_bounds(cls, value: object, info: ValidationInfo) -> object:
+        """Parse a number and check it against BOUNDS; the error says the allowed range."""
+        name = info.field_name or ""
+        if name == "dev_guild_id" and (
+            value is None or isinstance(value, str) and not value.strip()
+        ):
+            return None
+        whole = name in ("starting_grant", "dev_guild_id")
+        number = _number(value, whole)
+        low, high = BOUNDS[name]
+        if number is None or not low <= number <= high:
+            raise ValueError(_RULE[name].format(low=low, high=high))
+        return number
+
+    @field_validator("database_path", mode="before")
+    @classmethod
+    def _check_path(cls, value: object) -> object:
+        if isinstance(value, str) and (not value.strip() or "\0" in value):
+            raise ValueError("must be the path of the SQLite file, e.g. ./data/poker.db")
+        return value
 
     def require_token(self) -> str:
         """The bot token, or SettingsError if it is not configured."""
@@ -82,15 +121,46 @@ class Settings(BaseSettings):
         return logging.getLevelNamesMapping()[self.log_level]
 
 
+def _number(value: object, whole: bool) -> int | float | None:
+    """``value`` (text from the environment, or a number from code) as a finite number, or None.
+
+    Whole numbers are written in digits only ("1e3" and "5.0" are refused): what an operator
+    types is what the bot uses, and no float rounding can turn 2**63 into something else.
+    """
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str):
+        text = value.strip()
+        if len(text) > 40:  # far beyond any bound; also spares int() a huge string
+            return None
+        if whole:
+            return int(text) if re.fullmatch(r"[+-]?[0-9]+", text) else None
+        try:
+            value = float(text)
+        except ValueError:
+            return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and math.isfinite(value):
+        return int(value) if whole and value.is_integer() else (None if whole else value)
+    return None
+
+
 def _one_line(error: ValidationError) -> str:
-    """First error only, as 'invalid setting NAME: reason'."""
+    """First error only, as 'invalid setting NAME: reason (got VALUE)'."""
     first = error.errors()[0]
     name = str(first["loc"][0]).upper() if first["loc"] else "?"
     reason = first["msg"].removeprefix("Value error, ")
     reason = reason.replace("Input should be", "must be", 1)
     if name not in ("DISCORD_TOKEN", "DATABASE_URL"):  # never echo a secret
-        reason += f" (got {first.get('input')!r})"
-    return f"invalid setting {name}: {reason}".replace("\n", " ")
+        reason += f" (got {_shown(first.get('input'))})"
+    return " ".join(f"invalid setting {name}: {reason}".split())
+
+
+def _shown(value: object) -> str:
+    """The offending value, short and on one line."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:40] + "…"
 
 
 def load_settings(env_file: str | Path | None = ".env") -> Settings:
@@ -99,3 +169,9 @@ def load_settings(env_file: str | Path | None = ".env") -> Settings:
         return Settings(_env_file=env_file)  # type: ignore[call-arg]
     except ValidationError as error:
         raise SettingsError(_one_line(error)) from None
+    except UnicodeDecodeError as error:  # only the .env file is decoded here
+        raise SettingsError(
+            f"cannot read {env_file}: it is not UTF-8 text (byte {error.start})"
+        ) from None
+    except OSError as error:  # e.g. a .env that is a directory or unreadable
+        raise SettingsError(f"cannot read {env_file}: {error.strerror or error}") from None

@@ -363,9 +363,9 @@ async def test_an_unexpected_failure_is_logged_and_answered_with_a_private_apolo
 
 
 async def test_the_turn_timer_acts_and_the_table_message_shows_it(tmp_path):
-    settings = Settings(
-        _env_file=None, database_path=tmp_path / "p.db", turn_timeout=0.2, next_hand_delay=0
-    )  # type: ignore[call-arg]
+    settings = Settings(_env_file=None, database_path=tmp_path / "p.db", next_hand_delay=0)  # type: ignore[call-arg]
+    # A 0.2 s timer, below the operator's minimum of 5 s, keeps the test fast.
+    settings = settings.model_copy(update={"turn_timeout": 0.2})
     async with DiscordHarness(PokerBot(settings, rng=random.Random(5))) as h:
         await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
         table = await open_table(h, "a5-draw", [ALICE, BOB])
