@@ -1,0 +1,134 @@
+"""Abyssinia knowledge: what a bought card is worth, and the chance to win each half.
+
+Every card is open except the stub's, so a seat's equity is a simulation over the
+cards nobody has seen: each player still in completes their five from them, and
+the seat's share of the pot is counted (half for high, half for low, ties split).
+The market's two cards and the blind card are compared on the same samples
+(common random numbers), so the choice is not lost in sampling noise.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.engine.cards import FULL_DECK, Card, rank_of
+from bot.engine.rankings import a5_value, high_value
+from bot.engine.variants import buy_price
+
+from .observation import Observation
+
+
+@dataclass(frozen=True)
+class Table:
+    """The open cards of a hand, seen from one seat."""
+
+    mine: tuple[Card, ...]
+    others: tuple[tuple[Card, ...], ...]  # open cards of each opponent still in
+    unseen: tuple[Card, ...]  # cards in nobody's hand and not in the market
+    market: dict[str, Card]  # left/right card on offer
+    pot: int
+    bets_left: int  # betting rounds still to come, this one included
+
+
+def read_table(obs: Observation) -> Table:
+    pub = obs.public
+    me = obs.seat
+    seen = {c for s in pub.seats for c in s.open_cards}
+    market = {o.source: o.card for o in pub.market if o.card is not None}
+    seen.update(market.values())
+    others = tuple(s.open_cards for i, s in enumerate(pub.seats) if i != me and not s.folded)
+    # One buy precedes each of the five betting rounds.
+    bought = len(obs.cards)
+    bets_left = 5 - bought + (1 if pub.phase == "bet" else 0)
+    return Table(
+        tuple(obs.cards),
+        others,
+        tuple(c for c in FULL_DECK if c not in seen),
+        market,
+        pub.pot,
+        bets_left,
+    )
+
+
+def _share(mine: list[Card], others: list[list[Card]]) -> float:
+    """Our share of the pot at showdown: half for high, half for low, ties split."""
+    h = high_value(mine)
+    lo = a5_value(mine)
+    hi_best = lo_best = True
+    hi_ties = lo_ties = 1
+    for cards in others:
+        oh = high_value(cards)
+        if oh > h:
+            hi_best = False
+        elif oh == h:
+            hi_ties += 1
+        ol = a5_value(cards)
+        if ol > lo:
+            lo_best = False
+        elif ol == lo:
+            lo_ties += 1
+    return (hi_best / hi_ties + lo_best / lo_ties) / 2
+
+
+def option_values(
+    table: Table, options: Sequence[str], samples: int, rng: random.Random, bet_per_round: float
+) -> dict[str, float]:
+    """Expected chips back minus chips paid from now on, for each buying option
+    (``left``, ``right``, ``blind``, or ``none`` when not buying now)."""
+    pool = list(table.unseen)
+    n_players = 1 + len(table.others)
+    bets = bet_per_round * table.bets_left * n_players
+    totals = dict.fromkeys(options, 0.0)
+    # The blind card runs through the unseen cards in turn (stratified), so its value is
+    # the expectation over them rather than the luck of a few draws.
+    blinds = list(table.unseen)
+    rng.shuffle(blinds)
+    for i in range(samples):
+        rng.shuffle(pool)
+        blind = blinds[i % len(blinds)]
+        rest = [c for c in pool if c != blind]
+        for option in options:
+            if option == "none":
+                first: list[Card] = []
+            else:
+                first = [blind if option == "blind" else table.market[option]]
+            mine = [*table.mine, *first]
+            pos = 0
+            need = 5 - len(mine)
+            mine += rest[pos : pos + need]
+            pos += need
+            others = []
+            for cards in table.others:
+                need = 5 - len(cards)
+                others.append([*cards, *rest[pos : pos + need]])
+                pos += need
+            new_cards = mine[len(table.mine) :]
+            paid = sum(buy_price(rank_of(c)) for c in new_cards)
+            others_paid = sum(
+                buy_price(rank_of(c))
+                for o, cards in zip(others, table.others, strict=True)
+                for c in o[len(cards) :]
+            )
+            pot = table.pot + paid + others_paid + bets
+            totals[option] += _share(mine, others) * pot - paid
+    return {k: v / samples for k, v in totals.items()}
+
+
+def share_now(table: Table, samples: int, rng: random.Random) -> float:
+    """Our expected share of the pot if every hand still in is completed at random."""
+    pool = list(table.unseen)
+    total = 0.0
+    for _ in range(samples):
+        rng.shuffle(pool)
+        need = 5 - len(table.mine)
+        mine = [*table.mine, *pool[:need]]
+        pos = need
+        others = []
+        for cards in table.others:
+            need = 5 - len(cards)
+            others.append([*cards, *pool[pos : pos + need]])
+            pos += need
+        total += _share(mine, others)
+    return total / samples
