@@ -6,7 +6,6 @@ import random
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from bot.engine import VARIANTS, Action, Hand
 from bot.engine.cards import format_cards, parse_cards
@@ -14,6 +13,7 @@ from bot.engine.simulate import new_random_hand
 from bot.opponents import KINDS, LEVELS, Strategy, observe
 from bot.opponents.lowball import choose_keep
 from tests.engine_helpers import deck_for
+from tests.test_engine_props import GAMES
 
 SEEDS = range(40)
 
@@ -190,13 +190,6 @@ def test_decisions_are_repeatable_with_the_same_seed(level):
     obs = observe(hand, player)
     first = [Strategy(level, random.Random(9)).decide(obs) for _ in range(3)]
     assert first[0] == first[1] == first[2]
-
-
-GAMES = st.sampled_from(sorted(VARIANTS)).flatmap(
-    lambda v: st.tuples(
-        st.just(v), st.integers(VARIANTS[v].min_seats, VARIANTS[v].max_seats), st.integers(0, 2**32)
-    )
-)
 
 
 @settings(max_examples=60, deadline=None)

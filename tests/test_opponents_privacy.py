@@ -13,18 +13,12 @@ import dataclasses
 import random
 
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from bot.engine import VARIANTS, Hand, HandRecord
+from bot.engine import Hand, HandRecord
 from bot.engine.cards import FULL_DECK
 from bot.engine.simulate import new_random_hand, random_action
 from bot.opponents import KINDS, Strategy, observe
-
-GAMES = st.sampled_from(sorted(VARIANTS)).flatmap(
-    lambda v: st.tuples(
-        st.just(v), st.integers(VARIANTS[v].min_seats, VARIANTS[v].max_seats), st.integers(0, 2**32)
-    )
-)
+from tests.test_engine_props import GAMES
 
 
 def random_decision_point(variant: str, seats: int, rng: random.Random) -> Hand:
