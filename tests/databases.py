@@ -92,6 +92,13 @@ class Databases:
         self.backend = backend
         self.directory = directory
         self._made: list[Target] = []
+        self._named: dict[str, Target] = {}
+
+    def target(self, name: str) -> Target:
+        """The test's database called ``name`` (made on first use)."""
+        if name not in self._named:
+            self._named[name] = self.new()
+        return self._named[name]
 
     def new(self) -> Target:
         if self.backend == "postgres":

@@ -1,7 +1,8 @@
 """Shared helpers for the table-manager tests (and the table benchmark).
 
-Everything runs against real SQLite files: a ``Store`` on disk and a real
-``TableManager``; nothing of ours is mocked. Agents are plain functions of the
+Everything runs against real databases (a SQLite file or a PostgreSQL schema:
+see tests/conftest.py): a real ``Store`` and a real ``TableManager``; nothing of
+ours is mocked. Agents are plain functions of the
 table state plus a seed, so a hand can be replayed exactly, even across a
 restart of the manager.
 """
@@ -10,10 +11,8 @@ from __future__ import annotations
 
 import functools
 import random
-import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from bot.engine import Decision
@@ -21,6 +20,7 @@ from bot.engine.simulate import weighted_move
 from bot.storage.store import Store
 from bot.tables.manager import TableManager
 from bot.tables.models import Refused, TableEvent
+from tests.databases import Target, open_reader
 
 GUILD = 1
 GRANT = 200
@@ -38,7 +38,7 @@ class Clock:
 
 
 async def open_manager(
-    path: Path,
+    path: Target,
     *,
     seed: int = 0,
     turn_timeout: float = 3600,
@@ -143,9 +143,9 @@ async def refused(coro: Any) -> str:
 # ----------------------------------------------------------------- ledger
 
 
-def ledger_snapshot(path: Path) -> dict[str, Any]:
-    """Balances, ledger rows and hand results, read straight from the file."""
-    conn = sqlite3.connect(path)
+def ledger_snapshot(path: Target) -> dict[str, Any]:
+    """Balances, ledger rows and hand results, read straight from the database."""
+    conn = open_reader(path)
     try:
         accounts = conn.execute(
             "SELECT guild_id, user_id, balance, granted, refilled, net_won, hands_played "
@@ -164,8 +164,8 @@ def ledger_snapshot(path: Path) -> dict[str, Any]:
     return {"accounts": accounts, "ledger": ledger, "players": players, "hands": hands}
 
 
-def check_ledger(path: Path, allow_live: bool = False) -> dict[str, Any]:
-    """Assert the chip invariants on the database file; return the snapshot."""
+def check_ledger(path: Target, allow_live: bool = False) -> dict[str, Any]:
+    """Assert the chip invariants on the database; return the snapshot."""
     snap = ledger_snapshot(path)
     per_guild: dict[int, int] = {}
     by_user: dict[tuple[int, int], list[tuple[str, int, int | None, int]]] = {}

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-from pathlib import Path
 
 import pytest
 
@@ -15,6 +14,7 @@ from bot.engine.record import parse_actions
 from bot.storage.store import Store
 from bot.tables.manager import TableManager
 from bot.tables.models import Refused
+from tests.databases import Databases, Target
 
 from .manager_helpers import (
     GRANT,
@@ -57,8 +57,10 @@ async def wait_for(predicate, timeout: float = 3.0) -> None:
 
 @pytest.mark.parametrize("players", [2, 3])
 @pytest.mark.parametrize("variant", VARIANT_IDS)
-async def test_whole_hand_settles_the_ledger(tmp_path: Path, variant: str, players: int) -> None:
-    path = tmp_path / "t.db"
+async def test_whole_hand_settles_the_ledger(
+    databases: Databases, variant: str, players: int
+) -> None:
+    path = databases.target("t.db")
     store, m = await open_manager(path, seed=players)
     events = Recorder()
     m.subscribe(events)
@@ -92,7 +94,7 @@ async def test_whole_hand_settles_the_ledger(tmp_path: Path, variant: str, playe
 # ----------------------------------------------------------------- restarts
 
 
-async def _run(path: Path, variant: str, seed: str, cut: int | None) -> tuple[dict, dict]:
+async def _run(path: Target, variant: str, seed: str, cut: int | None) -> tuple[dict, dict]:
     """Deal one 3-player hand and play it out; with ``cut``, restart after ``cut`` actions."""
     store, m = await open_manager(path, seed=7)
     await seat_players(m, CH, variant, [A, B, C])
@@ -118,9 +120,11 @@ async def _run(path: Path, variant: str, seed: str, cut: int | None) -> tuple[di
 
 
 @pytest.mark.parametrize("variant", VARIANT_IDS)
-async def test_restart_in_every_phase_gives_the_same_hand(tmp_path: Path, variant: str) -> None:
+async def test_restart_in_every_phase_gives_the_same_hand(
+    databases: Databases, variant: str
+) -> None:
     seed = f"restart-{variant}"
-    base_record, base = await _run(tmp_path / "base.db", variant, seed, None)
+    base_record, base = await _run(databases.target("base.db"), variant, seed, None)
     phases = base["phases"]
     n = len(phases)
     # the hand passes through every street of the variant (the agent never folds)
@@ -133,18 +137,18 @@ async def test_restart_in_every_phase_gives_the_same_hand(tmp_path: Path, varian
     base_hand = replay(base_record)
     assert base_hand.complete and base_hand.showdown
     for cut in range(n):  # every action index: includes the first of every round
-        record, run = await _run(tmp_path / f"cut{cut}.db", variant, seed, cut)
+        record, run = await _run(databases.target(f"cut{cut}.db"), variant, seed, cut)
         assert record == base_record, f"cut after {cut} actions ({phases[cut]})"
         assert run["ledger"] == base["ledger"], f"cut after {cut} actions ({phases[cut]})"
         assert replay(record).payouts == base_hand.payouts
-    check_ledger(tmp_path / "base.db")
+    check_ledger(databases.target("base.db"))
 
 
 # ----------------------------------------------------------------- racing clicks
 
 
-async def test_simultaneous_clicks_apply_exactly_once_per_turn(tmp_path: Path) -> None:
-    store, m = await open_manager(tmp_path / "t.db", seed=3)
+async def test_simultaneous_clicks_apply_exactly_once_per_turn(databases: Databases) -> None:
+    store, m = await open_manager(databases.target("t.db"), seed=3)
     users = [A, B, C]
     await seat_players(m, CH, "a5-triple", users)
     view = await m.deal(CH, A)
@@ -184,14 +188,14 @@ async def test_simultaneous_clicks_apply_exactly_once_per_turn(tmp_path: Path) -
     assert stored == expected
     assert replay(record).complete
     await close_manager(store, m)
-    check_ledger(tmp_path / "t.db")
+    check_ledger(databases.target("t.db"))
 
 
 # ----------------------------------------------------------------- many tables
 
 
-async def test_two_hundred_tables_at_once(tmp_path: Path) -> None:
-    path = tmp_path / "many.db"
+async def test_two_hundred_tables_at_once(databases: Databases) -> None:
+    path = databases.target("many.db")
     store, m = await open_manager(path, seed=200)
     tables = 200
     seats: dict[int, list[int]] = {}
@@ -246,8 +250,10 @@ async def _to_phase(m: TableManager, phase: str, seed: str = "to") -> None:
         await step(m, CH, seed)
 
 
-async def test_timeout_checks_when_nothing_is_owed_and_folds_facing_a_bet(tmp_path: Path) -> None:
-    store, m = await open_manager(tmp_path / "t.db")
+async def test_timeout_checks_when_nothing_is_owed_and_folds_facing_a_bet(
+    databases: Databases,
+) -> None:
+    store, m = await open_manager(databases.target("t.db"))
     await seat_players(m, CH, "a5-draw", [A, B, C])
     view = await m.deal(CH, A)
     first = view.to_act_user
@@ -267,8 +273,8 @@ async def test_timeout_checks_when_nothing_is_owed_and_folds_facing_a_bet(tmp_pa
     await close_manager(store, m)
 
 
-async def test_timeout_in_a_draw_stands_pat(tmp_path: Path) -> None:
-    store, m = await open_manager(tmp_path / "t.db")
+async def test_timeout_in_a_draw_stands_pat(databases: Databases) -> None:
+    store, m = await open_manager(databases.target("t.db"))
     await seat_players(m, CH, "a5-triple", [A, B])
     view = await m.deal(CH, A)
     await _to_phase(m, "draw")
@@ -282,8 +288,8 @@ async def test_timeout_in_a_draw_stands_pat(tmp_path: Path) -> None:
     await close_manager(store, m)
 
 
-async def test_timeout_in_abyssinia_buys_the_cheaper_market_card(tmp_path: Path) -> None:
-    store, m = await open_manager(tmp_path / "t.db", seed=5)
+async def test_timeout_in_abyssinia_buys_the_cheaper_market_card(databases: Databases) -> None:
+    store, m = await open_manager(databases.target("t.db"), seed=5)
     seen: set[str] = set()
     for t in range(60):
         ch = 2000 + t
@@ -310,8 +316,8 @@ async def test_timeout_in_abyssinia_buys_the_cheaper_market_card(tmp_path: Path)
     await close_manager(store, m)
 
 
-async def test_two_timeouts_in_a_row_sit_the_player_out(tmp_path: Path) -> None:
-    store, m = await open_manager(tmp_path / "t.db")
+async def test_two_timeouts_in_a_row_sit_the_player_out(databases: Databases) -> None:
+    store, m = await open_manager(databases.target("t.db"))
     events = Recorder()
     m.subscribe(events)
     await seat_players(m, CH, "a5-draw", [A, B, C])
@@ -342,8 +348,8 @@ async def test_two_timeouts_in_a_row_sit_the_player_out(tmp_path: Path) -> None:
     await close_manager(store, m)
 
 
-async def test_an_action_between_timeouts_resets_the_count(tmp_path: Path) -> None:
-    store, m = await open_manager(tmp_path / "t.db")
+async def test_an_action_between_timeouts_resets_the_count(databases: Databases) -> None:
+    store, m = await open_manager(databases.target("t.db"))
     await seat_players(m, CH, "a5-draw", [A, B])
     await m.deal(CH, A)
     first = m.view(CH).to_act_user
@@ -359,8 +365,8 @@ async def test_an_action_between_timeouts_resets_the_count(tmp_path: Path) -> No
     await close_manager(store, m)
 
 
-async def test_timeout_count_survives_a_restart(tmp_path: Path) -> None:
-    path = tmp_path / "t.db"
+async def test_timeout_count_survives_a_restart(databases: Databases) -> None:
+    path = databases.target("t.db")
     store, m = await open_manager(path)
     await seat_players(m, CH, "a5-draw", [A, B, C])
     await m.deal(CH, A)
@@ -376,8 +382,8 @@ async def test_timeout_count_survives_a_restart(tmp_path: Path) -> None:
     await close_manager(store, m)
 
 
-async def test_deadline_is_stored_and_fires_at_once_after_a_restart(tmp_path: Path) -> None:
-    path = tmp_path / "t.db"
+async def test_deadline_is_stored_and_fires_at_once_after_a_restart(databases: Databases) -> None:
+    path = databases.target("t.db")
     clock = Clock()
     store, m = await open_manager(path, clock=clock, turn_timeout=600)
     await seat_players(m, CH, "a6-draw", [A, B])
@@ -405,8 +411,8 @@ async def test_deadline_is_stored_and_fires_at_once_after_a_restart(tmp_path: Pa
     await close_manager(store, m)
 
 
-async def test_the_real_timer_task_plays_timeouts(tmp_path: Path) -> None:
-    store, m = await open_manager(tmp_path / "t.db", turn_timeout=0.05)
+async def test_the_real_timer_task_plays_timeouts(databases: Databases) -> None:
+    store, m = await open_manager(databases.target("t.db"), turn_timeout=0.05)
     events = Recorder()
     m.subscribe(events)
     await seat_players(m, CH, "a5-draw", [A, B])
@@ -425,8 +431,8 @@ async def test_the_real_timer_task_plays_timeouts(tmp_path: Path) -> None:
 # ----------------------------------------------------------------- seats
 
 
-async def test_sitting_out_skips_the_next_deal_until_back(tmp_path: Path) -> None:
-    store, m = await open_manager(tmp_path / "t.db")
+async def test_sitting_out_skips_the_next_deal_until_back(databases: Databases) -> None:
+    store, m = await open_manager(databases.target("t.db"))
     events = Recorder()
     m.subscribe(events)
     await seat_players(m, CH, "a6-draw", [A, B, C])
@@ -443,8 +449,8 @@ async def test_sitting_out_skips_the_next_deal_until_back(tmp_path: Path) -> Non
     await close_manager(store, m)
 
 
-async def test_leaving_mid_hand_keeps_the_seat_until_the_hand_ends(tmp_path: Path) -> None:
-    path = tmp_path / "t.db"
+async def test_leaving_mid_hand_keeps_the_seat_until_the_hand_ends(databases: Databases) -> None:
+    path = databases.target("t.db")
     store, m = await open_manager(path)
     await seat_players(m, CH, "a5-draw", [A, B, C])
     await m.deal(CH, A)
@@ -460,8 +466,8 @@ async def test_leaving_mid_hand_keeps_the_seat_until_the_hand_ends(tmp_path: Pat
     await close_manager(store, m)
 
 
-async def test_refusals(tmp_path: Path) -> None:
-    store, m = await open_manager(tmp_path / "t.db")
+async def test_refusals(databases: Databases) -> None:
+    store, m = await open_manager(databases.target("t.db"))
     await m.open_table(GUILD, CH, "a5-draw", seat_limit=3)
     assert "no table" in await refused(m.join(CH + 1, A, "a"))
     assert "already has" in await refused(m.open_table(GUILD, CH, "a6-draw"))
@@ -521,8 +527,8 @@ async def test_refusals(tmp_path: Path) -> None:
 # ----------------------------------------------------------------- ledger
 
 
-async def test_ledger_invariants_after_random_play(tmp_path: Path) -> None:
-    path = tmp_path / "t.db"
+async def test_ledger_invariants_after_random_play(databases: Databases) -> None:
+    path = databases.target("t.db")
     store, m = await open_manager(path, seed=11)
     rng = random.Random(11)
     guilds = {GUILD: [A, B, C, D], GUILD + 1: [A, B, 21, 22]}  # the same users in two guilds
@@ -569,8 +575,8 @@ async def test_ledger_invariants_after_random_play(tmp_path: Path) -> None:
     await close_manager(store, m)
 
 
-async def test_holds_keep_a_player_at_many_tables_within_their_chips(tmp_path: Path) -> None:
-    path = tmp_path / "t.db"
+async def test_holds_keep_a_player_at_many_tables_within_their_chips(databases: Databases) -> None:
+    path = databases.target("t.db")
     store, m = await open_manager(path)
     tables = [3000 + i for i in range(6)]
     for i, ch in enumerate(tables):
@@ -600,8 +606,8 @@ def _aggressive(decision, rng):
     raise AssertionError(decision)
 
 
-async def test_refill_only_below_thirteen_and_out_of_hands(tmp_path: Path) -> None:
-    path = tmp_path / "t.db"
+async def test_refill_only_below_thirteen_and_out_of_hands(databases: Databases) -> None:
+    path = databases.target("t.db")
     store = await Store.open(path)
     m = TableManager(store, starting_grant=20, turn_timeout=3600, rng=random.Random(1))
     await m.start()
@@ -627,9 +633,11 @@ async def test_refill_only_below_thirteen_and_out_of_hands(tmp_path: Path) -> No
     await close_manager(store, m)
 
 
-async def test_a_hand_stored_complete_but_unsettled_is_settled_at_start_up(tmp_path: Path) -> None:
+async def test_a_hand_stored_complete_but_unsettled_is_settled_at_start_up(
+    databases: Databases,
+) -> None:
     """A stop between a hand's last stored action and its settlement loses nothing."""
-    path = tmp_path / "t.db"
+    path = databases.target("t.db")
     store, m = await open_manager(path)
     await seat_players(m, CH, "a5-draw", [A, B])
     view = await m.deal(CH, A)
@@ -649,8 +657,10 @@ async def test_a_hand_stored_complete_but_unsettled_is_settled_at_start_up(tmp_p
     await close_manager(store, m)
 
 
-async def test_the_next_hand_is_dealt_by_itself_while_enough_players_remain(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "t.db")
+async def test_the_next_hand_is_dealt_by_itself_while_enough_players_remain(
+    databases: Databases,
+) -> None:
+    store = await Store.open(databases.target("t.db"))
     m = TableManager(store, turn_timeout=3600, next_hand_delay=0.05, rng=random.Random(3))
     await m.start()
     await seat_players(m, CH, "a6-draw", [A, B])
