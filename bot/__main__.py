@@ -1,16 +1,32 @@
-"""``python -m bot``: run the bot with settings from the environment / ``.env``."""
+"""``python -m bot``: run the bot with settings from the environment / ``.env``.
+
+Start-up checks the database before anything touches the network, so a bad file is
+reported as what it is. SIGTERM (``docker stop``) and SIGINT (Ctrl-C) close the bot
+cleanly and exit 0.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 import sys
+from collections.abc import Awaitable, Callable, Coroutine
+from pathlib import Path
+from typing import Any
 
 import aiohttp
 import discord
 
 from bot.client import PokerBot
-from bot.settings import SettingsError, load_settings
+from bot.settings import Settings, SettingsError, load_settings
+from bot.storage.backend import open_connection
+from bot.storage.db import DatabaseProblem
+from bot.storage.postgres import is_postgres_url
+
+log = logging.getLogger("bot")
+
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 
 def main() -> int:
@@ -26,6 +42,9 @@ def main() -> int:
     )
     try:
         asyncio.run(_run(settings, token))
+    except DatabaseProblem as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     except discord.LoginFailure:
         print("error: Discord rejected the bot token (DISCORD_TOKEN)", file=sys.stderr)
         return 1
@@ -40,9 +59,76 @@ def main() -> int:
     return 0
 
 
-async def _run(settings, token: str) -> None:
+async def _run(settings: Settings, token: str) -> None:
+    await check_database(settings.database)
     async with PokerBot(settings) as bot:
-        await bot.start(token, reconnect=True)
+        await run_until_signal(bot.start(token, reconnect=True), bot.close)
+
+
+async def check_database(target: str | Path) -> None:
+    """Open (creating and migrating) and close the database; DatabaseProblem if unusable.
+
+    Done before logging in, so that a bad file is named as such and not taken for a
+    network failure, and so that a bot that cannot keep its chips never goes online.
+    """
+    try:
+        conn = await open_connection(target)
+    except DatabaseProblem:
+        raise
+    except Exception as exc:
+        if not is_postgres_url(target):
+            raise
+        # Never the URL: it holds the password.
+        problem = f"the PostgreSQL database (DATABASE_URL) cannot be opened: {type(exc).__name__}"
+        raise DatabaseProblem(problem) from None
+    await conn.close()
+
+
+async def run_until_signal(
+    main: Coroutine[Any, Any, object],
+    close: Callable[[], Awaitable[None]],
+    grace: float = 2.0,
+) -> bool:
+    """Run ``main`` until it ends; on SIGTERM or SIGINT, await ``close()`` once, which should
+    make ``main`` end. Return True if a signal stopped it.
+
+    ``main`` still running ``grace`` seconds after ``close()`` (say, a login waiting on a
+    dead network, which closing the HTTP session does not interrupt) is cancelled. After a
+    signal, an error that ``main`` raises while being closed is the shutdown, not a failure.
+    """
+    loop = asyncio.get_running_loop()
+    task = loop.create_task(main)
+    closing: list[asyncio.Task[None]] = []
+
+    async def shut_down() -> None:
+        try:
+            await close()
+        finally:
+            done, _ = await asyncio.wait([task], timeout=grace)
+            if not done:
+                log.warning("still running %.0f s after closing: cancelled", grace)
+                task.cancel()
+
+    def on_signal(sig: signal.Signals) -> None:
+        if not closing:
+            log.info("received %s: closing", sig.name)
+            closing.append(loop.create_task(shut_down()))
+
+    for sig in STOP_SIGNALS:
+        loop.add_signal_handler(sig, on_signal, sig)
+    try:
+        await task
+    except (Exception, asyncio.CancelledError) as exc:
+        if not closing:
+            raise
+        log.info("stopped while running (%s)", type(exc).__name__)
+    finally:
+        for sig in STOP_SIGNALS:
+            loop.remove_signal_handler(sig)
+        if closing:
+            await closing[0]
+            log.info("closed cleanly")
+    return bool(closing)
 
 
 if __name__ == "__main__":

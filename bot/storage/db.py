@@ -12,7 +12,9 @@ Never edit a released migration; append a new one.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import os
 import sqlite3
 from pathlib import Path
 
@@ -251,12 +253,82 @@ async def migrate(conn: aiosqlite.Connection, migrations: list[str] | None = Non
     return version
 
 
+class DatabaseProblem(Exception):
+    """The database cannot be used as it is; the message is one line naming the file and why.
+
+    Raised by ``open_database`` before anything is written to an existing file.
+    """
+
+
 async def open_database(path: str | Path) -> aiosqlite.Connection:
-    """Open the bot's database, migrated to the latest schema."""
-    conn = await connect(path)
+    """Open the bot's database, migrated to the latest schema.
+
+    A file that is not a usable bot database (a directory, not SQLite, damaged, read-only,
+    a newer schema, a path that cannot be created) raises DatabaseProblem, and the file
+    is left exactly as it was: it is checked read-only before the PRAGMAs switch it to WAL.
+    """
+    path = Path(path)
+    problem = await asyncio.to_thread(_problem, path)
+    if problem is not None:
+        raise DatabaseProblem(f"database {path} {problem}")
+    try:
+        conn = await connect(path)
+    except (sqlite3.Error, OSError, RuntimeError) as exc:
+        raise DatabaseProblem(f"database {path} cannot be opened: {_reason(exc)}") from None
     try:
         await migrate(conn)
-    except BaseException:
+    except BaseException as exc:
         await conn.close()
+        if isinstance(exc, sqlite3.Error | OSError | RuntimeError):
+            raise DatabaseProblem(f"database {path} cannot be migrated: {_reason(exc)}") from None
         raise
     return conn
+
+
+def _reason(exc: BaseException) -> str:
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
+def _problem(path: Path) -> str | None:
+    """Why ``path`` cannot hold the bot's database, or None; reads but never writes it.
+
+    A new file is created empty here (as SQLite would), so every OS-level refusal is
+    reported with the OS's own reason rather than SQLite's "unable to open database file".
+    """
+    if path.is_dir():
+        return "is a directory, not a SQLite file"
+    blocker = next((p for p in path.parents if p.exists() and not p.is_dir()), None)
+    if blocker is not None:
+        return f"cannot be created: {blocker} is a file, not a folder"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return f"cannot be created: its folder cannot be made ({exc.strerror})"
+    existed = path.exists()
+    if existed and not path.is_file():
+        return "is not a regular file"
+    try:  # read-write, as the bot needs it; O_RDWR alone changes nothing in the file
+        os.close(os.open(path, os.O_RDWR | (0 if existed else os.O_CREAT | os.O_EXCL), 0o644))
+    except OSError as exc:
+        if existed:
+            return f"cannot be written ({exc.strerror}): is it read-only?"
+        return f"cannot be created ({exc.strerror})"
+    if not existed:
+        return None
+    try:
+        # immutable=1: read the file as it lies, creating no -wal/-shm beside it.
+        with contextlib.closing(
+            sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True)
+        ) as probe:
+            version = int(probe.execute("PRAGMA user_version").fetchone()[0])
+            probe.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except sqlite3.DatabaseError as exc:
+        if "not a database" in str(exc):
+            return "is not a SQLite database"
+        return f"is damaged ({_reason(exc)}): restore it from a backup"
+    if version > len(MIGRATIONS):
+        return (
+            f"has schema v{version}, newer than this code (v{len(MIGRATIONS)}): "
+            "run the version of the bot that wrote it"
+        )
+    return None
