@@ -14,11 +14,14 @@ from discord.ext import commands
 from bot.settings import Settings
 from bot.storage.api import Storage
 from bot.storage.store import Store
+from bot.tables.guild_settings import Defaults, GuildSettingsBook
 from bot.tables.manager import TableManager
 from bot.tables.models import Refused
 from bot.ui.components import DiscardSelect, TableButton
 from bot.ui.handlers import apologize, reply
 from bot.ui.translator import CatalogTranslator
+from bot.ui.limits import RateLimiter, wait_seconds
+from bot.ui.server_text import t
 
 log = logging.getLogger(__name__)
 
@@ -29,12 +32,15 @@ EXTENSIONS = (
     "cogs.a5_triple",
     "cogs.abyssinia",
     "cogs.general",
+    "cogs.settings",
+    "cogs.privacy",
 )
 
 
 class PokerBot(commands.Bot):
     manager: TableManager
     store: Storage
+    guild_settings: GuildSettingsBook
 
     def __init__(
         self,
@@ -47,6 +53,7 @@ class PokerBot(commands.Bot):
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
         self.settings = settings
         self._rng, self._clock = rng, clock
+        self.limits = RateLimiter(clock)  # per-user cooldowns and click rates
         self.tree.on_error = self.on_app_command_error
 
     async def setup_hook(self) -> None:
@@ -60,6 +67,8 @@ class PokerBot(commands.Bot):
             clock=self._clock,
             rng=self._rng,
         )
+        auto_deal = s.next_hand_delay > 0
+        self.guild_settings = GuildSettingsBook(self.store, Defaults(s.turn_timeout, auto_deal))
         restored = await self.manager.start()
         log.info("restored %d tables, %d unfinished hands", len(self.manager.tables), restored)
         for extension in EXTENSIONS:
@@ -86,6 +95,9 @@ class PokerBot(commands.Bot):
         original = getattr(error, "original", error)
         if isinstance(original, Refused):
             await reply(interaction, str(original))
+            return
+        if isinstance(error, app_commands.CommandOnCooldown):
+            await reply(interaction, t("limit.cooldown", seconds=wait_seconds(error.retry_after)))
             return
         if isinstance(error, app_commands.CheckFailure):
             return  # the check already answered

@@ -13,16 +13,22 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine import VARIANTS
+from bot.tables.guild_settings import GuildSettings, GuildSettingsBook, allows_channel
 from bot.tables.models import Refused
 from bot.ui import handlers
 from bot.ui.autocomplete import buy_choices, discard_choices
+from bot.ui.limits import TABLE_REPOST, cooldown, limiter_of
+from bot.ui.moderation import is_moderator, jump_url
+from bot.ui.server_text import t
 
 
+@app_commands.guild_only()  # the schema says so: Discord does not offer them in DMs
 class TableCog(commands.GroupCog, group_name="table"):
     variant_id: ClassVar[str]
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
+        self._posted: dict[int, float] = {}  # channel -> when this cog last posted its table
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if interaction.guild_id is None or interaction.channel_id is None:
@@ -37,11 +43,28 @@ class TableCog(commands.GroupCog, group_name="table"):
     def _table_events(self):
         return self.bot.get_cog("TableEvents")
 
+    @property
+    def book(self) -> GuildSettingsBook:
+        return self.bot.guild_settings  # type: ignore[attr-defined]
+
+    def _open_refusal(
+        self, interaction: discord.Interaction, settings: GuildSettings
+    ) -> str | None:
+        """Why this member may not open a table here (None: they may)."""
+        if settings.open_by == "moderators" and not is_moderator(interaction, settings):
+            return t("mod.open_only")
+        parent = getattr(interaction.channel, "parent_id", None)
+        if not allows_channel(settings, interaction.channel_id or 0, parent):
+            channels = ", ".join(f"<#{c}>" for c in settings.allowed_channels)
+            return t("mod.channel_not_allowed", channels=channels)
+        return None
+
     @app_commands.command(name="open", description="Open a table for this game in this channel")
     @app_commands.describe(
         seats="Most players at the table (default: the game's maximum)",
         timeout="Seconds each player has to act (default from the bot's settings)",
     )
+    @cooldown("open", count=False)  # counted below, once a table is opened
     async def open_(
         self,
         interaction: discord.Interaction,
@@ -49,19 +72,31 @@ class TableCog(commands.GroupCog, group_name="table"):
         timeout: app_commands.Range[int, 5, 3600] | None = None,
     ) -> None:
         channel_id = interaction.channel_id or 0
+        settings = await self.book.get(interaction.guild_id or 0)
+        if (why := self._open_refusal(interaction, settings)) is not None:
+            await handlers.reply(interaction, why)
+            return
+        turn_time = timeout if timeout is not None else settings.turn_timeout  # None: bot's
         try:
             await self.manager.open_table(
-                interaction.guild_id, channel_id, self.variant_id, seats, timeout
+                interaction.guild_id,
+                channel_id,
+                self.variant_id,
+                seats,
+                turn_time,
+                self.book.auto_deal(settings),
             )
         except Refused as exc:
             await handlers.reply(interaction, str(exc))
             return
+        limiter_of(interaction).note("open", interaction.user.id)
         await self._post(interaction, channel_id)
 
     async def _post(self, interaction: discord.Interaction, channel_id: int) -> None:
         events = self._table_events()
         log = events.log_of(channel_id) if events else []
         message_id = await handlers.post_table(interaction, channel_id, log)
+        self._posted[channel_id] = self.bot._clock()  # type: ignore[attr-defined]
         if events:
             await events.remember_message(channel_id, message_id)
 
@@ -117,9 +152,19 @@ class TableCog(commands.GroupCog, group_name="table"):
             await handlers.show_hand(interaction, ch)
 
     @app_commands.command(name="table", description="Post the table again")
+    @cooldown("table")
     async def table(self, interaction: discord.Interaction) -> None:
-        if (ch := await self._here(interaction)) is not None:
-            await self._post(interaction, ch)
+        if (ch := await self._here(interaction)) is None:
+            return
+        events = self._table_events()
+        message_id = events.messages.get(ch) if events else None
+        posted = self._posted.get(ch)
+        now = self.bot._clock()  # type: ignore[attr-defined]
+        if message_id is not None and posted is not None and now - posted < TABLE_REPOST:
+            link = jump_url(interaction.guild_id or 0, ch, message_id)
+            await handlers.reply(interaction, t("limit.table_recent", link=link))
+            return
+        await self._post(interaction, ch)
 
     @app_commands.command(name="check", description="Check (nothing is owed)")
     async def check(self, interaction: discord.Interaction) -> None:

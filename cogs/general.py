@@ -14,6 +14,7 @@ from bot.history import summarize
 from bot.rules_text import COMMON, RULES
 from bot.tables.models import Refused
 from bot.ui.handlers import reply
+from bot.ui.limits import cooldown
 
 Game = Literal["a6-draw", "a5-draw", "a5-triple", "abyssinia"]
 
@@ -32,6 +33,8 @@ class General(commands.Cog):
         return interaction.guild_id
 
     @app_commands.command(name="leaderboard", description="Players ranked by net chips won")
+    @app_commands.guild_only()
+    @cooldown("leaderboard")
     @app_commands.describe(page="Page number (10 players a page)")
     async def leaderboard(
         self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 1000] = 1
@@ -50,6 +53,7 @@ class General(commands.Cog):
         await interaction.response.send_message(embed=embed)
 
     @app_commands.command(name="balance", description="Your chips on this server")
+    @app_commands.guild_only()
     async def balance(self, interaction: discord.Interaction) -> None:
         if (guild := await self._guild(interaction)) is None:
             return
@@ -61,6 +65,7 @@ class General(commands.Cog):
         await reply(interaction, text)
 
     @app_commands.command(name="refill", description="Top your chips back up when you are broke")
+    @app_commands.guild_only()
     async def refill(self, interaction: discord.Interaction) -> None:
         if (guild := await self._guild(interaction)) is None:
             return
@@ -74,6 +79,8 @@ class General(commands.Cog):
         await reply(interaction, f"Refilled {added} chips. Refills don't count on the leaderboard.")
 
     @app_commands.command(name="history", description="Your recent hands")
+    @app_commands.guild_only()
+    @cooldown("history")
     @app_commands.describe(count="How many hands (1–10)")
     async def history(
         self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 10] = 5

@@ -616,6 +616,7 @@ class DiscordHarness:
         self._dm_channel_of: dict[int, int] = {}
         self._users: dict[int, dict[str, Any]] = {APPLICATION_ID: dict(BOT_USER)}
         self._members: dict[int, dict[str, Any]] = {}
+        self._roles: dict[int, dict[str, Any]] = {}  # guild roles besides @everyone
         self._cdn: dict[str, bytes] = {}
         self._replies: dict[str, Reply] = {}
         self._guild_id: int | None = None
@@ -902,6 +903,23 @@ class DiscordHarness:
         self._members[uid] = m
         return m
 
+    def add_role(self, role_id: int, name: str, permissions: int = 0) -> dict[str, Any]:
+        """A guild role (sent in GUILD_CREATE, so call before ``connect``); give it to members
+        with ``make_member(user, roles=[role_id])``."""
+        role = {
+            "id": str(role_id),
+            "name": name,
+            "permissions": str(permissions),
+            "position": len(self._roles) + 1,
+            "color": 0,
+            "hoist": False,
+            "managed": False,
+            "mentionable": False,
+            "flags": 0,
+        }
+        self._roles[int(role_id)] = role
+        return role
+
     def close_dms(self, user: Mapping[str, Any] | int) -> None:
         self.dms_closed.add(self._uid(user))
 
@@ -950,7 +968,8 @@ class DiscordHarness:
                     "managed": False,
                     "mentionable": False,
                     "flags": 0,
-                }
+                },
+                *(dict(r) for r in self._roles.values()),
             ],
             "channels": [dict(c) for c in self._channels.values() if c["type"] == 0],
             "members": members,
@@ -1373,6 +1392,13 @@ class DiscordHarness:
                 "permissions": str(MEMBER_PERMISSIONS.value),
             }
             return str(cid)
+        elif t == 8:
+            rid = int(value["id"]) if isinstance(value, Mapping) else int(value)
+            role = self._roles.get(rid)
+            if role is None:
+                raise bad("unknown role; add_role() it first")
+            resolved.setdefault("roles", {})[str(rid)] = dict(role)
+            return str(rid)
         else:
             raise bad("option type not supported by the harness")
         if t in (4, 10):

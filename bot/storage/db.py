@@ -165,7 +165,23 @@ BEGIN SELECT RAISE(ABORT, 'append to a hand that is not live'); END;
 
 # PostgreSQL runs this same list (bot/storage/postgres.py maps the column types);
 # a migration using SQLite-only syntax needs its PostgreSQL text in postgres.DIALECT.
-MIGRATIONS: list[str] = [_V1, _V2, LEDGER_GUARDS]
+# v4: per-server settings (issue 9), and hands cancelled by a forced close (every
+# player gets back what they put in: nets of 0, shown as cancelled).
+SERVER_CONTROLS = """
+CREATE TABLE guild_settings (
+    guild_id         INTEGER PRIMARY KEY,
+    allowed_channels TEXT    NOT NULL DEFAULT '[]',  -- JSON list of channel ids; [] = any
+    moderator_role   INTEGER,                        -- NULL: Manage Channels only
+    turn_timeout     REAL,                           -- NULL: the bot's default
+    auto_deal        INTEGER CHECK (auto_deal IN (0, 1)),  -- NULL: the bot's default
+    open_by          TEXT    NOT NULL DEFAULT 'anyone' CHECK (open_by IN ('anyone', 'moderators')),
+    language         TEXT    NOT NULL DEFAULT 'auto',
+    updated_at       REAL    NOT NULL
+);
+ALTER TABLE hands ADD COLUMN cancelled INTEGER NOT NULL DEFAULT 0 CHECK (cancelled IN (0, 1));
+"""
+
+MIGRATIONS: list[str] = [_V1, _V2, LEDGER_GUARDS, SERVER_CONTROLS]
 
 
 def _comment(line: str) -> bool:

@@ -40,6 +40,7 @@ from typing import Any
 
 from bot.storage.backend import Connection, Row, open_connection
 from bot.storage.db import rollback_quietly
+from bot.storage.server_store import ServerStore
 
 Clock = Callable[[], float]
 
@@ -175,6 +176,7 @@ class HandSummary:
     completed_at: float
     net: int  # this user's result
     record: dict[str, Any]  # as hand_record()
+    cancelled: bool = False  # voided by a forced close: every net is 0
 
 
 def _dumps(value: Any) -> str:
@@ -251,7 +253,7 @@ class _Append:
     )
 
 
-class Store:
+class Store(ServerStore):
     """Async persistence API over one database connection. See module docstring."""
 
     def __init__(self, conn: Connection, clock: Clock = time.time) -> None:
@@ -519,13 +521,15 @@ class Store:
         offset = (page - 1) * per_page
         async with self._read() as conn:
             total = await self._one(
-                conn, "SELECT COUNT(*) FROM accounts WHERE guild_id = ?", (guild_id,)
+                conn,
+                "SELECT COUNT(*) FROM accounts WHERE guild_id = ? AND user_id > 0",
+                (guild_id,),
             )
             rows = await self._all(
                 conn,
                 "SELECT user_id, display_name, net_won, hands_played, balance FROM accounts "
-                "WHERE guild_id = ? ORDER BY net_won DESC, hands_played DESC, user_id ASC "
-                "LIMIT ? OFFSET ?",
+                "WHERE guild_id = ? AND user_id > 0 "  # erased players (ids < 0) are not ranked
+                "ORDER BY net_won DESC, hands_played DESC, user_id ASC LIMIT ? OFFSET ?",
                 (guild_id, per_page, offset),
             )
         ranked = [LeaderboardRow(rank=offset + i + 1, **dict(row)) for i, row in enumerate(rows)]
@@ -853,6 +857,7 @@ class Store:
                     completed_at=row["completed_at"],
                     net=row["net"],
                     record=await self._record(conn, row),
+                    cancelled=bool(row["cancelled"]),
                 )
                 for row in rows
             ]

@@ -8,6 +8,7 @@ each has its own lock, and timers are one task per table.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import secrets
@@ -29,6 +30,7 @@ from bot.engine.cards import FULL_DECK, format_cards
 from bot.engine.record import RecordError, parse_record
 from bot.storage.api import Storage
 from bot.storage.store import InsufficientChips, SeatRow, StorageError, TableRow
+from bot.storage.server_store import PlayerInHand
 
 from .models import ActionResult, Refused, SeatState, TableEvent, TableSettings, TableView
 from .table import Table, describe_action
@@ -472,6 +474,41 @@ class TableManager:
             return await self.store.refill(guild_id, user_id, self.starting_grant, SMALLEST_MINIMUM)
         except StorageError as exc:
             raise Refused(str(exc)) from None
+
+    # ----- a player's data (issue 9) -----------------------------------------
+
+    def in_live_hand(self, guild_id: int, user_id: int) -> bool:
+        """Is the user dealt into a hand still being played on this server?"""
+        key = str(user_id)
+        return any(
+            t.guild_id == guild_id and t.hand is not None and key in t.hand_users
+            for t in self.tables.values()
+        )
+
+    async def forget_player(self, guild_id: int, user_id: int) -> int:
+        """Erase the player's account on this server and unseat them; return their
+        anonymous id. Raises PlayerInHand while they are dealt into a running hand,
+        UnknownAccount if nothing is stored. Holds the server's table locks (in
+        channel order, so two calls cannot deadlock) so no hand starts meanwhile."""
+        tables = sorted(
+            (t for t in self.tables.values() if t.guild_id == guild_id),
+            key=lambda t: t.channel_id,
+        )
+        async with contextlib.AsyncExitStack() as stack:
+            for table in tables:
+                await stack.enter_async_context(table.lock)
+            if self.in_live_hand(guild_id, user_id):
+                raise PlayerInHand(guild_id, user_id)
+            anon = await self.store.erase_player(guild_id, user_id)  # seats rows go too
+            views = []
+            for table in tables:
+                seat = table.seat_of(user_id)
+                if seat is not None:
+                    table.seats.remove(seat)
+                    views.append(table.view())
+        for view in views:
+            await self._emit(TableEvent("left", view, ""))
+        return anon
 
     # ----- helpers ------------------------------------------------------------
 

@@ -17,6 +17,7 @@ from bot.render.text import card_text
 from bot.tables.models import TableView
 
 from . import handlers
+from .limits import allow_click
 
 BUTTON_TEMPLATE = r"pk:(?P<channel>\d+):(?P<action>[a-z]+)(?::(?P<hand>\d+):(?P<turn>\d+))?"
 SELECT_TEMPLATE = r"pkd:(?P<channel>\d+):(?P<hand>\d+):(?P<turn>\d+)"
@@ -66,6 +67,9 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTO
             style=item.style,
         )
 
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return await allow_click(interaction)  # one user's spam never slows the others
+
     async def callback(self, interaction: discord.Interaction) -> None:
         await handlers.button(interaction, self.channel_id, self.action, self.hand_id, self.turn)
 
@@ -92,6 +96,9 @@ class DiscardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SEL
         cls, interaction: discord.Interaction, item: discord.ui.Select[Any], match: re.Match[str]
     ) -> DiscardSelect:
         return cls(int(match["channel"]), int(match["hand"]), int(match["turn"]))
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return await allow_click(interaction)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = list((interaction.data or {}).get("values", []))  # type: ignore[union-attr]

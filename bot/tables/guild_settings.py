@@ -1,0 +1,120 @@
+"""Per-server settings: validated changes, cached reads, applied without a restart.
+
+The store holds the truth (``guild_settings`` table); this keeps a copy per
+server so every command can consult it without a query, and replaces the copy
+when a change is committed. No English here: a bad value is refused with a code
+and the allowed values, and ``bot/ui`` says it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from bot.storage.server_store import LANGUAGES, OPEN_BY, GuildSettings
+from bot.storage.api import Storage
+
+__all__ = [
+    "LANGUAGES",
+    "OPEN_BY",
+    "TURN_TIME",
+    "BadSetting",
+    "GuildSettings",
+    "GuildSettingsBook",
+    "allows_channel",
+]
+
+TURN_TIME = (5, 3600)  # seconds, as /<game> open accepts
+MAX_CHANNELS = 25  # allowed channels a server may list
+
+
+class BadSetting(Exception):
+    """A value outside what the setting allows; ``code`` says which rule, ``params`` the facts."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(code)
+        self.code = code  # turn_time | open_by | language | too_many_channels | not_listed
+        self.params = params
+
+
+@dataclass(frozen=True)
+class Defaults:
+    """The bot-wide values a server gets while its own setting is None."""
+
+    turn_timeout: float
+    auto_deal: bool
+
+
+def allows_channel(settings: GuildSettings, channel_id: int, parent_id: int | None) -> bool:
+    """May a table be opened here? A thread counts as its parent channel."""
+    allowed = settings.allowed_channels
+    return not allowed or channel_id in allowed or (parent_id is not None and parent_id in allowed)
+
+
+class GuildSettingsBook:
+    """Reads and changes servers' settings; one cached copy per server."""
+
+    def __init__(self, store: Storage, defaults: Defaults) -> None:
+        self.store = store
+        self.defaults = defaults
+        self._cache: dict[int, GuildSettings] = {}
+
+    async def get(self, guild_id: int) -> GuildSettings:
+        cached = self._cache.get(guild_id)
+        if cached is None:
+            cached = self._cache[guild_id] = await self.store.guild_settings(guild_id)
+        return cached
+
+    def turn_timeout(self, settings: GuildSettings) -> float:
+        return (
+            self.defaults.turn_timeout if settings.turn_timeout is None else settings.turn_timeout
+        )
+
+    def auto_deal(self, settings: GuildSettings) -> bool:
+        return self.defaults.auto_deal if settings.auto_deal is None else settings.auto_deal
+
+    async def _save(self, settings: GuildSettings) -> GuildSettings:
+        await self.store.save_guild_settings(settings)
+        self._cache[settings.guild_id] = settings  # only once it is on disk
+        return settings
+
+    async def set_turn_timeout(self, guild_id: int, seconds: float | None) -> GuildSettings:
+        low, high = TURN_TIME
+        if seconds is not None and not low <= seconds <= high:
+            raise BadSetting("turn_time", min=low, max=high, given=seconds)
+        return await self._save(replace(await self.get(guild_id), turn_timeout=seconds))
+
+    async def set_auto_deal(self, guild_id: int, on: bool | None) -> GuildSettings:
+        return await self._save(replace(await self.get(guild_id), auto_deal=on))
+
+    async def set_open_by(self, guild_id: int, who: str) -> GuildSettings:
+        if who not in OPEN_BY:
+            raise BadSetting("open_by", given=who, allowed=OPEN_BY)
+        return await self._save(replace(await self.get(guild_id), open_by=who))
+
+    async def set_language(self, guild_id: int, language: str) -> GuildSettings:
+        if language not in LANGUAGES:
+            raise BadSetting("language", given=language, allowed=LANGUAGES)
+        return await self._save(replace(await self.get(guild_id), language=language))
+
+    async def set_moderator_role(self, guild_id: int, role_id: int | None) -> GuildSettings:
+        return await self._save(replace(await self.get(guild_id), moderator_role=role_id))
+
+    async def allow_channel(self, guild_id: int, channel_id: int) -> GuildSettings:
+        settings = await self.get(guild_id)
+        if channel_id in settings.allowed_channels:
+            return settings
+        if len(settings.allowed_channels) >= MAX_CHANNELS:
+            raise BadSetting("too_many_channels", max=MAX_CHANNELS)
+        channels = (*settings.allowed_channels, channel_id)
+        return await self._save(replace(settings, allowed_channels=channels))
+
+    async def remove_channel(self, guild_id: int, channel_id: int) -> GuildSettings:
+        settings = await self.get(guild_id)
+        if channel_id not in settings.allowed_channels:
+            raise BadSetting("not_listed", channel=channel_id)
+        channels = tuple(c for c in settings.allowed_channels if c != channel_id)
+        return await self._save(replace(settings, allowed_channels=channels))
+
+    async def any_channel(self, guild_id: int) -> GuildSettings:
+        return await self._save(replace(await self.get(guild_id), allowed_channels=()))

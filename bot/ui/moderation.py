@@ -1,0 +1,27 @@
+"""Who is a moderator: Manage Channels in this channel, or the server's moderator role.
+
+Discord hides moderator commands from others (``default_permissions``), but a
+server admin can change who sees them, so every moderator command asks again here.
+"""
+
+from __future__ import annotations
+
+import discord
+
+from bot.storage.server_store import GuildSettings
+
+
+def is_moderator(interaction: discord.Interaction, settings: GuildSettings) -> bool:
+    if interaction.permissions.manage_channels:  # computed by Discord for this channel
+        return True
+    role = settings.moderator_role
+    user = interaction.user
+    return (
+        role is not None
+        and isinstance(user, discord.Member)
+        and any(r.id == role for r in user.roles)
+    )
+
+
+def jump_url(guild_id: int, channel_id: int, message_id: int) -> str:
+    return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"

@@ -1,0 +1,76 @@
+"""The words of server controls (settings, moderation, limits, privacy), in one table.
+
+Same shape as the catalog (``key -> text`` with named placeholders), so the entries
+move into ``bot/ui/catalog.py`` as they are.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+MESSAGES: dict[str, str] = {
+    # ----- limits
+    "limit.cooldown": "Slow down: try again in {seconds} s.",
+    "limit.clicks": "You are clicking too fast: try again in {seconds} s.",
+    "limit.table_recent": "The table was posted a moment ago: {link}",
+    # ----- moderators
+    "mod.only": (
+        "Only moderators can do that: Manage Channels here, or the server's moderator role."
+    ),
+    "mod.open_only": "On this server only moderators open tables.",
+    "mod.channel_not_allowed": "Tables can't be opened here. Allowed: {channels}.",
+    # ----- settings
+    "settings.title": "Server settings",
+    "settings.channels": "Channels for tables",
+    "settings.channels.any": "any channel",
+    "settings.role": "Moderator role",
+    "settings.role.none": "none (Manage Channels only)",
+    "settings.turn_time": "Turn time of new tables",
+    "settings.turn_time.value": "{seconds} s",
+    "settings.turn_time.default": "{seconds} s (the bot's default)",
+    "settings.auto_deal": "Automatic next deal",
+    "settings.on": "on",
+    "settings.off": "off",
+    "settings.default_suffix": "{value} (the bot's default)",
+    "settings.open_by": "Who opens tables",
+    "settings.open_by.anyone": "anyone",
+    "settings.open_by.moderators": "moderators only",
+    "settings.language": "Language",
+    "settings.language.auto": "the server's language ({locale})",
+    "settings.changed": "{name} is now: {value}.",
+    "settings.channel_added": "Tables may now be opened in: {channels}.",
+    "settings.bad.turn_time": "The turn time must be between {min} and {max} seconds, not {given}.",
+    "settings.bad.open_by": "Who opens tables must be one of: {allowed}.",
+    "settings.bad.language": "The language must be one of: {allowed}.",
+    "settings.bad.too_many_channels": "At most {max} channels can be listed.",
+    "settings.bad.not_listed": "{channel} is not in the list of channels for tables.",
+    # ----- privacy
+    "privacy.nothing": "I store nothing about you on this server.",
+    "privacy.title": "What I store about you on this server",
+    "privacy.body": (
+        "Name: {name}\nUser id: {user_id}\nChips: {balance} (granted {granted}, refills "
+        "{refilled}, net won {net_won:+d})\nHands played: {hands_played}, in {hands} hand "
+        "records (with your cards and actions)\nLedger entries: {entries}\n"
+        "Seated at: {seats}\nFirst seen: <t:{created}:f>"
+    ),
+    "privacy.seats.none": "no table",
+    "privacy.delete_hint": "`/privacy delete` erases it.",
+    "privacy.confirm": (
+        "This erases your account on this server: chips, name and id. Your past hands "
+        'stay for the other players, under the name "deleted player". This can\'t be undone.'
+    ),
+    "privacy.confirm_button": "Erase my data",
+    "privacy.deleted": "Done: your account on this server is erased.",
+    "privacy.in_hand": "You are in a hand still being played: try again when it is over.",
+    "privacy.not_yours": "This button belongs to someone else.",
+    # ----- closed DMs
+    "dm.join_probe": "You joined a table. I will send your cards here when a hand is dealt.",
+    "dm.closed": (
+        "I can't send you direct messages, so use the **My hand** button "
+        "(or `/{variant} hand`) to see your cards."
+    ),
+}
+
+
+def t(key: str, **params: Any) -> str:
+    return MESSAGES[key].format(**params)

@@ -1,0 +1,103 @@
+"""/privacy show and /privacy delete: what the bot stores about a player, and erasing it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.storage.server_store import PlayerInHand
+from bot.storage.store import UnknownAccount
+from bot.ui.handlers import reply
+from bot.ui.server_text import t
+
+CONFIRM_SECONDS = 120
+
+
+class ConfirmErase(discord.ui.View):
+    """One button, for the player who asked, that erases their data on this server."""
+
+    def __init__(self, guild_id: int, user_id: int) -> None:
+        super().__init__(timeout=CONFIRM_SECONDS)
+        self.guild_id, self.user_id = guild_id, user_id
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=t("privacy.confirm_button"),
+            style=discord.ButtonStyle.danger,
+            custom_id=f"pv:erase:{guild_id}:{user_id}",
+        )
+        button.callback = self.erase  # type: ignore[method-assign]
+        self.add_item(button)
+
+    async def erase(self, interaction: discord.Interaction) -> None:
+        if interaction.user.id != self.user_id:  # ephemeral, so never expected
+            await reply(interaction, t("privacy.not_yours"))
+            return
+        manager = interaction.client.manager  # type: ignore[attr-defined]
+        try:
+            await manager.forget_player(self.guild_id, self.user_id)
+        except PlayerInHand:
+            await interaction.response.edit_message(content=t("privacy.in_hand"), view=None)
+            return
+        except UnknownAccount:
+            await interaction.response.edit_message(content=t("privacy.nothing"), view=None)
+            return
+        self.stop()
+        await interaction.response.edit_message(content=t("privacy.deleted"), view=None)
+
+
+@app_commands.guild_only()
+class PrivacyCog(
+    commands.GroupCog, group_name="privacy", group_description="What the bot stores about you"
+):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @property
+    def store(self):
+        return self.bot.store  # type: ignore[attr-defined]
+
+    @app_commands.command(name="show", description="What the bot stores about you here")
+    async def show(self, interaction: discord.Interaction) -> None:
+        assert interaction.guild_id is not None  # guild-only
+        data = await self.store.player_data(interaction.guild_id, interaction.user.id)
+        if data is None:
+            await reply(interaction, t("privacy.nothing"))
+            return
+        a = data.account
+        seats = ", ".join(f"<#{c}>" for c in data.seats) or t("privacy.seats.none")
+        body = t(
+            "privacy.body",
+            name=a.display_name,
+            user_id=a.user_id,
+            balance=a.balance,
+            granted=a.granted,
+            refilled=a.refilled,
+            net_won=a.net_won,
+            hands_played=a.hands_played,
+            hands=data.hands,
+            entries=data.ledger_entries,
+            seats=seats,
+            created=int(data.created_at),
+        )
+        embed = discord.Embed(title=t("privacy.title"), description=body)
+        embed.set_footer(text=t("privacy.delete_hint"))
+        await reply(interaction, "", embed=embed)
+
+    @app_commands.command(name="delete", description="Erase your account on this server")
+    async def delete(self, interaction: discord.Interaction) -> None:
+        assert interaction.guild_id is not None  # guild-only
+        if await self.store.player_data(interaction.guild_id, interaction.user.id) is None:
+            await reply(interaction, t("privacy.nothing"))
+            return
+        manager = self.bot.manager  # type: ignore[attr-defined]
+        if manager.in_live_hand(interaction.guild_id, interaction.user.id):
+            await reply(interaction, t("privacy.in_hand"))
+            return
+        view = ConfirmErase(interaction.guild_id, interaction.user.id)
+        await reply(interaction, t("privacy.confirm"), view=view)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(PrivacyCog(bot))
