@@ -257,7 +257,7 @@ class ServerStore:
         the hand is complete and marked cancelled, its holds are released; with
         ``close_channel`` that table is closed (seats removed) in the same transaction.
         False (and no write) if the hand was already settled."""
-        from bot.storage.store import HandNotLive, UnknownTable
+        from bot.storage.store import HandNotLive
 
         async with self._write() as conn:
             try:
@@ -274,12 +274,5 @@ class ServerStore:
             )
             await self._settle_all(conn, hand, [(p[0], 0) for p in players])
             if close_channel is not None:
-                cursor = await conn.execute(
-                    "UPDATE tables SET open = 0, turn_deadline = NULL, updated_at = ? "
-                    "WHERE channel_id = ?",
-                    (self._clock(), close_channel),
-                )
-                if cursor.rowcount != 1:
-                    raise UnknownTable(close_channel)
-                await conn.execute("DELETE FROM seats WHERE channel_id = ?", (close_channel,))
+                await self._close_table(conn, close_channel)
         return True

@@ -383,14 +383,16 @@ class Store(ServerStore):
     async def close_table(self, channel_id: int) -> None:
         """Mark closed, clear the deadline and remove its seats (the row is kept)."""
         async with self._write() as conn:
-            cursor = await conn.execute(
-                "UPDATE tables SET open = 0, turn_deadline = NULL, updated_at = ? "
-                "WHERE channel_id = ?",
-                (self._clock(), channel_id),
-            )
-            if cursor.rowcount != 1:
-                raise UnknownTable(channel_id)
-            await conn.execute("DELETE FROM seats WHERE channel_id = ?", (channel_id,))
+            await self._close_table(conn, channel_id)
+
+    async def _close_table(self, conn: aiosqlite.Connection, channel_id: int) -> None:
+        cursor = await conn.execute(
+            "UPDATE tables SET open = 0, turn_deadline = NULL, updated_at = ? WHERE channel_id = ?",
+            (self._clock(), channel_id),
+        )
+        if cursor.rowcount != 1:
+            raise UnknownTable(channel_id)
+        await conn.execute("DELETE FROM seats WHERE channel_id = ?", (channel_id,))
 
     async def set_table_message(self, channel_id: int, message_id: int) -> None:
         """Remember which message shows a table (the Discord layer edits it in place)."""
