@@ -19,9 +19,9 @@ from bot.tables.manager import TableManager
 from bot.tables.models import Refused
 from bot.ui.components import DiscardSelect, TableButton
 from bot.ui.handlers import apologize, reply
-from bot.ui.translator import CatalogTranslator
 from bot.ui.limits import RateLimiter, wait_seconds
 from bot.ui.server_text import t
+from bot.ui.translator import CatalogTranslator
 
 log = logging.getLogger(__name__)
 

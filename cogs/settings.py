@@ -123,6 +123,7 @@ class SettingsCog(
     @app_commands.command(
         name="channel-remove", description="Take a channel off the list of channels for tables"
     )
+    @app_commands.describe(channel="The channel to take off the list")
     async def channel_remove(
         self, interaction: discord.Interaction, channel: discord.TextChannel
     ) -> None:
@@ -159,6 +160,7 @@ class SettingsCog(
         await self._change(interaction, self.book.set_auto_deal(self._guild(interaction), on), 3)
 
     @app_commands.command(name="who-opens", description="Who may open tables")
+    @app_commands.describe(who="Anyone, or moderators only")
     async def who_opens(self, interaction: discord.Interaction, who: OpenBy) -> None:
         await self._change(interaction, self.book.set_open_by(self._guild(interaction), who), 4)
 

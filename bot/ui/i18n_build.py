@@ -83,12 +83,14 @@ async def command_strings() -> list[tuple[str, str]]:
     from discord.ext import commands
 
     from bot.client import EXTENSIONS
+    from bot.engine import VARIANTS
 
     seen: dict[tuple[str, str], None] = {}
 
     class Recorder(app_commands.Translator):
         async def translate(self, string, locale, context):  # type: ignore[override]
-            if locale == discord.Locale.american_english and context.location.name != "group_name":
+            game_group = context.location.name == "group_name" and string.message in VARIANTS
+            if locale == discord.Locale.american_english and not game_group:
                 seen[(context.location.name, string.message)] = None
             return None
 

@@ -5,13 +5,15 @@ Installed in ``setup_hook`` before the tree is synced, so the synced schema carr
 choice in Brazilian Portuguese and Vietnamese (English is the source, for ``en-US`` and
 ``en-GB`` alike). The strings come from the gettext catalogs (msgctxt
 ``command:<where>``, msgid the English). The games' group names are their variant ids
-in every language (``/a5-draw``): they are names, not words.
+in every language (``/a5-draw``): they are names, not words; other groups are translated.
 """
 
 from __future__ import annotations
 
 from discord import Locale, app_commands
 from discord.app_commands import TranslationContextLocation as Where
+
+from bot.engine import VARIANTS
 
 from . import i18n
 
@@ -24,6 +26,7 @@ class CatalogTranslator(app_commands.Translator):
         context: app_commands.TranslationContextTypes,
     ) -> str | None:
         ours = i18n.DISCORD_LOCALES.get(locale.value)
-        if ours is None or ours == i18n.SOURCE or context.location is Where.group_name:
-            return None  # Discord shows the English source
+        game_group = context.location is Where.group_name and string.message in VARIANTS
+        if ours is None or ours == i18n.SOURCE or game_group:
+            return None  # Discord shows the English source (or the game's id)
         return i18n.command_text(ours, context.location.name, string.message)
