@@ -100,6 +100,7 @@ class ServerStore:
             self, conn: Connection, hand: Row, results: list[tuple[int, int]]
         ) -> None: ...
         async def _close_table(self, conn: Connection, channel_id: int) -> None: ...
+
         _clock: Callable[[], float]
 
     # ------------------------------------------------------------ settings

@@ -385,7 +385,7 @@ class Store(ServerStore):
         async with self._write() as conn:
             await self._close_table(conn, channel_id)
 
-    async def _close_table(self, conn: aiosqlite.Connection, channel_id: int) -> None:
+    async def _close_table(self, conn: Connection, channel_id: int) -> None:
         cursor = await conn.execute(
             "UPDATE tables SET open = 0, turn_deadline = NULL, updated_at = ? WHERE channel_id = ?",
             (self._clock(), channel_id),

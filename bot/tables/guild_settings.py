@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.storage.server_store import LANGUAGES, OPEN_BY, GuildSettings
 from bot.storage.api import Storage
+from bot.storage.server_store import LANGUAGES, OPEN_BY, GuildSettings
 
 __all__ = [
     "LANGUAGES",

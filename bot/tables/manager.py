@@ -29,8 +29,8 @@ from bot.engine import (
 from bot.engine.cards import FULL_DECK, format_cards
 from bot.engine.record import RecordError, parse_record
 from bot.storage.api import Storage
-from bot.storage.store import InsufficientChips, SeatRow, StorageError, TableRow
 from bot.storage.server_store import PlayerInHand
+from bot.storage.store import InsufficientChips, SeatRow, StorageError, TableRow
 
 from .models import ActionResult, Refused, SeatState, TableEvent, TableSettings, TableView
 from .table import Table, describe_action
