@@ -29,9 +29,13 @@ needs_pg = pytest.mark.skipif(not PG_URL, reason=SKIP_REASON)
 
 def test_store_implements_storage_with_the_same_signatures() -> None:
     def public(cls: type) -> dict[str, inspect.Signature]:
+        members: dict[str, object] = {}
+        for klass in reversed(cls.__mro__):  # Store's own and its mixins' (ServerStore)
+            if klass.__module__.startswith("bot."):
+                members.update(vars(klass))
         return {
             name: inspect.signature(member)
-            for name, member in vars(cls).items()
+            for name, member in members.items()
             if callable(member) and not name.startswith("_") and name != "open"
         }
 
