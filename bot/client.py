@@ -17,10 +17,10 @@ from bot.storage.store import Store
 from bot.tables.guild_settings import Defaults, GuildSettingsBook
 from bot.tables.manager import TableManager
 from bot.tables.models import Refused
+from bot.ui.catalog import t
 from bot.ui.components import DiscardSelect, TableButton
-from bot.ui.handlers import apologize, reply
+from bot.ui.handlers import apologize, refuse, reply
 from bot.ui.limits import RateLimiter, wait_seconds
-from bot.ui.server_text import t
 from bot.ui.translator import CatalogTranslator
 
 log = logging.getLogger(__name__)
@@ -94,7 +94,7 @@ class PokerBot(commands.Bot):
     ) -> None:
         original = getattr(error, "original", error)
         if isinstance(original, Refused):
-            await reply(interaction, str(original))
+            await refuse(interaction, original, interaction.channel_id)
             return
         if isinstance(error, app_commands.CommandOnCooldown):
             await reply(interaction, t("limit.cooldown", seconds=wait_seconds(error.retry_after)))

@@ -6,20 +6,22 @@ The commands only translate between Discord and the table manager.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from typing import ClassVar
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine import VARIANTS
 from bot.tables.guild_settings import GuildSettings, GuildSettingsBook, allows_channel
-from bot.tables.models import Refused
+from bot.tables.manager import TableManager
+from bot.tables.models import Outcome, Refused
 from bot.ui import handlers
 from bot.ui.autocomplete import buy_choices, discard_choices
+from bot.ui.catalog import t
 from bot.ui.limits import TABLE_REPOST, cooldown, limiter_of
 from bot.ui.moderation import is_moderator, jump_url
-from bot.ui.server_text import t
+from bot.ui.text import cmd, game, join_list, outcome
 
 
 @app_commands.guild_only()  # the schema says so: Discord does not offer them in DMs
@@ -32,13 +34,13 @@ class TableCog(commands.GroupCog, group_name="table"):
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if interaction.guild_id is None or interaction.channel_id is None:
-            await handlers.reply(interaction, "Poker tables live in server channels, not in DMs.")
+            await handlers.reply(interaction, t("refused.dm_only"))
             return False
         return True
 
     @property
-    def manager(self):
-        return self.bot.manager  # type: ignore[attr-defined]
+    def manager(self) -> TableManager:
+        return self.bot.manager  # type: ignore[attr-defined, no-any-return]
 
     def _table_events(self):
         return self.bot.get_cog("TableEvents")
@@ -87,7 +89,7 @@ class TableCog(commands.GroupCog, group_name="table"):
                 self.book.auto_deal(settings),
             )
         except Refused as exc:
-            await handlers.reply(interaction, str(exc))
+            await handlers.refuse(interaction, exc, variant=self.variant_id)
             return
         limiter_of(interaction).note("open", interaction.user.id)
         await self._post(interaction, channel_id)
@@ -106,13 +108,11 @@ class TableCog(commands.GroupCog, group_name="table"):
         try:
             view = self.manager.view(channel_id)
         except Refused as exc:
-            await handlers.reply(interaction, str(exc).replace("<game>", self.variant_id))
+            await handlers.refuse(interaction, exc, variant=self.variant_id)
             return None
         if view.variant != self.variant_id:
-            other = VARIANTS[view.variant]
-            await handlers.reply(
-                interaction, f"This channel's table plays {other.name}: use `/{other.id}` commands."
-            )
+            text = t("refused.other_game", game=game(view.variant), command=cmd(view.variant, "…"))
+            await handlers.reply(interaction, text)
             return None
         return channel_id
 
@@ -133,13 +133,15 @@ class TableCog(commands.GroupCog, group_name="table"):
         if (ch := await self._here(interaction)) is not None:
             await self._simple(interaction, self.manager.sit_out(ch, interaction.user.id), ch)
 
-    async def _simple(self, interaction: discord.Interaction, call, channel_id: int) -> None:
+    async def _simple(
+        self, interaction: discord.Interaction, call: Awaitable[Outcome], channel_id: int
+    ) -> None:
         try:
-            text = await call
+            done = await call
         except Refused as exc:
             await handlers.refuse(interaction, exc, channel_id)
             return
-        await handlers.reply(interaction, text)
+        await handlers.reply(interaction, outcome(done, self.variant_id))
 
     @app_commands.command(name="deal", description="Deal the next hand")
     async def deal(self, interaction: discord.Interaction) -> None:
@@ -224,9 +226,9 @@ class AbyssiniaBase(TableCog, group_name="abyssinia-table"):
     async def buy(self, interaction: discord.Interaction, source: str) -> None:
         choice = source.strip().lower()
         if choice not in handlers.BUY_ACTIONS:
-            await handlers.reply(
-                interaction, f"'{source}' is not a place to buy from: left, right or blind."
-            )
+            places = join_list(t(f"source.{s}") for s in handlers.BUY_ACTIONS)
+            text = t("refused.bad_source", source=f"'{source}'", legal=places)
+            await handlers.reply(interaction, text)
             return
         await self._act(interaction, "buy", source=choice)
 

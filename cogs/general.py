@@ -9,12 +9,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine import VARIANTS
-from bot.history import summarize
 from bot.rules_text import COMMON, RULES
+from bot.tables.manager import TableManager
 from bot.tables.models import Refused
-from bot.ui.handlers import reply
+from bot.ui.catalog import t
+from bot.ui.handlers import refuse, reply
+from bot.ui.history import summarize
 from bot.ui.limits import cooldown
+from bot.ui.text import esc
+from bot.ui.text import game as game_name
 
 Game = Literal["a6-draw", "a5-draw", "a5-triple", "abyssinia"]
 
@@ -24,12 +27,12 @@ class General(commands.Cog):
         self.bot = bot
 
     @property
-    def manager(self):
-        return self.bot.manager  # type: ignore[attr-defined]
+    def manager(self) -> TableManager:
+        return self.bot.manager  # type: ignore[attr-defined, no-any-return]
 
     async def _guild(self, interaction: discord.Interaction) -> int | None:
         if interaction.guild_id is None:
-            await reply(interaction, "Chips are kept per server: use this in a server channel.")
+            await reply(interaction, t("refused.guild_only"))
         return interaction.guild_id
 
     @app_commands.command(name="leaderboard", description="Players ranked by net chips won")
@@ -43,13 +46,19 @@ class General(commands.Cog):
             return
         rows, total = await self.manager.store.leaderboard(guild, page, 10)
         pages = max(1, -(-total // 10))
-        embed = discord.Embed(title="Leaderboard — net chips won", colour=discord.Colour.gold())
+        embed = discord.Embed(title=t("leaderboard.title"), colour=discord.Colour.gold())
         lines = [
-            f"**{r.rank}.** {r.display_name} — {r.net_won:+d} in {r.hands_played} hands"
+            t(
+                "leaderboard.row",
+                rank=r.rank,
+                name=esc(r.display_name),
+                net=r.net_won,
+                count=r.hands_played,
+            )
             for r in rows
         ]
-        embed.description = "\n".join(lines) or "No one on this page yet."
-        embed.set_footer(text=f"Page {min(page, pages)} of {pages} · refills don't count")
+        embed.description = "\n".join(lines) or t("leaderboard.empty")
+        embed.set_footer(text=t("leaderboard.footer", page=min(page, pages), pages=pages))
         await interaction.response.send_message(embed=embed)
 
     @app_commands.command(name="balance", description="Your chips on this server")
@@ -58,9 +67,14 @@ class General(commands.Cog):
         if (guild := await self._guild(interaction)) is None:
             return
         a = await self.manager.balance(guild, interaction.user.id, interaction.user.display_name)
-        text = (
-            f"You have **{a.balance}** chips ({a.available} available, {a.held} held in hands). "
-            f"Net won: {a.net_won:+d} in {a.hands_played} hands; refills: {a.refilled}."
+        text = t(
+            "balance",
+            balance=a.balance,
+            available=a.available,
+            held=a.held,
+            net=a.net_won,
+            count=a.hands_played,
+            refilled=a.refilled,
         )
         await reply(interaction, text)
 
@@ -74,9 +88,9 @@ class General(commands.Cog):
                 guild, interaction.user.id, interaction.user.display_name
             )
         except Refused as exc:
-            await reply(interaction, f"No refill: {exc}.")
+            await refuse(interaction, exc)
             return
-        await reply(interaction, f"Refilled {added} chips. Refills don't count on the leaderboard.")
+        await reply(interaction, t("done.refill", added=added))
 
     @app_commands.command(name="history", description="Your recent hands")
     @app_commands.guild_only()
@@ -89,7 +103,7 @@ class General(commands.Cog):
             return
         hands = await self.manager.store.recent_hands(guild, interaction.user.id, count)
         if not hands:
-            await reply(interaction, "You have no finished hands on this server yet.")
+            await reply(interaction, t("history.none"))
             return
         lines = [summarize(h, interaction.user.id, time.time()) for h in hands]
         await reply(interaction, "\n".join(lines)[:1900])
@@ -97,8 +111,8 @@ class General(commands.Cog):
     @app_commands.command(name="rules", description="The table conventions of a game")
     @app_commands.describe(game="Which game")
     async def rules(self, interaction: discord.Interaction, game: Game) -> None:
-        embed = discord.Embed(title=VARIANTS[game].name, description=RULES[game])
-        embed.add_field(name="All tables", value=COMMON)
+        embed = discord.Embed(title=game_name(game), description=RULES[game])
+        embed.add_field(name=t("rules.all_tables"), value=COMMON)
         await reply(interaction, "", embed=embed)
 
 

@@ -16,8 +16,11 @@ from discord.ext import commands
 
 from bot.engine import VARIANTS
 from bot.tables.models import TableEvent
+from bot.ui.catalog import t
 from bot.ui.components import table_components
+from bot.ui.handlers import where
 from bot.ui.render import hand_embed, result_embed, table_embed, table_files
+from bot.ui.text import esc, event_line
 
 log = logging.getLogger(__name__)
 
@@ -47,8 +50,7 @@ class TableEvents(commands.Cog):
 
     async def on_table_event(self, event: TableEvent) -> None:
         channel_id = event.view.channel_id
-        if event.text:
-            self.logs[channel_id].append(event.text)
+        self.logs[channel_id].append(event_line(event))
         if event.kind == "opened":
             return  # the open command posts the table message itself
         if event.kind == "finished":
@@ -84,8 +86,9 @@ class TableEvents(commands.Cog):
         seat = self.manager.my_hand(channel_id, user_id)
         if seat is None:
             return
-        note = "🃏 Your new hand." if kind == "dealt" else "🔄 Your cards after the draw."
-        embed, files = hand_embed(seat, note)
+        note = t("hand.dm.dealt") if kind == "dealt" else t("hand.dm.drawn")
+        hand_id = self.manager.view(channel_id).hand_id
+        embed, files = hand_embed(seat, note, where(channel_id, hand_id))
         try:
             dm = await self.bot.create_dm(discord.Object(user_id))
             await dm.send(embed=embed, files=files)
@@ -93,12 +96,8 @@ class TableEvents(commands.Cog):
             if (channel_id, user_id) in self.dm_warned:
                 return
             self.dm_warned.add((channel_id, user_id))
-            name = self.manager.view(channel_id).names.get(str(user_id), "a player")
-            await self._send(
-                channel_id,
-                content=f"I can't send {name} direct messages; use the **My hand** button "
-                "to see your cards.",
-            )
+            name = self.manager.view(channel_id).names.get(str(user_id), "")
+            await self._send(channel_id, content=t("hand.dm.closed", name=esc(name)))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -131,12 +131,12 @@ class Recorder:
         return [e for e in self.events if e.kind == "finished"]
 
 
-async def refused(coro: Any) -> str:
-    """Await ``coro``, which must be refused; return the reason."""
+async def refused(coro: Any) -> Refused:
+    """Await ``coro``, which must be refused; return the refusal (its code and params)."""
     try:
         await coro
     except Refused as exc:
-        return str(exc)
+        return exc
     raise AssertionError("expected a refusal")
 
 

@@ -230,10 +230,11 @@ async def test_out_of_turn_unseated_and_duplicate_clicks_are_refused(tmp_path):
         before = h.message(table.id).text
         out_of_turn = await h.click(waiting, table, check)
         assert out_of_turn.ephemeral and "not your turn" in out_of_turn.content
-        stranger = await h.click(CAROL, table, check)
-        assert stranger.ephemeral and "not dealt into this hand" in stranger.content
+        stranger = await h.click(CAROL, table, check)  # an outsider is told how to join
+        assert stranger.ephemeral and "not seated" in stranger.content
+        assert "/a6-draw join" in stranger.content
         slash_stranger = await h.slash(CAROL, TABLE, "a6-draw fold")
-        assert slash_stranger.ephemeral and "not dealt" in slash_stranger.content
+        assert slash_stranger.ephemeral and "/a6-draw join" in slash_stranger.content
         illegal = await h.slash(to_act, TABLE, "a6-draw fold")
         assert illegal.ephemeral and "nothing is owed" in illegal.content
         assert "legal now: check, bet" in illegal.content.lower()
@@ -245,6 +246,9 @@ async def test_out_of_turn_unseated_and_duplicate_clicks_are_refused(tmp_path):
         texts = sorted([first.content or "✅", second.content or "✅"])
         assert sum("earlier turn" in t for t in texts) == 1
         assert len(h.bot.manager.tables[TABLE].hand.actions) == 1
+        await h.slash(CAROL, TABLE, "a6-draw join")
+        latecomer = await h.slash(CAROL, TABLE, "a6-draw fold")
+        assert latecomer.ephemeral and "not dealt into this hand" in latecomer.content
 
 
 async def test_bad_input_gets_a_clear_ephemeral_answer(tmp_path):
@@ -265,7 +269,8 @@ async def test_bad_input_gets_a_clear_ephemeral_answer(tmp_path):
         view = h.bot.manager.view(TABLE)
         to_act = next(p for p in PLAYERS if uid(p) == view.to_act_user)
         early = await h.slash(to_act, TABLE, "a5-draw discard", cards="8c")
-        assert early.ephemeral and "not allowed now" in early.content
+        assert early.ephemeral and "can't discard now" in early.content
+        assert "Legal now: check, bet." in early.content
         for _ in range(2):
             view = h.bot.manager.view(TABLE)
             actor = next(p for p in PLAYERS if uid(p) == view.to_act_user)

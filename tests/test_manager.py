@@ -13,7 +13,7 @@ from bot.engine.cards import FULL_DECK
 from bot.engine.record import parse_actions
 from bot.storage.store import Store
 from bot.tables.manager import TableManager
-from bot.tables.models import Refused
+from bot.tables.models import Code, Done, Refused, Skip
 from tests.databases import Databases, Target
 
 from .manager_helpers import (
@@ -112,7 +112,7 @@ async def _run(path: Target, variant: str, seed: str, cut: int | None) -> tuple[
         view = m.view(CH)
         if view.hand is None:
             break
-        phases.append(view.hand.street)
+        phases.append(f"{view.hand.phase} {view.hand.round}")
         await step(m, CH, seed)
     record = await store.hand_record(hand_id)
     await close_manager(store, m)
@@ -131,9 +131,9 @@ async def test_restart_in_every_phase_gives_the_same_hand(
     streets = set(phases)
     v = {"a6-draw": (2, 1, 0), "a5-draw": (2, 1, 0), "a5-triple": (4, 3, 0)}
     bets, draws, buys = v.get(variant, (5, 0, 5))
-    assert sum(s.startswith("betting round") for s in streets) == bets
-    assert sum(s.startswith("draw") for s in streets) == draws
-    assert sum(s.startswith("buy") for s in streets) == buys
+    assert sum(s.startswith("bet ") for s in streets) == bets
+    assert sum(s.startswith("draw ") for s in streets) == draws
+    assert sum(s.startswith("buy ") for s in streets) == buys
     base_hand = replay(base_record)
     assert base_hand.complete and base_hand.showdown
     for cut in range(n):  # every action index: includes the first of every round
@@ -170,9 +170,9 @@ async def test_simultaneous_clicks_apply_exactly_once_per_turn(databases: Databa
         bad = [r for r in results if isinstance(r, BaseException)]
         assert len(ok) == 1, results
         assert all(isinstance(r, Refused) for r in bad), bad
-        reasons = ("earlier turn", "not your turn", "No hand is being played")  # last: it ended
+        codes = (Code.STALE_BUTTON, Code.NOT_YOUR_TURN)
         for r in bad:
-            assert any(reason in str(r) for reason in reasons), r
+            assert r.code in codes, r
         assert ok[0] is results[0]  # the first click in line wins
         applied.append({"player": str(actor), **move})
     record = await store.hand_record(hand_id)
@@ -340,9 +340,9 @@ async def test_two_timeouts_in_a_row_sit_the_player_out(databases: Databases) ->
     view = await m.deal(CH, A)
     assert view.hand is not None
     assert str(sleeper) not in {s.player for s in view.hand.seats}
-    assert f"user{sleeper} is sitting out" in events.events[-1].text
+    assert Skip(sleeper, f"user{sleeper}", "sitting_out") in events.events[-1].params["skipped"]
     await play(m, CH, "after")
-    assert "You are back" in await m.sit_out(CH, sleeper)
+    assert (await m.sit_out(CH, sleeper)).code is Done.BACK
     view = await m.deal(CH, A)
     assert view.hand is not None and str(sleeper) in {s.player for s in view.hand.seats}
     await close_manager(store, m)
@@ -436,14 +436,14 @@ async def test_sitting_out_skips_the_next_deal_until_back(databases: Databases) 
     events = Recorder()
     m.subscribe(events)
     await seat_players(m, CH, "a6-draw", [A, B, C])
-    assert "You sit out" in await m.sit_out(CH, B)
+    assert (await m.sit_out(CH, B)).code is Done.SITTING_OUT
     view = await m.deal(CH, A)
     assert view.hand is not None
     assert {s.player for s in view.hand.seats} == {str(A), str(C)}
-    assert f"Not dealt in: user{B} is sitting out" in events.events[-1].text
-    assert await refused(m.act(CH, B, "check")) == "You are not dealt into this hand."
+    assert events.events[-1].params["skipped"] == (Skip(B, f"user{B}", "sitting_out"),)
+    assert (await refused(m.act(CH, B, "check"))).code is Code.NOT_DEALT_IN
     await play(m, CH, "s")
-    assert "back" in await m.sit_out(CH, B)
+    assert (await m.sit_out(CH, B)).code is Done.BACK
     view = await m.deal(CH, A)
     assert view.hand is not None and len(view.hand.seats) == 3
     await close_manager(store, m)
@@ -454,73 +454,90 @@ async def test_leaving_mid_hand_keeps_the_seat_until_the_hand_ends(databases: Da
     store, m = await open_manager(path)
     await seat_players(m, CH, "a5-draw", [A, B, C])
     await m.deal(CH, A)
-    assert "when this hand ends" in await m.leave(CH, B)
+    assert (await m.leave(CH, B)).code is Done.LEAVING
     seat = m.tables[CH].seat_of(B)
     assert seat is not None and seat.leaving
     assert any(s.user_id == B and s.leaving for s in await store.load_seats(CH))
     await play(m, CH, "leave")  # B still acts until the end
     assert m.tables[CH].seat_of(B) is None
     assert [s.user_id for s in await store.load_seats(CH)] == [A, C]
-    assert "not seated" in await refused(m.deal(CH, B))
-    assert "left the table" in await m.leave(CH, C)  # between hands: at once
+    assert (await refused(m.deal(CH, B))).code is Code.NOT_SEATED
+    assert (await m.leave(CH, C)).code is Done.LEFT  # between hands: at once
     await close_manager(store, m)
 
 
 async def test_refusals(databases: Databases) -> None:
     store, m = await open_manager(databases.target("t.db"))
     await m.open_table(GUILD, CH, "a5-draw", seat_limit=3)
-    assert "no table" in await refused(m.join(CH + 1, A, "a"))
-    assert "already has" in await refused(m.open_table(GUILD, CH, "a6-draw"))
-    assert "Unknown game" in await refused(m.open_table(GUILD, CH + 1, "holdem"))
+    assert (await refused(m.join(CH + 1, A, "a"))).code is Code.NO_TABLE
+    exists = await refused(m.open_table(GUILD, CH, "a6-draw"))
+    assert (exists.code, exists.params) == (Code.TABLE_EXISTS, {"variant": "a5-draw"})
+    unknown = await refused(m.open_table(GUILD, CH + 1, "holdem"))
+    assert unknown.code is Code.UNKNOWN_GAME and unknown.params["game"] == "holdem"
     await m.join(CH, A, "a")
-    assert "already seated" in await refused(m.join(CH, A, "a"))
-    assert "At least two players" in await refused(m.deal(CH, A))
+    assert (await refused(m.join(CH, A, "a"))).code is Code.ALREADY_SEATED
+    assert (await refused(m.deal(CH, A))).code is Code.TOO_FEW_PLAYERS
     await m.join(CH, B, "b")
     await m.join(CH, C, "c")
-    assert "full" in await refused(m.join(CH, D, "d"))
-    assert "not seated" in await refused(m.deal(CH, D))
-    assert "No hand is being played" in await refused(m.act(CH, A, "check"))
+    full = await refused(m.join(CH, D, "d"))
+    assert (full.code, full.params) == (Code.TABLE_FULL, {"seats": 3})
+    assert (await refused(m.deal(CH, D))).code is Code.NOT_SEATED
+    no_hand = await refused(m.act(CH, A, "check"))
+    assert (no_hand.code, no_hand.params) == (Code.NO_HAND, {"variant": "a5-draw"})
     await m.leave(CH, C)
     view = await m.deal(CH, A)
-    assert "already being played" in await refused(m.deal(CH, A))
+    assert (await refused(m.deal(CH, A))).code is Code.HAND_RUNNING
     await m.join(CH, D, "d")  # seated after the deal
-    assert "not dealt into" in await refused(m.act(CH, D, "check"))
+    assert (await refused(m.act(CH, D, "check"))).code is Code.NOT_DEALT_IN
+    assert (await refused(m.act(CH, D + 1, "check"))).code is Code.NOT_SEATED  # an outsider
     actor = view.to_act_user
     other = A if actor == B else B
-    assert "not your turn" in await refused(m.act(CH, other, "check"))
-    assert "earlier turn" in await refused(m.act(CH, actor, "check", turn=view.turn + 1))
-    assert "earlier turn" in await refused(m.act(CH, actor, "check", hand_id=view.hand_id + 1))
+    waiting = await refused(m.act(CH, other, "check"))
+    assert waiting.code is Code.NOT_YOUR_TURN
+    assert waiting.params == {"waiting_for": actor, "name": "a" if actor == A else "b"}
+    stale = await refused(m.act(CH, actor, "check", turn=view.turn + 1))
+    assert stale.code is Code.STALE_BUTTON
+    stale = await refused(m.act(CH, actor, "check", hand_id=view.hand_id + 1))
+    assert stale.code is Code.STALE_BUTTON
 
-    async def unchanged(coro, *words: str) -> None:
+    async def unchanged(coro, code: Code, **params: object) -> None:
         before, record = m.view(CH), await store.hand_record(view.hand_id)
         mine = m.my_hand(CH, actor)
-        reason = await refused(coro)
-        for word in words:
-            assert word.lower() in reason.lower(), reason
+        refusal = await refused(coro)
+        assert refusal.code is code, refusal
+        for name, value in params.items():
+            assert refusal.params[name] == value, refusal
         assert m.view(CH) == before
         assert m.my_hand(CH, actor) == mine
         assert await store.hand_record(view.hand_id) == record
 
-    await unchanged(m.act(CH, actor, "fold"), "may not fold when nothing is owed", "legal now")
-    await unchanged(m.act(CH, actor, "call"), "no bet to call")
-    await unchanged(m.act(CH, actor, "discard", cards=["8c"]), "discard is not allowed now")
-    await unchanged(m.act(CH, actor, "buy", source="left"), "buy is not allowed now")
-    await unchanged(m.act(CH, actor, "dance"), "dance")
+    illegal = Code.ILLEGAL_ACTION
+    await unchanged(
+        m.act(CH, actor, "fold"), illegal, reason="nothing_owed", legal=("check", "bet")
+    )
+    await unchanged(m.act(CH, actor, "call"), illegal, reason="no_bet", action="call")
+    await unchanged(m.act(CH, actor, "discard", cards=["8c"]), illegal, reason="wrong_phase")
+    await unchanged(m.act(CH, actor, "buy", source="left"), illegal, reason="wrong_phase")
+    await unchanged(m.act(CH, actor, "dance"), illegal, action="dance")
     # the draw: bad card text and cards not held
     await _to_phase(m, "draw", "ref")
     actor = m.view(CH).to_act_user
     mine = m.my_hand(CH, actor)
     assert mine is not None
-    await unchanged(m.act(CH, actor, "discard", cards=["Zz"]), "'Zz' is not a card")
-    await unchanged(m.act(CH, actor, "discard", cards="1"), "not a card")
+    await unchanged(m.act(CH, actor, "discard", cards=["Zz"]), Code.BAD_CARDS, token="Zz")
+    await unchanged(m.act(CH, actor, "discard", cards="1"), Code.BAD_CARDS, token="1")
     foreign = next(c for c in FULL_DECK if c not in mine.cards)
     await unchanged(
         m.act(CH, actor, "discard", cards=[format_card(foreign)]),
-        f"you don't hold {format_card(foreign)}",
+        illegal,
+        reason="not_held",
+        card=foreign,
     )
     twice = format_card(mine.cards[0])
-    await unchanged(m.act(CH, actor, "discard", cards=[twice, twice]), "named twice")
-    await unchanged(m.act(CH, actor, "check"), "check is not allowed now")
+    await unchanged(
+        m.act(CH, actor, "discard", cards=[twice, twice]), illegal, reason="named_twice"
+    )
+    await unchanged(m.act(CH, actor, "check"), illegal, reason="wrong_phase", legal=("discard",))
     await close_manager(store, m)
 
 
@@ -548,7 +565,7 @@ async def test_ledger_invariants_after_random_play(databases: Databases) -> None
             try:
                 await m.deal(ch)
             except Refused as exc:
-                assert "minimum" in str(exc)
+                assert exc.code is Code.TOO_FEW_PLAYERS
                 continue
             # a few hands stop mid-way; the ledger must hold with live hands too
             limit = None if round_ % 3 else rng.randrange(1, 6)
@@ -587,7 +604,7 @@ async def test_holds_keep_a_player_at_many_tables_within_their_chips(databases: 
     refusals = [r for r in results if isinstance(r, BaseException)]
     assert len(dealt) == 4 and len(refusals) == 2
     for r in refusals:
-        assert isinstance(r, Refused) and "minimum" in str(r)
+        assert isinstance(r, Refused) and r.code is Code.CANNOT_COVER_MINIMUM
     account = await store.balance(GUILD, A)
     assert account is not None and account.held == 4 * 41 and account.available == 36
     for ch in tables:
@@ -612,11 +629,12 @@ async def test_refill_only_below_thirteen_and_out_of_hands(databases: Databases)
     m = TableManager(store, starting_grant=20, turn_timeout=3600, rng=random.Random(1))
     await m.start()
     await seat_players(m, CH, "a5-draw", [A, B])
-    assert "not below the smallest table minimum 13" in await refused(m.refill(GUILD, A, "a"))
+    not_low = await refused(m.refill(GUILD, A, "a"))
+    assert (not_low.code, not_low.params) == (Code.REFILL_NOT_LOW, {"balance": 20, "minimum": 13})
     loser = None
     for n in range(20):
         await m.deal(CH, A)
-        assert "still being played" in await refused(m.refill(GUILD, A, "a"))
+        assert (await refused(m.refill(GUILD, A, "a"))).code is Code.REFILL_IN_HAND
         await play(m, CH, f"agg{n}", agent=_aggressive)  # capped: the loser loses 13
         low = [u for u in (A, B) if (await store.balance(GUILD, u)).balance < 13]
         if low:
@@ -624,11 +642,11 @@ async def test_refill_only_below_thirteen_and_out_of_hands(databases: Databases)
             break
     assert loser is not None
     before = (await store.balance(GUILD, loser)).balance
-    assert "At least two players" in await refused(m.deal(CH, A))
+    assert (await refused(m.deal(CH, A))).code is Code.TOO_FEW_PLAYERS
     assert await m.refill(GUILD, loser, "l") == 20 - before
     account = await store.balance(GUILD, loser)
     assert account.balance == 20 and account.refilled == 20 - before
-    assert "not below" in await refused(m.refill(GUILD, loser, "l"))
+    assert (await refused(m.refill(GUILD, loser, "l"))).code is Code.REFILL_NOT_LOW
     check_ledger(path)
     await close_manager(store, m)
 

@@ -22,7 +22,15 @@ _SYMBOL_TO_SUIT = {v: k for k, v in SUIT_SYMBOLS.items()}
 
 
 class CardError(ValueError):
-    """Raised for card text that names no card; the message names the token."""
+    """Raised for card text that names no card; the message names the token.
+
+    ``token`` is the offending text (None when the input was not text at all), so a
+    caller can explain the problem in its own words.
+    """
+
+    def __init__(self, message: str, token: str | None = None) -> None:
+        super().__init__(message)
+        self.token = token
 
 
 def make_card(rank: int, suit: str) -> Card:
@@ -58,13 +66,14 @@ def parse_card(token: str) -> Card:
     text = token.strip().replace("\ufe0f", "")
     if len(text) < 2:
         raise CardError(
-            f"{shown_token(token)} is not a card (write rank then suit, like As or 10h)"
+            f"{shown_token(token)} is not a card (write rank then suit, like As or 10h)", token
         )
     card = _BY_TEXT.get(_rank_text(text[:-1]) + _SYMBOL_TO_SUIT.get(text[-1], text[-1].lower()))
     if card is None:
         raise CardError(
             f"{shown_token(token)} is not a card: "
-            "ranks are A 2-9 T(10) J Q K, suits c d h s or ♣ ♦ ♥ ♠"
+            "ranks are A 2-9 T(10) J Q K, suits c d h s or ♣ ♦ ♥ ♠",
+            token,
         )
     return card
 

@@ -22,7 +22,16 @@ SLOTS = ("left", "right")
 
 
 class IllegalAction(ValueError):
-    """An action the rules do not allow now; the message says why and what is legal."""
+    """An action the rules do not allow now.
+
+    The message (for the replay CLI and logs) says why and what is legal; ``code`` and
+    ``params`` say the same as data, for callers that word it themselves.
+    """
+
+    def __init__(self, message: str, code: str = "illegal", **params: object) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
 
 
 @dataclass(frozen=True)
@@ -283,19 +292,26 @@ class Hand:
     def _refuse_turn(self, action: Action) -> NoReturn:
         """Why ``action`` is not the turn's (to_act is None exactly when the hand is complete)."""
         if self.complete:
-            raise IllegalAction("the hand is complete; no more actions")
+            raise IllegalAction("the hand is complete; no more actions", "hand_complete")
         if action.player not in self.players:
-            raise IllegalAction(f"{action.player} is not seated in this hand")
+            raise IllegalAction(f"{action.player} is not seated in this hand", "not_in_hand")
         assert self.to_act is not None
-        raise IllegalAction(f"it is {self.players[self.to_act]}'s turn, not {action.player}'s")
+        to_act = self.players[self.to_act]
+        raise IllegalAction(
+            f"it is {to_act}'s turn, not {action.player}'s", "not_your_turn", to_act=to_act
+        )
 
     def _expect(self, kind: str, allowed: tuple[str, ...], why: str) -> None:
         if kind not in allowed:
-            raise IllegalAction(f"{kind} is not allowed now: {why}")
+            raise IllegalAction(
+                f"{kind} is not allowed now: {why}", "wrong_phase", phase=self.phase, legal=allowed
+            )
 
     def _bet_action(self, seat: int, kind: str) -> None:
         if kind not in self._legal:
-            raise IllegalAction(self._refusal(kind, self._bet_decision(seat)))
+            d = self._bet_decision(seat)
+            reason, message = self._refusal(kind, d)
+            raise IllegalAction(message, reason, legal=d.legal, to_call=d.to_call)
         cost = self._bet_cost(seat, kind)
         self.contributed[seat] += cost
         self.round_bets[seat] += cost
@@ -312,19 +328,20 @@ class Hand:
         self.pending.discard(seat)
         self._after_turn(seat)
 
-    def _refusal(self, kind: str, d: Decision) -> str:
+    def _refusal(self, kind: str, d: Decision) -> tuple[str, str]:
+        """The refusal's code and its message."""
         legal = ", ".join(d.legal)
         reasons = {
-            "fold": "you may not fold when nothing is owed",
-            "check": f"you owe {d.to_call} to stay in",
-            "call": "there is no bet to call",
-            "bet": "there is already a bet: call or raise it",
-            "raise": "the betting is capped (one bet and three raises)"
+            "fold": ("nothing_owed", "you may not fold when nothing is owed"),
+            "check": ("owes", f"you owe {d.to_call} to stay in"),
+            "call": ("no_bet", "there is no bet to call"),
+            "bet": ("bet_exists", "there is already a bet: call or raise it"),
+            "raise": ("capped", "the betting is capped (one bet and three raises)")
             if d.raises_left <= 0
-            else "there is no bet to raise",
+            else ("no_bet", "there is no bet to raise"),
         }
-        why = reasons.get(kind, f"{kind} is not a betting action")
-        return f"{kind} is not allowed now: {why}; legal now: {legal}"
+        code, why = reasons.get(kind, ("wrong_phase", f"{kind} is not a betting action"))
+        return code, f"{kind} is not allowed now: {why}; legal now: {legal}"
 
     def _discard(self, seat: int, cards: Sequence[Card]) -> None:
         held = self.holdings[seat]
@@ -351,8 +368,13 @@ class Hand:
         foreign = [c for c in cards if c not in held]
         if foreign:
             mine = " ".join(format_cards(held))
-            raise IllegalAction(f"you don't hold {format_card(foreign[0])}; your cards are {mine}")
-        raise IllegalAction("a card is named twice in the discard")
+            raise IllegalAction(
+                f"you don't hold {format_card(foreign[0])}; your cards are {mine}",
+                "not_held",
+                card=foreign[0],
+                held=tuple(held),
+            )
+        raise IllegalAction("a card is named twice in the discard", "named_twice")
 
     def _reshuffle_for(self, need: int) -> list[Card] | None:
         """The next stub when this draw runs the stub out, checked against the dead cards."""

@@ -31,7 +31,8 @@ class SeatInfo:
 class PublicView:
     variant: str
     phase: str  # "bet", "draw", "buy" or "complete"
-    street: str  # e.g. "betting round 2 of 4", "draw 1 of 3", "buy 3 of 5"
+    round: int  # which round of this phase it is (1-based): betting round 2 of 4 -> 2
+    rounds: int  # how many rounds of this phase the game has: betting round 2 of 4 -> 4
     pot: int
     to_act: str | None
     to_call: int
@@ -56,15 +57,12 @@ class SeatView:
     decision: Decision | None  # set only when it is this player's turn
 
 
-def _street(hand: Hand) -> str:
-    v = hand.variant
+def _round(hand: Hand) -> tuple[int, int]:
+    """Which round of its phase the hand is in, and of how many (0, 0 once complete)."""
     if hand.complete:
-        return "showdown" if hand.showdown else "hand over"
+        return 0, 0
     done = hand.variant.streets[: hand.street + 1]
-    number = done.count(hand.phase)
-    total = v.streets.count(hand.phase)
-    label = {"bet": "betting round", "draw": "draw", "buy": "buy"}[hand.phase]
-    return f"{label} {number} of {total}"
+    return done.count(hand.phase), hand.variant.streets.count(hand.phase)
 
 
 def public_view(hand: Hand) -> PublicView:
@@ -84,11 +82,13 @@ def public_view(hand: Hand) -> PublicView:
         )
         for s, p in enumerate(hand.players)
     )
+    number, total = _round(hand)
     shown = {hand.players[s]: tuple(hand.holdings[s]) for s in hand.active} if hand.showdown else {}
     return PublicView(
         variant=hand.variant.id,
         phase="complete" if hand.complete else hand.phase,
-        street=_street(hand),
+        round=number,
+        rounds=total,
         pot=hand.pot,
         to_act=d.player if d else None,
         to_call=d.to_call if d else 0,

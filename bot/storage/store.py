@@ -99,7 +99,12 @@ class InsufficientChips(StorageError):
 
 
 class RefillRefused(StorageError):
-    """The message says why, with the numbers, suitable to show the player."""
+    """The message says why, with the numbers; ``code`` and ``params`` say it as data."""
+
+    def __init__(self, message: str, code: str, **params: int) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
 
 
 class BadSettlement(StorageError, ValueError):
@@ -868,15 +873,25 @@ class Store(ServerStore):
 def _check_refill(account: Account, grant: int, smallest_minimum: int) -> None:
     if account.held:
         raise RefillRefused(
-            f"you have {account.held} chips in a hand still being played; refill after it finishes"
+            f"you have {account.held} chips in a hand still being played; refill after it finishes",
+            "in_hand",
+            held=account.held,
         )
     if account.balance >= smallest_minimum:
         raise RefillRefused(
             f"your balance {account.balance} is not below the smallest table minimum "
-            f"{smallest_minimum}"
+            f"{smallest_minimum}",
+            "not_low",
+            balance=account.balance,
+            minimum=smallest_minimum,
         )
     if grant <= account.balance:
-        raise RefillRefused(f"your balance {account.balance} is already at least {grant}")
+        raise RefillRefused(
+            f"your balance {account.balance} is already at least {grant}",
+            "at_grant",
+            balance=account.balance,
+            grant=grant,
+        )
 
 
 def _check_hand_args(

@@ -30,14 +30,31 @@ from bot.engine.cards import FULL_DECK, format_cards
 from bot.engine.record import RecordError, parse_record
 from bot.storage.api import Storage
 from bot.storage.server_store import PlayerInHand
-from bot.storage.store import InsufficientChips, SeatRow, StorageError, TableRow
+from bot.storage.store import InsufficientChips, RefillRefused, SeatRow, TableRow
 
-from .models import ActionResult, Refused, SeatState, TableEvent, TableSettings, TableView
+from .models import (
+    ActionResult,
+    Code,
+    Done,
+    Outcome,
+    Refused,
+    SeatState,
+    Skip,
+    TableEvent,
+    TableSettings,
+    TableView,
+)
 from .table import Table, describe_action
 
 log = logging.getLogger(__name__)
 Listener = Callable[[TableEvent], Awaitable[None]]
 SMALLEST_MINIMUM = min(v.table_minimum for v in VARIANTS.values())
+TIMEOUT_RANGE = (5, 3600)  # seconds a player may be given to act
+REFILL_CODES = {
+    "in_hand": Code.REFILL_IN_HAND,
+    "not_low": Code.REFILL_NOT_LOW,
+    "at_grant": Code.REFILL_AT_GRANT,
+}
 
 
 class TableManager:
@@ -118,7 +135,7 @@ class TableManager:
     def table(self, channel_id: int) -> Table:
         table = self.tables.get(channel_id)
         if table is None:
-            raise Refused("There is no table in this channel. Open one with `/<game> open`.")
+            raise Refused(Code.NO_TABLE)
         return table
 
     def view(self, channel_id: int) -> TableView:
@@ -145,27 +162,28 @@ class TableManager:
     ) -> TableView:
         v = VARIANTS.get(variant)
         if v is None:
-            raise Refused(f"Unknown game {variant!r}; games are {', '.join(VARIANTS)}.")
+            raise Refused(Code.UNKNOWN_GAME, game=variant, games=tuple(VARIANTS))
         existing = self.tables.get(channel_id)
         if existing is not None:
-            raise Refused(f"This channel already has a {existing.variant.name} table.")
+            raise Refused(Code.TABLE_EXISTS, variant=existing.variant.id)
         limit = v.max_seats if seat_limit is None else seat_limit
         if not v.min_seats <= limit <= v.max_seats:
-            raise Refused(f"{v.name} seats {v.min_seats} to {v.max_seats} players, not {limit}.")
-        if turn_timeout is not None and not 5 <= turn_timeout <= 3600:
-            raise Refused("The turn timeout must be between 5 and 3600 seconds.")
+            raise Refused(
+                Code.BAD_SEATS, variant=v.id, min=v.min_seats, max=v.max_seats, given=limit
+            )
+        low, high = TIMEOUT_RANGE
+        if turn_timeout is not None and not low <= turn_timeout <= high:
+            raise Refused(Code.BAD_TIMEOUT, min=low, max=high, given=turn_timeout)
         timeout = self.turn_timeout if turn_timeout is None else turn_timeout
         auto = self.next_hand_delay > 0 if auto_deal is None else auto_deal
         table = Table(channel_id, guild_id, v, TableSettings(limit, timeout, auto), [])
         await self.store.save_table(self._table_row(table))
         self.tables[channel_id] = table
         view = table.view()
-        await self._emit(
-            TableEvent("opened", view, f"Table open: {v.name}. Join with /{v.id} join.")
-        )
+        await self._emit(TableEvent("opened", view))
         return view
 
-    async def join(self, channel_id: int, user_id: int, name: str) -> str:
+    async def join(self, channel_id: int, user_id: int, name: str) -> Outcome:
         table = self.table(channel_id)
         async with table.lock:
             seat = table.seat_of(user_id)
@@ -173,11 +191,11 @@ class TableManager:
                 if seat.leaving:
                     seat.leaving = False
                     await self._save_seats(table)
-                    return "You are staying at the table."
-                raise Refused("You are already seated here.")
+                    return Outcome(Done.STAYING)
+                raise Refused(Code.ALREADY_SEATED)
             number = table.free_seat()
             if number is None:
-                raise Refused(f"The table is full ({table.settings.seat_limit} seats).")
+                raise Refused(Code.TABLE_FULL, seats=table.settings.seat_limit)
             account = await self.store.ensure_account(
                 table.guild_id, user_id, name, self.starting_grant
             )
@@ -185,28 +203,33 @@ class TableManager:
             table.seats.sort(key=lambda s: s.seat)
             await self._save_seats(table)
             view = table.view()
-        minimum = table.variant.table_minimum
-        text = f"You sit in seat {number + 1} with {account.available} chips available."
-        if account.available < minimum:
-            text += f" You need {minimum} to be dealt in: use /refill when you are below 13."
-        await self._emit(TableEvent("seated", view, f"{name} sits down in seat {number + 1}."))
-        return text
+        seated = {"user_id": user_id, "name": name, "seat": number + 1}
+        await self._emit(TableEvent("seated", view, seated))
+        return Outcome(
+            Done.SEATED,
+            {
+                "seat": number + 1,
+                "available": account.available,
+                "minimum": table.variant.table_minimum,
+                "refill_below": SMALLEST_MINIMUM,
+            },
+        )
 
-    async def leave(self, channel_id: int, user_id: int) -> str:
+    async def leave(self, channel_id: int, user_id: int) -> Outcome:
         table = self.table(channel_id)
         async with table.lock:
             seat = self._seated(table, user_id)
             if table.in_hand(user_id):
                 seat.leaving = True
                 await self._save_seats(table)
-                return "You will leave when this hand ends; you can still act until then."
+                return Outcome(Done.LEAVING)
             table.seats.remove(seat)
             await self._save_seats(table)
             view = table.view()
-        await self._emit(TableEvent("left", view, f"{seat.name} leaves the table."))
-        return "You left the table."
+        await self._emit(TableEvent("left", view, _who(seat)))
+        return Outcome(Done.LEFT)
 
-    async def sit_out(self, channel_id: int, user_id: int) -> str:
+    async def sit_out(self, channel_id: int, user_id: int) -> Outcome:
         """Toggle sitting out: a player sitting out is not dealt into the next hands."""
         table = self.table(channel_id)
         async with table.lock:
@@ -216,13 +239,12 @@ class TableManager:
             await self._save_seats(table)
             view = table.view()
         if seat.sitting_out:
-            later = " after this hand" if table.in_hand(user_id) else ""
-            text = f"You sit out{later}. Use sitout again to come back."
-            await self._emit(TableEvent("sitout", view, f"{seat.name} sits out."))
+            outcome = Outcome(Done.SITTING_OUT, {"after_hand": table.in_hand(user_id)})
+            await self._emit(TableEvent("sitout", view, _who(seat)))
         else:
-            text = "You are back and will be dealt into the next hand."
-            await self._emit(TableEvent("back", view, f"{seat.name} is back."))
-        return text
+            outcome = Outcome(Done.BACK)
+            await self._emit(TableEvent("back", view, _who(seat)))
+        return outcome
 
     # ----- dealing ----------------------------------------------------------
 
@@ -238,13 +260,10 @@ class TableManager:
 
     async def _deal_locked(self, table: Table) -> TableEvent:
         if table.hand is not None:
-            raise Refused("A hand is already being played at this table.")
+            raise Refused(Code.HAND_RUNNING)
         players, skipped = await self._dealable(table)
         if len(players) < 2:
-            why = "; ".join(skipped) if skipped else "only one player is seated"
-            raise Refused(
-                f"At least two players who can cover the table minimum are needed ({why})."
-            )
+            raise Refused(Code.TOO_FEW_PLAYERS, skipped=tuple(skipped))
         dealer = table.next_dealer([s for s, _ in players])
         deck = list(FULL_DECK)
         self.rng.shuffle(deck)
@@ -263,28 +282,33 @@ class TableManager:
                 users,
             )
         except InsufficientChips as exc:  # a hand elsewhere took the chips meanwhile
-            raise Refused(f"A player can no longer cover the table minimum ({exc}).") from None
+            short = table.seat_of(exc.user_id)
+            raise Refused(
+                Code.CANNOT_COVER_MINIMUM,
+                user_id=exc.user_id,
+                name=short.name if short else None,
+                available=exc.available,
+                minimum=minimum,
+            ) from None
         table.hand, table.hand_id, table.button = hand, hand_id, dealer
         table.hand_users = {str(u): u for u in users}
         self._arm_timer(table)
         await self.store.save_table(self._table_row(table))
-        names = ", ".join(s.name for s, _ in players)
-        text = f"Hand #{hand_id} is dealt to {names}."
-        if skipped:
-            text += " Not dealt in: " + "; ".join(skipped) + "."
-        return TableEvent("dealt", table.view(), text, tuple(users), hand_id=hand_id)
+        dealt = {"players": tuple(s.name for s, _ in players), "skipped": tuple(skipped)}
+        return TableEvent("dealt", table.view(), dealt, cards_changed=tuple(users), hand_id=hand_id)
 
-    async def _dealable(self, table: Table) -> tuple[list[tuple[SeatState, int]], list[str]]:
+    async def _dealable(self, table: Table) -> tuple[list[tuple[SeatState, int]], list[Skip]]:
         minimum = table.variant.table_minimum
-        players, skipped = [], []
+        players: list[tuple[SeatState, int]] = []
+        skipped: list[Skip] = []
         for seat in table.seats:
             if seat.sitting_out:
-                skipped.append(f"{seat.name} is sitting out")
+                skipped.append(Skip(seat.user_id, seat.name, "sitting_out"))
                 continue
             account = await self.store.balance(table.guild_id, seat.user_id)
             available = account.available if account else 0
             if available < minimum:
-                skipped.append(f"{seat.name} has {available} chips, below the minimum {minimum}")
+                skipped.append(Skip(seat.user_id, seat.name, "short", available, minimum))
                 continue
             players.append((seat, available))
         return players[: table.variant.max_seats], skipped
@@ -306,19 +330,26 @@ class TableManager:
         button drawn for an earlier turn or hand is refused."""
         table = self.table(channel_id)
         async with table.lock:
+            if table.hand is None and (hand_id is not None or turn is not None):
+                raise Refused(Code.STALE_BUTTON)  # a button of a hand that is over
             hand = self._current_hand(table)
             key = str(user_id)
             if key not in table.hand_users:
-                raise Refused("You are not dealt into this hand.")
+                self._seated(table, user_id)  # an outsider is told how to join
+                raise Refused(Code.NOT_DEALT_IN)
             if (hand_id is not None and hand_id != table.hand_id) or (
                 turn is not None and turn != len(hand.actions)
             ):
-                raise Refused("That button is from an earlier turn; use the current table message.")
+                same_hand = hand_id is None or hand_id == table.hand_id
+                raise Refused(Code.STALE_BUTTON, **(_already(hand, key, turn) if same_hand else {}))
             decision = hand.decision()
             assert decision is not None
             if decision.player != key:
-                waiting = table.view().name(decision.player)
-                raise Refused(f"It is not your turn: waiting for {waiting}.")
+                raise Refused(
+                    Code.NOT_YOUR_TURN,
+                    waiting_for=table.hand_users[decision.player],
+                    name=table.view().name(decision.player),
+                )
             move = self._build_action(key, action, cards, source)
             events = await self._apply(table, move, timeout=False)
             seat = table.seat_of(user_id)
@@ -336,7 +367,7 @@ class TableManager:
             try:
                 parsed = parse_cards(cards or [])
             except CardError as exc:
-                raise Refused(str(exc)) from None
+                raise Refused(Code.BAD_CARDS, token=exc.token) from None
             return Action(key, "discard", cards=tuple(parsed))
         if action == "buy":
             return Action(key, "buy", source=source)
@@ -350,7 +381,9 @@ class TableManager:
         try:
             hand.apply(move)
         except IllegalAction as exc:
-            raise Refused(str(exc)[:1].upper() + str(exc)[1:] + ".") from None
+            raise Refused(
+                Code.ILLEGAL_ACTION, action=move.action, reason=exc.code, **exc.params
+            ) from None
         index = len(hand.actions) - 1
         try:
             for number in range(reshuffles, len(hand.reshuffles)):
@@ -365,9 +398,13 @@ class TableManager:
         if not hand.complete:
             self._arm_timer(table, deadline)
         kind = "timeout" if timeout else "action"
-        text = describe_action(move, table.names(), hand, timeout=timeout)
+        public = describe_action(move, table.names(), hand, timeout=timeout)
         changed = (table.hand_users[move.player],) if move.action == "discard" else ()
-        events = [TableEvent(kind, table.view(), text, changed, hand_id=table.hand_id)]
+        events = [
+            TableEvent(
+                kind, table.view(), move=public, cards_changed=changed, hand_id=table.hand_id
+            )
+        ]
         if hand.complete:
             events.append(await self._finish(table))
         return events
@@ -394,9 +431,7 @@ class TableManager:
         view = replace(view, names={**view.names, **names})
         if table.settings.auto_deal and self.next_hand_delay >= 0:
             self._spawn(self._auto_deal(table.channel_id))
-        return TableEvent(
-            "finished", view, f"Hand #{hand_id} is over.", result=result, hand_id=hand_id
-        )
+        return TableEvent("finished", view, result=result, hand_id=hand_id)
 
     # ----- timers -------------------------------------------------------------
 
@@ -472,8 +507,8 @@ class TableManager:
         await self.store.ensure_account(guild_id, user_id, name, self.starting_grant)
         try:
             return await self.store.refill(guild_id, user_id, self.starting_grant, SMALLEST_MINIMUM)
-        except StorageError as exc:
-            raise Refused(str(exc)) from None
+        except RefillRefused as exc:
+            raise Refused(REFILL_CODES[exc.code], **exc.params) from None
 
     # ----- a player's data (issue 9) -----------------------------------------
 
@@ -507,20 +542,20 @@ class TableManager:
                     table.seats.remove(seat)
                     views.append(table.view())
         for view in views:
-            await self._emit(TableEvent("left", view, ""))
+            await self._emit(TableEvent("left", view))  # erased: no name to show
         return anon
 
     # ----- helpers ------------------------------------------------------------
 
     def _current_hand(self, table: Table) -> Hand:
         if table.hand is None:
-            raise Refused(f"No hand is being played. Start one with /{table.variant.id} deal.")
+            raise Refused(Code.NO_HAND, variant=table.variant.id)
         return table.hand
 
     def _seated(self, table: Table, user_id: int) -> SeatState:
         seat = table.seat_of(user_id)
         if seat is None:
-            raise Refused(f"You are not seated at this table. Join with /{table.variant.id} join.")
+            raise Refused(Code.NOT_SEATED, variant=table.variant.id)
         return seat
 
     async def _save_seats(self, table: Table) -> None:
@@ -561,6 +596,18 @@ class TableManager:
         task = asyncio.get_running_loop().create_task(coro)  # type: ignore[arg-type]
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+
+def _already(hand: Hand, key: str, turn: int | None) -> dict[str, str]:
+    """For a stale click: the action this player already made at that turn, if any
+    (a retry after a lost answer), so they hear that it was applied."""
+    if turn is not None and 0 <= turn < len(hand.actions) and hand.actions[turn].player == key:
+        return {"applied": hand.actions[turn].action}
+    return {}
+
+
+def _who(seat: SeatState) -> dict[str, object]:
+    return {"user_id": seat.user_id, "name": seat.name}
 
 
 def _rewind(hand: Hand, reshuffles: int) -> Hand:

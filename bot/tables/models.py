@@ -1,14 +1,83 @@
-"""Plain data of the table layer: seats, settings, and the views handed to Discord."""
+"""Plain data of the table layer: seats, settings, outcomes, and the views handed to Discord.
+
+Nothing here speaks English: refusals, outcomes and events carry a stable code and
+named parameters, and ``bot/ui`` turns them into words.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
 
 from bot.engine import PublicView, SeatView
 
 
+class Code(StrEnum):
+    """Why a request was refused. The UI's catalog has one message per code."""
+
+    NO_TABLE = "no_table"  # no table in the channel
+    TABLE_EXISTS = "table_exists"  # variant: the existing table's game
+    UNKNOWN_GAME = "unknown_game"  # game, games: the known ids
+    BAD_SEATS = "bad_seats"  # variant, min, max, given
+    BAD_TIMEOUT = "bad_timeout"  # min, max, given
+    ALREADY_SEATED = "already_seated"
+    TABLE_FULL = "table_full"  # seats
+    NOT_SEATED = "not_seated"  # variant: join with it
+    NOT_DEALT_IN = "not_dealt_in"  # seated, but not in the running hand
+    NO_HAND = "no_hand"  # variant: no hand running; deal with it
+    HAND_RUNNING = "hand_running"  # a hand is already being played
+    TOO_FEW_PLAYERS = "too_few_players"  # skipped: tuple[Skip, ...]
+    CANNOT_COVER_MINIMUM = "cannot_cover_minimum"  # user, available, minimum (a race)
+    STALE_BUTTON = "stale_button"  # a button drawn for an earlier turn or hand
+    NOT_YOUR_TURN = "not_your_turn"  # waiting_for: user id, name
+    ILLEGAL_ACTION = "illegal_action"  # action, reason (engine code), legal, + engine params
+    BAD_CARDS = "bad_cards"  # token: the text that is not a card
+    TABLE_BUSY = "table_busy"  # the table cannot take the request right now
+    REFILL_IN_HAND = "refill_in_hand"  # held
+    REFILL_NOT_LOW = "refill_not_low"  # balance, minimum
+    REFILL_AT_GRANT = "refill_at_grant"  # balance, grant
+
+
 class Refused(Exception):
-    """A request the table cannot honour now; the message says why and what is possible."""
+    """A request the table cannot honour now: ``code`` says why, ``params`` give the facts."""
+
+    def __init__(self, code: Code, **params: Any) -> None:
+        super().__init__(code.value)
+        self.code = code
+        self.params = params
+
+    def __str__(self) -> str:  # for logs and test failures only; users see the catalog text
+        details = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
+        return f"{self.code.value}({details})"
+
+
+@dataclass(frozen=True)
+class Skip:
+    """A seated player not dealt in, and why (``reason``: "sitting_out" or "short")."""
+
+    user_id: int
+    name: str
+    reason: str
+    available: int = 0
+    minimum: int = 0
+
+
+class Done(StrEnum):
+    """What a seating request did (join, leave, sit_out)."""
+
+    SEATED = "seated"  # seat (1-based), available, minimum
+    STAYING = "staying"  # had asked to leave; stays
+    LEFT = "left"
+    LEAVING = "leaving"  # leaves when the hand ends
+    SITTING_OUT = "sitting_out"  # after_hand: bool
+    BACK = "back"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    code: Done
+    params: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -50,12 +119,38 @@ class TableView:
 
 
 @dataclass(frozen=True)
-class TableEvent:
-    """Something happened at a table; the Discord layer re-renders from ``view``."""
+class Move:
+    """One applied action, as the public may know it: discards count cards, never name them."""
 
-    kind: str  # opened, seated, left, sitout, back, dealt, action, timeout, finished
+    player: str  # hand player key
+    name: str  # display name
+    action: str  # check, bet, call, raise, fold, discard, buy
+    count: int = 0  # discard: cards thrown (0 = stands pat)
+    source: str | None = None  # buy: left, right or blind
+    card: int | None = None  # buy: the card bought (open for everyone)
+    timeout: bool = False  # the turn timer acted
+
+
+@dataclass(frozen=True)
+class TableEvent:
+    """Something happened at a table; the Discord layer re-renders from ``view``.
+
+    ``kind`` and its ``params``:
+      opened   {}
+      seated   user_id, name, seat (1-based)
+      left     user_id, name
+      sitout   user_id, name
+      back     user_id, name
+      dealt    players: tuple of names dealt in, skipped: tuple[Skip, ...]
+      action   (``move``)
+      timeout  (``move``, with move.timeout)
+      finished {} (``result`` and ``hand_id``)
+    """
+
+    kind: str
     view: TableView
-    text: str  # a public one-line summary, never a hidden card
+    params: dict[str, Any] = field(default_factory=dict)
+    move: Move | None = None
     cards_changed: tuple[int, ...] = ()  # users whose own cards changed (send them their hand)
     result: PublicView | None = None  # the finished hand, when kind == "finished"
     hand_id: int | None = None
@@ -63,6 +158,6 @@ class TableEvent:
 
 @dataclass(frozen=True)
 class ActionResult:
-    text: str  # what happened, for the acting player
+    move: Move  # what happened, for the acting player
     view: TableView
-    seat: SeatView | None  # the actor's own view after the action (private)
+    seat: SeatView  # the actor's own view after the action (private)

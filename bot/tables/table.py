@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field, replace
 
-from bot.engine import Action, Hand, Variant, pretty_card, public_view
+from bot.engine import Action, Hand, Variant, public_view
 
-from .models import SeatState, TableSettings, TableView
+from .models import Move, SeatState, TableSettings, TableView
 
 
 @dataclass
@@ -69,23 +69,12 @@ class Table:
         )
 
 
-def describe_action(move: Action, names: dict[str, str], hand: Hand, timeout: bool = False) -> str:
-    """A public line about an action: discards say how many cards, never which."""
-    who = names.get(move.player, move.player)
+def describe_action(move: Action, names: dict[str, str], hand: Hand, timeout: bool = False) -> Move:
+    """The public facts of an applied action: discards say how many cards, never which."""
+    name = names.get(move.player, move.player)
     if move.action == "discard":
-        count = len(move.cards or ())
-        what = "stands pat" if count == 0 else f"draws {count}"
-    elif move.action == "buy":
-        what = f"buys {move.source}" if move.source != "blind" else "buys blind"
+        return Move(move.player, name, "discard", count=len(move.cards or ()), timeout=timeout)
+    if move.action == "buy":
         bought = hand.holdings[hand.seat_of(move.player)][-1]
-        what += f" ({pretty_card(bought)})"
-    else:
-        what = {
-            "check": "checks",
-            "bet": "bets",
-            "call": "calls",
-            "raise": "raises",
-            "fold": "folds",
-        }[move.action]
-    prefix = "⏰ time's up: " if timeout else ""
-    return f"{prefix}{who} {what}."
+        return Move(move.player, name, "buy", source=move.source, card=bought, timeout=timeout)
+    return Move(move.player, name, move.action, timeout=timeout)

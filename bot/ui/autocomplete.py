@@ -11,6 +11,8 @@ from bot.engine.cards import format_card
 from bot.render.text import card_text, cards_text
 from bot.tables.models import TableView
 
+from .catalog import t
+
 
 def discard_choices(cards: Sequence[int], current: str) -> list[app_commands.Choice[str]]:
     """Extend what was typed with each card still held; offer standing pat first."""
@@ -25,27 +27,34 @@ def discard_choices(cards: Sequence[int], current: str) -> list[app_commands.Cho
         except CardError:
             return []
     chosen = [c for c in chosen if c in cards]
-    choices = (
-        [app_commands.Choice(name="stand pat (throw nothing)", value="pat")] if not chosen else []
-    )
+    choices = [app_commands.Choice(name=t("choice.pat"), value="pat")] if not chosen else []
     if chosen:
         text = " ".join(format_card(c) for c in chosen)
-        choices.append(app_commands.Choice(name=f"throw {cards_text(chosen)}", value=text))
+        choices.append(
+            app_commands.Choice(name=t("choice.throw", cards=cards_text(chosen)), value=text)
+        )
     for card in cards:
         if card in chosen or not format_card(card).lower().startswith(rest.lower()):
             continue
         picked = [*chosen, card]
         value = " ".join(format_card(c) for c in picked)
-        choices.append(app_commands.Choice(name=f"throw {cards_text(picked)}", value=value))
+        choices.append(
+            app_commands.Choice(name=t("choice.throw", cards=cards_text(picked)), value=value)
+        )
     return choices[:25]
 
 
 def buy_choices(view: TableView | None, current: str) -> list[app_commands.Choice[str]]:
     offers = view.hand.market if view and view.hand else ()
-    names = {"left": "left", "right": "right", "blind": "blind (unknown card, price after)"}
+    names = {"left": t("source.left"), "right": t("source.right"), "blind": t("choice.blind")}
     for offer in offers:
         if offer.card is not None:
-            names[offer.source] = f"{offer.source}: {card_text(offer.card)} for {offer.price}"
+            names[offer.source] = t(
+                "choice.offer",
+                source=t(f"source.{offer.source}"),
+                card=card_text(offer.card),
+                price=offer.price,
+            )
     return [
         app_commands.Choice(name=name, value=value)
         for value, name in names.items()

@@ -13,10 +13,12 @@ from typing import Any
 
 import discord
 
+from bot.engine.cards import format_card
 from bot.render.text import card_text
 from bot.tables.models import TableView
 
 from . import handlers
+from .catalog import t
 from .limits import allow_click
 
 BUTTON_TEMPLATE = r"pk:(?P<channel>\d+):(?P<action>[a-z]+)(?::(?P<hand>\d+):(?P<turn>\d+))?"
@@ -83,7 +85,7 @@ class DiscardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SEL
         options = [discord.SelectOption(label=label, value=value) for value, label in cards or []]
         select: discord.ui.Select[Any] = discord.ui.Select(
             custom_id=f"pkd:{channel_id}:{hand_id}:{turn}",
-            placeholder="Pick the cards to throw away",
+            placeholder=t("picker.placeholder"),
             min_values=1,
             max_values=max(1, len(options)),
             options=options or [discord.SelectOption(label="-", value="-")],
@@ -125,38 +127,44 @@ def table_components(view: TableView) -> discord.ui.View:
                     "bet": hand.bet_size,
                     "raise": hand.to_call + hand.bet_size,
                 }.get(action)
-                label = f"{action.title()} {cost}" if cost else action.title()
+                label = t(f"button.{action}", cost=cost)
                 ui.add_item(TableButton(ch, action, *key, label=label, style=BET_STYLE[action]))
         elif hand.phase == "draw":
+            draw = t("button.draw")
             ui.add_item(
-                TableButton(ch, "draw", *key, label="Draw…", style=discord.ButtonStyle.primary)
+                TableButton(ch, "draw", *key, label=draw, style=discord.ButtonStyle.primary)
             )
-            ui.add_item(TableButton(ch, "pat", *key, label="Stand pat"))
+            ui.add_item(TableButton(ch, "pat", *key, label=t("button.pat")))
         else:
             for offer in hand.market:
                 label = (
-                    f"{offer.source.title()}: {card_text(offer.card)} ({offer.price})"
+                    t(
+                        "button.offer",
+                        source=t(f"source.{offer.source}").capitalize(),
+                        card=card_text(offer.card),
+                        price=offer.price,
+                    )
                     if offer.card is not None
-                    else "Blind (?)"
+                    else t("button.blind")
                 )
                 ui.add_item(
                     TableButton(
                         ch, offer.source, *key, label=label, style=discord.ButtonStyle.primary
                     )
                 )
-        ui.add_item(TableButton(ch, "hand", label="My hand", style=discord.ButtonStyle.secondary))
+        mine = t("button.my_hand")
+        ui.add_item(TableButton(ch, "hand", label=mine, style=discord.ButtonStyle.secondary))
     else:
-        ui.add_item(TableButton(ch, "join", label="Join", style=discord.ButtonStyle.primary))
-        ui.add_item(TableButton(ch, "deal", label="Deal", style=discord.ButtonStyle.success))
+        join, deal = t("button.join"), t("button.deal")
+        ui.add_item(TableButton(ch, "join", label=join, style=discord.ButtonStyle.primary))
+        ui.add_item(TableButton(ch, "deal", label=deal, style=discord.ButtonStyle.success))
     return ui
 
 
 def discard_picker(channel_id: int, hand_id: int, turn: int, cards: list[int]) -> discord.ui.View:
     """Ephemeral: a menu of the player's own cards and a stand-pat button."""
-    from bot.engine.cards import format_card
-
     ui = discord.ui.View(timeout=None)
     options = [(format_card(c), card_text(c)) for c in cards]
     ui.add_item(DiscardSelect(channel_id, hand_id, turn, options))
-    ui.add_item(TableButton(channel_id, "pat", hand_id, turn, label="Stand pat"))
+    ui.add_item(TableButton(channel_id, "pat", hand_id, turn, label=t("button.pat")))
     return ui

@@ -6,17 +6,20 @@ the caller. Private cards are only ever answered ephemerally.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
-from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, ParamSpec
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, Any, ParamSpec
 
 import discord
 
 from bot.tables.manager import TableManager
-from bot.tables.models import Refused
+from bot.tables.models import Code, Refused
 
+from .catalog import t
 from .render import hand_embed, table_embed, table_files
+from .text import move_line, outcome, refusal
 
 if TYPE_CHECKING:
     from bot.client import PokerBot
@@ -31,7 +34,7 @@ def manager_of(interaction: discord.Interaction) -> TableManager:
     return client.manager
 
 
-async def reply(interaction: discord.Interaction, text: str, **kwargs) -> None:
+async def reply(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
     """Answer ephemerally, whether or not the interaction was answered before."""
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=True, **kwargs)
@@ -39,27 +42,23 @@ async def reply(interaction: discord.Interaction, text: str, **kwargs) -> None:
         await interaction.response.send_message(text, ephemeral=True, **kwargs)
 
 
-def legal_now(manager: TableManager, channel_id: int, user_id: int) -> str:
-    """What the caller can do now, for refusals."""
-    try:
-        view = manager.view(channel_id)
-    except Refused:
-        return ""
-    hand = view.hand
-    if hand is None or hand.complete:
-        return "No hand is running: `deal` starts one."
-    if view.to_act_user != user_id:
-        return f"Waiting for {view.name(hand.to_act or '')} to act."
-    names = {"discard": "discard (or stand pat)", "buy": "buy left, right or blind"}
-    return "Legal now: " + ", ".join(names.get(a, a) for a in hand.legal) + "."
+async def refuse(
+    interaction: discord.Interaction,
+    exc: Refused,
+    channel_id: int | None = None,
+    variant: str | None = None,
+) -> None:
+    """Say why, and what to do instead, once (the refusal's code decides the words)."""
+    view = None
+    if channel_id is not None:
+        table = manager_of(interaction).tables.get(channel_id)
+        view = table.view() if table else None
+    await reply(interaction, refusal(exc, variant, view, interaction.user.id))
 
 
-async def refuse(interaction: discord.Interaction, exc: Refused, channel_id: int) -> None:
-    message = str(exc)
-    if "legal now" not in message.lower() and interaction.guild_id is not None:
-        extra = legal_now(manager_of(interaction), channel_id, interaction.user.id)
-        message = f"{message} {extra}".strip()
-    await reply(interaction, message)
+def where(channel_id: int, hand_id: int | None) -> str:
+    """Which table and hand a private message is about (players may sit at several)."""
+    return t("hand.where", channel=f"<#{channel_id}>", hand_id=hand_id)
 
 
 def guarded(handler: Callable[P, Awaitable[None]]) -> Callable[P, Awaitable[None]]:
@@ -73,7 +72,7 @@ def guarded(handler: Callable[P, Awaitable[None]]) -> Callable[P, Awaitable[None
             interaction = next(a for a in args if isinstance(a, discord.Interaction))
             log.exception(
                 "component %s failed (guild %s, channel %s, user %s)",
-                (interaction.data or {}).get("custom_id"),
+                custom_id(interaction),
                 interaction.guild_id,
                 interaction.channel_id,
                 interaction.user.id,
@@ -83,10 +82,39 @@ def guarded(handler: Callable[P, Awaitable[None]]) -> Callable[P, Awaitable[None
     return run
 
 
-async def apologize(interaction: discord.Interaction) -> None:
-    text = "Sorry, something went wrong on my side. Nothing was changed; please try again."
+def custom_id(interaction: discord.Interaction) -> str | None:
+    data: Any = interaction.data or {}
+    return data.get("custom_id")
+
+
+@contextlib.asynccontextmanager
+async def committed(interaction: discord.Interaction, what: str) -> AsyncIterator[None]:
+    """Around the answer to a request the table already applied and stored: if answering
+    fails, say that it went through (never that nothing changed)."""
     try:
-        await reply(interaction, text)
+        yield
+    except Exception:
+        log.exception(
+            "the answer to an applied %s failed (guild %s, channel %s, user %s)",
+            what,
+            interaction.guild_id,
+            interaction.channel_id,
+            interaction.user.id,
+        )
+        await apologize(interaction, "error.reply_failed")
+
+
+def _progress(manager: TableManager, channel_id: int) -> tuple[int | None, int]:
+    """Where the table's hand stands: it moves exactly when an action is stored."""
+    table = manager.tables.get(channel_id)
+    if table is None or table.hand is None:
+        return (table.hand_id if table else None), -1
+    return table.hand_id, len(table.hand.actions)
+
+
+async def apologize(interaction: discord.Interaction, key: str = "error.unexpected") -> None:
+    try:
+        await reply(interaction, t(key))
     except discord.HTTPException:
         log.warning("could not send the apology for interaction %s", interaction.id)
 
@@ -103,6 +131,7 @@ async def act(
     turn: int | None = None,
 ) -> None:
     manager = manager_of(interaction)
+    before = _progress(manager, channel_id)
     try:
         result = await manager.act(
             channel_id,
@@ -116,14 +145,19 @@ async def act(
     except Refused as exc:
         await refuse(interaction, exc, channel_id)
         return
-    if result.seat is None:
-        await reply(interaction, result.text)
+    except Exception:
+        if _progress(manager, channel_id) == before:
+            raise  # nothing was stored: the general apology is true
+        async with committed(interaction, action):
+            raise
         return
-    embed, files = hand_embed(result.seat, note=f"✅ {result.text}")
-    if interaction.response.is_done():
-        await interaction.followup.send(embed=embed, files=files, ephemeral=True)
-    else:
-        await interaction.response.send_message(embed=embed, files=files, ephemeral=True)
+    async with committed(interaction, action):
+        note = t("done.action", line=move_line(result.move))
+        embed, files = hand_embed(result.seat, note, where(channel_id, before[0]))
+        if interaction.response.is_done():
+            await interaction.followup.send(embed=embed, files=files, ephemeral=True)
+        else:
+            await interaction.response.send_message(embed=embed, files=files, ephemeral=True)
 
 
 async def show_hand(interaction: discord.Interaction, channel_id: int, note: str = "") -> None:
@@ -131,12 +165,12 @@ async def show_hand(interaction: discord.Interaction, channel_id: int, note: str
     try:
         seat = manager.my_hand(channel_id, interaction.user.id)
     except Refused as exc:
-        await reply(interaction, str(exc))
+        await refuse(interaction, exc, channel_id)
         return
     if seat is None:
-        await reply(interaction, "You are not dealt into the current hand.")
+        await reply(interaction, t("hand.not_dealt_in"))
         return
-    embed, files = hand_embed(seat, note)
+    embed, files = hand_embed(seat, note, where(channel_id, manager.view(channel_id).hand_id))
     await interaction.response.send_message(embed=embed, files=files, ephemeral=True)
 
 
@@ -150,14 +184,16 @@ async def open_picker(
     try:
         view = manager.view(channel_id)
         seat = manager.my_hand(channel_id, interaction.user.id)
-        if seat is None or seat.decision is None or seat.decision.phase != "draw":
-            raise Refused("It is not your turn to draw.")
         if hand_id != view.hand_id or turn != view.turn:
-            raise Refused("That button is from an earlier turn; use the current table message.")
+            raise Refused(Code.STALE_BUTTON)
+        if seat is None or seat.decision is None or seat.decision.phase != "draw":
+            raise Refused(
+                Code.NOT_YOUR_TURN, name=view.name(view.hand.to_act or "") if view.hand else ""
+            )
     except Refused as exc:
         await refuse(interaction, exc, channel_id)
         return
-    embed, files = hand_embed(seat, "Pick the cards to throw away, or stand pat.")
+    embed, files = hand_embed(seat, t("picker.note"), where(channel_id, view.hand_id))
     picker = discard_picker(channel_id, view.hand_id or 0, view.turn, list(seat.cards))
     await interaction.response.send_message(embed=embed, files=files, view=picker, ephemeral=True)
 
@@ -187,14 +223,14 @@ async def button(
 
 
 async def join(interaction: discord.Interaction, channel_id: int) -> None:
+    manager = manager_of(interaction)
     try:
-        text = await manager_of(interaction).join(
-            channel_id, interaction.user.id, interaction.user.display_name
-        )
+        done = await manager.join(channel_id, interaction.user.id, interaction.user.display_name)
     except Refused as exc:
         await refuse(interaction, exc, channel_id)
         return
-    await reply(interaction, text)
+    async with committed(interaction, "join"):
+        await reply(interaction, outcome(done, manager.view(channel_id).variant))
 
 
 async def deal(interaction: discord.Interaction, channel_id: int) -> None:
@@ -204,7 +240,8 @@ async def deal(interaction: discord.Interaction, channel_id: int) -> None:
     except Refused as exc:
         await refuse(interaction, exc, channel_id)
         return
-    await show_hand(interaction, channel_id, "🃏 The cards are dealt.")
+    async with committed(interaction, "deal"):
+        await show_hand(interaction, channel_id, t("done.dealt"))
 
 
 async def post_table(interaction: discord.Interaction, channel_id: int, log: list[str]) -> int:

@@ -12,8 +12,12 @@ import discord
 
 from bot.engine import VARIANTS, PublicView, SeatView
 from bot.render import render_board, render_hand
-from bot.render.text import cards_text, market_text
+from bot.render.images import BoardLabels
+from bot.render.text import card_text, cards_text
 from bot.tables.models import TableEvent, TableView
+
+from .catalog import t
+from .text import action_name, cmd, esc, game, round_label
 
 GREEN = discord.Colour.dark_green()
 BOARD_FILE = "board.png"
@@ -29,66 +33,88 @@ def _seat_line(view: TableView, index: int) -> str:
     info = next((s for s in view.hand.seats if s.player == key), None) if view.hand else None
     if view.to_act_user == seat.user_id:
         marks.append("▶️")
-    line = f"{' '.join(marks)} **{seat.name}**".strip()
+    line = f"{' '.join(marks)} **{esc(seat.name)}**".strip()
     if info is None:
-        status = "sitting out" if seat.sitting_out else "waiting"
+        status = t("seat.sitting_out") if seat.sitting_out else t("seat.waiting")
         return f"{line} — {status}"
-    parts = [f"stack {info.stack}", f"in pot {info.in_pot}"]
+    parts = [t("seat.stack", stack=info.stack), t("seat.in_pot", in_pot=info.in_pot)]
     if info.bet:
-        parts.append(f"bet {info.bet}")
+        parts.append(t("seat.bet", bet=info.bet))
     if info.drawn:
-        parts.append("drew " + "/".join(str(n) for n in info.drawn))
+        parts.append(t("seat.drew", counts="/".join(str(n) for n in info.drawn)))
     if info.open_cards:
         parts.append(cards_text(info.open_cards))
     if info.folded:
-        parts.append("folded")
+        parts.append(t("seat.folded"))
     if seat.sitting_out:
-        parts.append("sitting out next hand")
+        parts.append(t("seat.sitting_out_next"))
     if seat.leaving:
-        parts.append("leaving")
+        parts.append(t("seat.leaving"))
     return f"{line} — " + " · ".join(parts)
 
 
 def _turn_line(view: TableView, hand: PublicView) -> str:
-    who = view.name(hand.to_act or "")
-    if hand.phase == "draw":
-        what = "to draw"
-    elif hand.phase == "buy":
-        what = "to buy"
+    name = esc(view.name(hand.to_act or ""))
+    if hand.phase in ("draw", "buy"):
+        line = t(f"table.turn.{hand.phase}", name=name)
     elif hand.to_call:
-        what = f"to call {hand.to_call} (bet size {hand.bet_size})"
+        line = t("table.turn.call", name=name, to_call=hand.to_call, bet_size=hand.bet_size)
     else:
-        what = f"to check or bet {hand.bet_size}"
-    deadline = f" · time runs out <t:{int(view.deadline)}:R>" if view.deadline else ""
-    return f"▶️ **{who}** {what}{deadline}"
+        line = t("table.turn.check", name=name, bet_size=hand.bet_size)
+    if view.deadline:
+        line += " · " + t("table.deadline", when=f"<t:{int(view.deadline)}:R>")
+    return line
+
+
+def market_line(hand: PublicView) -> str:
+    slots = [
+        t(
+            "table.market.slot",
+            source=t(f"source.{o.source}"),
+            card=card_text(o.card),
+            price=o.price,
+        )
+        for o in hand.market
+        if o.card is not None
+    ]
+    return t("table.market", slots=" · ".join([*slots, t("table.market.blind")]))
 
 
 def table_embed(view: TableView, log: list[str] | None = None) -> discord.Embed:
     variant = VARIANTS[view.variant]
     hand = view.hand
-    title = f"{variant.name} — hand #{view.hand_id}" if hand else f"{variant.name} — between hands"
+    name = game(variant.id)
+    if hand:
+        title = t("table.title.hand", game=name, hand_id=view.hand_id)
+    else:
+        title = t("table.title.idle", game=name)
     embed = discord.Embed(title=title, colour=GREEN)
     if hand and not hand.complete:
-        embed.description = f"**{hand.street}** · pot **{hand.pot}**\n" + _turn_line(view, hand)
+        status = t("table.status", round=round_label(hand), pot=hand.pot)
+        embed.description = status + "\n" + _turn_line(view, hand)
         if hand.market:
-            embed.description += "\n" + market_text(
-                [(o.source, o.card, o.price) for o in hand.market if o.card]
-            )
+            embed.description += "\n" + market_line(hand)
     else:
-        seated = len(view.seats)
-        embed.description = (
-            f"{seated} seated (of {view.settings.seat_limit}). "
-            f"Join with `/{variant.id} join`, then `/{variant.id} deal`."
+        embed.description = t(
+            "table.idle",
+            count=len(view.seats),
+            limit=view.settings.seat_limit,
+            join=cmd(variant.id, "join"),
+            deal=cmd(variant.id, "deal"),
         )
-    lines = [_seat_line(view, i) for i in range(len(view.seats))] or ["nobody yet"]
-    embed.add_field(name="Seats", value="\n".join(lines)[:1024], inline=False)
+    lines = [_seat_line(view, i) for i in range(len(view.seats))] or [t("table.nobody")]
+    embed.add_field(name=t("table.seats"), value="\n".join(lines)[:1024], inline=False)
     if log:
-        embed.add_field(name="Recent", value="\n".join(log[-6:])[:1024], inline=False)
+        embed.add_field(name=t("table.recent"), value="\n".join(log[-6:])[:1024], inline=False)
     if hand and variant.split:
         embed.set_image(url=f"attachment://{BOARD_FILE}")
     embed.set_footer(
-        text=f"Table minimum {variant.table_minimum} · turn timer "
-        f"{int(view.settings.turn_timeout)} s · /{variant.id} hand shows your cards"
+        text=t(
+            "table.footer",
+            minimum=variant.table_minimum,
+            timeout=int(view.settings.turn_timeout),
+            command=f"/{variant.id} hand",
+        )
     )
     return embed
 
@@ -100,30 +126,49 @@ def table_files(view: TableView) -> list[discord.File]:
         return []
     market = [(o.source, o.card, o.price) for o in hand.market if o.source != "blind"]
     players = [(view.name(s.player), s.open_cards, s.folded) for s in hand.seats]
-    png = render_board(market, players, hand.pot, title=f"Abyssinia · {hand.street}")
+    labels = BoardLabels(
+        title=t("board.title", game=game(view.variant), round=round_label(hand)),
+        pot=t("board.pot", pot="{pot}"),  # a template: the image fills it in
+        blind=t("source.blind"),
+        empty=t("board.empty"),
+        costs=t("board.costs", price="{price}"),
+        costs_unknown=t("board.costs_unknown"),
+        folded=t("seat.folded"),
+    )
+    png = render_board(market, players, hand.pot, labels.title, labels)
     return [discord.File(io.BytesIO(png), filename=BOARD_FILE)]
 
 
-def hand_embed(seat: SeatView, note: str = "") -> tuple[discord.Embed, list[discord.File]]:
-    """A player's private hand: only ever sent ephemerally or by DM."""
+def hand_embed(
+    seat: SeatView, note: str = "", where: str = ""
+) -> tuple[discord.Embed, list[discord.File]]:
+    """A player's private hand: only ever sent ephemerally or by DM.
+
+    ``where`` names the table and hand, for players at more than one table."""
     public = seat.public
     variant = VARIANTS[public.variant]
-    embed = discord.Embed(title=f"Your hand — {variant.name}", colour=discord.Colour.blurple())
+    embed = discord.Embed(
+        title=t("hand.title", game=game(variant.id)), colour=discord.Colour.blurple()
+    )
     text = cards_text(seat.cards)
     if seat.hand_name:
         text += f"\n*{seat.hand_name}*"
     embed.description = (note + "\n\n" if note else "") + text
+    if where:
+        embed.set_footer(text=where)
     if seat.decision:
         d = seat.decision
         if d.phase == "bet":
-            costs = ", ".join(f"{k} ({v})" if v else k for k, v in d.costs.items())
-            embed.add_field(name="Your turn", value=f"You may: {costs}")
-        elif d.phase == "draw":
-            embed.add_field(
-                name="Your turn", value="Discard 0–5 cards (`/… discard`), or stand pat."
+            costs = t("list.sep").join(
+                t("action.cost", action=action_name(k), cost=v) if v else action_name(k)
+                for k, v in d.costs.items()
             )
+            value = t("hand.may", actions=costs)
+        elif d.phase == "draw":
+            value = t("hand.may.draw", command=cmd(variant.id, "discard"))
         else:
-            embed.add_field(name="Your turn", value="Buy left, right or blind.")
+            value = t("hand.may.buy")
+        embed.add_field(name=t("hand.your_turn"), value=value)
     if not seat.cards:
         return embed, []
     embed.set_image(url=f"attachment://{HAND_FILE}")
@@ -135,20 +180,23 @@ def result_embed(event: TableEvent) -> discord.Embed:
     result = event.result
     assert result is not None
     view = event.view
-    embed = discord.Embed(title=f"Hand #{event.hand_id} — result", colour=discord.Colour.gold())
+    embed = discord.Embed(
+        title=t("result.title", hand_id=event.hand_id), colour=discord.Colour.gold()
+    )
     if result.shown:
-        shown = [f"**{view.name(p)}**: {cards_text(c)}" for p, c in result.shown.items()]
-        embed.add_field(name="Showdown", value="\n".join(shown)[:1024], inline=False)
+        shown = [f"**{esc(view.name(p))}**: {cards_text(c)}" for p, c in result.shown.items()]
+        embed.add_field(name=t("result.showdown"), value="\n".join(shown)[:1024], inline=False)
     else:
-        embed.description = "Everyone else folded: no cards are shown."
+        embed.description = t("result.uncontested")
     for award in result.awards:
-        label = {"pot": "Pot", "high": "High half", "low": "Low half"}[award.label]
         winners = [
-            f"**{view.name(p)}** wins {chips}"
-            + (f" with {award.hand_names[p]}" if p in award.hand_names else "")
+            t("result.wins_with", name=esc(view.name(p)), chips=chips, hand=award.hand_names[p])
+            if p in award.hand_names
+            else t("result.wins", name=esc(view.name(p)), chips=chips)
             for p, chips in award.shares.items()
         ]
-        embed.add_field(name=f"{label} ({award.amount})", value="\n".join(winners), inline=False)
-    moved = [f"{view.name(p)} {n:+d}" for p, n in result.net.items()]
-    embed.add_field(name="Chips", value=" · ".join(moved), inline=False)
+        label = t(f"result.{award.label}", amount=award.amount)
+        embed.add_field(name=label, value="\n".join(winners), inline=False)
+    moved = [f"{esc(view.name(p))} {n:+d}" for p, n in result.net.items()]
+    embed.add_field(name=t("result.chips"), value=" · ".join(moved), inline=False)
     return embed

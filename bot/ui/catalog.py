@@ -1,0 +1,280 @@
+"""Every word the bot says, in one table, looked up through one function: ``t``.
+
+Keys are stable message ids (they become gettext msgids when the catalog moves to
+.po files); placeholders are named (``{name}``). A ``Plural`` entry picks its form by
+the ``count`` parameter. Nothing outside this module holds user-facing English:
+``bot/ui`` composes messages from codes and data by calling ``t``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from .server_text import MESSAGES as SERVER_MESSAGES
+
+
+class Plural(NamedTuple):
+    """A message with a singular and a plural form, chosen by the ``count`` parameter."""
+
+    one: str
+    other: str
+
+
+MESSAGES: dict[str, str | Plural] = {
+    # ----- games
+    "game.a6-draw": "Ace-to-Six Lowball Draw",
+    "game.a5-draw": "Ace-to-Five Lowball Draw",
+    "game.a5-triple": "Ace-to-Five Triple Draw",
+    "game.abyssinia": "Abyssinia",
+    # ----- refusals: why, then (where it helps) what to do
+    "refused.no_table": "There is no table in this channel. Open one with {command}.",
+    "refused.table_exists": "This channel already has a table ({game}). Use {command} here.",
+    "refused.other_game": "This channel's table plays {game}. Use {command} here.",
+    "refused.unknown_game": "Unknown game {game}. The games are {games}.",
+    "refused.bad_seats": "{game} seats {min} to {max} players, not {given}.",
+    "refused.bad_timeout": "The turn timeout must be between {min} and {max} seconds.",
+    "refused.already_seated": "You are already seated here.",
+    "refused.table_full": Plural(
+        "The table is full ({count} seat).", "The table is full ({count} seats)."
+    ),
+    "refused.not_seated": (
+        "You are not seated at this table. Join with {command} or the Join button."
+    ),
+    "refused.not_dealt_in": (
+        "You are not dealt into this hand. You will be dealt into the next one."
+    ),
+    "refused.no_hand": "No hand is being played. Start one with {command} or the Deal button.",
+    "refused.hand_running": "A hand is already being played at this table.",
+    "refused.too_few_players": (
+        "At least two players who can cover the table minimum are needed to deal."
+    ),
+    "refused.too_few_players.why": (
+        "At least two players who can cover the table minimum are needed to deal. "
+        "Not able to play: {skipped}."
+    ),
+    "refused.cannot_cover_minimum": (
+        "{name} can no longer cover the table minimum of {minimum} ({available} chips available)."
+    ),
+    "refused.stale_button": "That button is from an earlier turn.",
+    "refused.stale_button.your_turn": (
+        "That button is from an earlier turn. It is your turn: {legal}."
+    ),
+    "refused.stale_button.waiting": (
+        "That button is from an earlier turn. Waiting for {name} to act."
+    ),
+    "refused.stale_button.over": "That button is from an earlier hand, which is over.",
+    "refused.already_applied": "Your {action} on that turn was already applied. {now}",
+    "refused.not_your_turn": "It is not your turn: waiting for {name}.",
+    "refused.not_your_draw": "It is not your turn to draw.",
+    "refused.bad_cards": "{token} is not a card: write rank then suit, like As, 10h or K♦.",
+    "refused.bad_cards.not_text": "Cards must be written as text, like As, 10h or K♦.",
+    "refused.bad_source": "{source} is not a place to buy from: {legal}.",
+    "refused.table_busy": "The table is busy with another request. Try again in a moment.",
+    "refused.refill_in_hand": (
+        "No refill: you have {held} chips in a hand still being played. Refill after it finishes."
+    ),
+    "refused.refill_not_low": (
+        "No refill: your balance {balance} is not below the smallest table minimum {minimum}."
+    ),
+    "refused.refill_at_grant": "No refill: your balance {balance} is already at least {grant}.",
+    "refused.dm_only": "Poker tables live in server channels, not in DMs.",
+    "refused.guild_only": "Chips are kept per server: use this in a server channel.",
+    # illegal actions: the reason, then what is legal now
+    "illegal": "You can't {action} now. Legal now: {legal}.",
+    "illegal.nothing_owed": "You may not fold when nothing is owed. Legal now: {legal}.",
+    "illegal.owes": "You owe {to_call} to stay in, so you can't check. Legal now: {legal}.",
+    "illegal.no_bet.call": "There is no bet to call. Legal now: {legal}.",
+    "illegal.no_bet.raise": "There is no bet to raise. Legal now: {legal}.",
+    "illegal.bet_exists": "There is already a bet: call or raise it. Legal now: {legal}.",
+    "illegal.capped": ("The betting is capped (one bet and three raises). Legal now: {legal}."),
+    "illegal.not_held": "You don't hold {card}. Your cards: {cards}.",
+    "illegal.named_twice": "A card is named twice in the discard.",
+    # ----- what a request did
+    "done.seated": "You sit in seat {seat} with {available} chips available.",
+    "done.seated.short": (
+        "You sit in seat {seat} with {available} chips available. You need {minimum} to be "
+        "dealt in: use /refill when you are below {refill_below}."
+    ),
+    "done.staying": "You are staying at the table.",
+    "done.leaving": "You will leave when this hand ends; you can still act until then.",
+    "done.left": "You left the table.",
+    "done.sitting_out": "You sit out. Use {command} again to come back.",
+    "done.sitting_out.after_hand": (
+        "You sit out after this hand. Use {command} again to come back."
+    ),
+    "done.back": "You are back and will be dealt into the next hand.",
+    "done.refill": "Refilled {added} chips. Refills don't count on the leaderboard.",
+    "done.action": "✅ {line}",
+    "done.dealt": "🃏 The cards are dealt.",
+    # ----- public lines (the table's Recent log)
+    "event.opened": "Table open: {game}. Join with {command}.",
+    "event.seated": "{name} sits down in seat {seat}.",
+    "event.left": "{name} leaves the table.",
+    "event.left.erased": "A player leaves the table.",
+    "event.sitout": "{name} sits out.",
+    "event.back": "{name} is back.",
+    "event.dealt": "Hand #{hand_id} is dealt to {names}.",
+    "event.dealt.skipped": "Hand #{hand_id} is dealt to {names}. Not dealt in: {skipped}.",
+    "event.finished": "Hand #{hand_id} is over.",
+    "skip.sitting_out": "{name} is sitting out",
+    "skip.short": "{name} has {available} chips, below the minimum {minimum}",
+    "move.check": "{name} checks.",
+    "move.bet": "{name} bets.",
+    "move.call": "{name} calls.",
+    "move.raise": "{name} raises.",
+    "move.fold": "{name} folds.",
+    "move.discard": Plural("{name} draws {count}.", "{name} draws {count}."),
+    "move.pat": "{name} stands pat.",
+    "move.buy": "{name} buys {source} ({card}).",
+    "move.buy.blind": "{name} buys blind ({card}).",
+    "move.timeout": "⏰ time's up: {line}",
+    "list.join": "{items}",
+    "list.sep": ", ",
+    "list.sep.long": "; ",
+    # ----- action names (legal-now lists and buttons)
+    "action.check": "check",
+    "action.bet": "bet",
+    "action.call": "call",
+    "action.raise": "raise",
+    "action.fold": "fold",
+    "action.discard": "discard (or stand pat)",
+    "action.buy": "buy left, right or blind",
+    "action.cost": "{action} ({cost})",
+    "verb.check": "check",
+    "verb.bet": "bet",
+    "verb.call": "call",
+    "verb.raise": "raise",
+    "verb.fold": "fold",
+    "verb.discard": "discard",
+    "verb.buy": "buy",
+    "source.left": "left",
+    "source.right": "right",
+    "source.blind": "blind",
+    # ----- buttons, menus, choices
+    "button.check": "Check",
+    "button.bet": "Bet {cost}",
+    "button.call": "Call {cost}",
+    "button.raise": "Raise {cost}",
+    "button.fold": "Fold",
+    "button.draw": "Draw…",
+    "button.pat": "Stand pat",
+    "button.my_hand": "My hand",
+    "button.join": "Join",
+    "button.deal": "Deal",
+    "button.offer": "{source}: {card} ({price})",
+    "button.blind": "Blind (?)",
+    "picker.placeholder": "Pick the cards to throw away",
+    "picker.note": "Pick the cards to throw away, or stand pat.",
+    "choice.pat": "stand pat (throw nothing)",
+    "choice.throw": "throw {cards}",
+    "choice.blind": "blind (unknown card, price after)",
+    "choice.offer": "{source}: {card} for {price}",
+    # ----- the table message
+    "table.title.hand": "{game} — hand #{hand_id}",
+    "table.title.idle": "{game} — between hands",
+    "table.round.bet": "betting round {round} of {rounds}",
+    "table.round.draw": "draw {round} of {rounds}",
+    "table.round.buy": "buy {round} of {rounds}",
+    "table.status": "**{round}** · pot **{pot}**",
+    "table.turn.draw": "▶️ **{name}** to draw",
+    "table.turn.buy": "▶️ **{name}** to buy",
+    "table.turn.call": "▶️ **{name}** to call {to_call} (bet size {bet_size})",
+    "table.turn.check": "▶️ **{name}** to check or bet {bet_size}",
+    "table.deadline": "time runs out {when}",
+    "table.idle": Plural(
+        "{count} seated (of {limit}). Join with {join}, then {deal}.",
+        "{count} seated (of {limit}). Join with {join}, then {deal}.",
+    ),
+    "table.seats": "Seats",
+    "table.nobody": "nobody yet",
+    "table.recent": "Recent",
+    "table.footer": (
+        "Table minimum {minimum} · turn timer {timeout} s · {command} shows your cards"
+    ),
+    "table.market": "Market: {slots}",
+    "table.market.slot": "{source} {card} ({price})",
+    "table.market.blind": "blind ??",
+    "seat.waiting": "waiting",
+    "seat.sitting_out": "sitting out",
+    "seat.stack": "stack {stack}",
+    "seat.in_pot": "in pot {in_pot}",
+    "seat.bet": "bet {bet}",
+    "seat.drew": "drew {counts}",
+    "seat.folded": "folded",
+    "seat.sitting_out_next": "sitting out next hand",
+    "seat.leaving": "leaving",
+    "board.title": "{game} · {round}",
+    "board.pot": "Pot {pot}",
+    "board.empty": "empty",
+    "board.costs": "costs {price}",
+    "board.costs_unknown": "costs ?",
+    # ----- a player's own hand
+    "hand.title": "Your hand — {game}",
+    "hand.where": "{channel} · hand #{hand_id}",
+    "hand.your_turn": "Your turn",
+    "hand.may": "You may: {actions}",
+    "hand.may.draw": "Discard 0–5 cards with the Draw button or {command}, or stand pat.",
+    "hand.may.buy": "Buy left, right or blind.",
+    "hand.not_dealt_in": "You are not dealt into the current hand.",
+    "hand.dm.dealt": "🃏 Your new hand.",
+    "hand.dm.drawn": "🔄 Your cards after the draw.",
+    "hand.dm.closed": (
+        "I can't send {name} direct messages; use the **My hand** button to see your cards."
+    ),
+    "hand.split": "high: {high}; low: {low}",
+    # ----- results
+    "result.title": "Hand #{hand_id} — result",
+    "result.showdown": "Showdown",
+    "result.uncontested": "Everyone else folded: no cards are shown.",
+    "result.shown": "**{name}**: {cards} — {hand}",
+    "result.pot": "Pot ({amount})",
+    "result.high": "High half ({amount})",
+    "result.low": "Low half ({amount})",
+    "result.wins": "**{name}** wins {chips}",
+    "result.wins_with": "**{name}** wins {chips} with {hand}",
+    "result.chips": "Chips",
+    # ----- general commands
+    "leaderboard.title": "Leaderboard — net chips won",
+    "leaderboard.row": Plural(
+        "**{rank}.** {name} — {net:+d} in {count} hand",
+        "**{rank}.** {name} — {net:+d} in {count} hands",
+    ),
+    "leaderboard.empty": "No one has played a hand on this server yet.",
+    "leaderboard.beyond": Plural("There is only {count} page.", "There are only {count} pages."),
+    "leaderboard.footer": "Page {page} of {pages} · refills don't count",
+    "balance": Plural(
+        "You have **{balance}** chips ({available} available, {held} held in hands). "
+        "Net won: {net:+d} in {count} hand; refills: {refilled}.",
+        "You have **{balance}** chips ({available} available, {held} held in hands). "
+        "Net won: {net:+d} in {count} hands; refills: {refilled}.",
+    ),
+    "history.none": "You have no finished hands on this server yet.",
+    "history.line": "**#{hand_id}** {game} · **{net:+d}** · {ago}",
+    "history.folded": "you folded {cards}",
+    "history.held": "you held {cards}",
+    "history.players": "with {names}",
+    "ago.minutes": Plural("{count} min ago", "{count} min ago"),
+    "ago.hours": Plural("{count} h ago", "{count} h ago"),
+    "ago.days": Plural("{count} d ago", "{count} d ago"),
+    "rules.all_tables": "All tables",
+    # ----- errors
+    "error.unexpected": (
+        "Sorry, something went wrong on my side. Nothing was changed; please try again."
+    ),
+    "error.reply_failed": (
+        "Your action was applied, but I could not show you the result. "
+        "The table message shows the game as it is now."
+    ),
+}
+
+
+assert not MESSAGES.keys() & SERVER_MESSAGES.keys(), "a key is in both tables"
+MESSAGES.update(SERVER_MESSAGES)  # the server controls' words (bot/ui/server_text.py)
+
+
+def t(key: str, locale: str | None = None, /, **params: Any) -> str:
+    """The message ``key`` in ``locale`` (only English so far) with ``params`` filled in."""
+    message = MESSAGES[key]
+    if isinstance(message, Plural):
+        message = message.one if params["count"] == 1 else message.other
+    return message.format(**params)

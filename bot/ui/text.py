@@ -1,0 +1,216 @@
+"""Words from codes: refusals, outcomes and table events turned into text through ``t``.
+
+The table manager answers with codes and data (``bot.tables.models``); this module
+is the one place that decides how each of them reads. Display names are escaped
+here, so a name can never format (or break) a message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import discord
+
+from bot.engine import PublicView
+from bot.render.text import card_text, cards_text
+from bot.tables.models import Code, Done, Move, Outcome, Refused, Skip, TableEvent, TableView
+
+from .catalog import t
+
+
+def esc(name: str) -> str:
+    """A display name made safe for message text and embeds (no markdown)."""
+    return discord.utils.escape_markdown(name)
+
+
+def game(variant: str) -> str:
+    return t(f"game.{variant}")
+
+
+def cmd(variant: str, sub: str) -> str:
+    """A slash command as the player types it."""
+    return f"`/{variant} {sub}`"
+
+
+def join_list(items: Iterable[str], sep: str = "list.sep") -> str:
+    return t(sep).join(items)
+
+
+def action_name(action: str) -> str:
+    return t(f"action.{action}")
+
+
+def legal_list(legal: Iterable[str]) -> str:
+    return join_list(action_name(a) for a in legal)
+
+
+def round_label(hand: PublicView) -> str:
+    return t(f"table.round.{hand.phase}", round=hand.round, rounds=hand.rounds)
+
+
+# ----- refusals
+
+
+def refusal(
+    exc: Refused,
+    variant: str | None = None,
+    view: TableView | None = None,
+    user_id: int | None = None,
+) -> str:
+    """Why a request was refused, and what the player can do instead, said once.
+
+    ``variant`` is the game whose command was used (for tables that do not exist
+    yet); ``view`` and ``user_id`` let a stale click say what is going on now.
+    """
+    p = exc.params
+    code = exc.code
+    game_id = p.get("variant") or variant or (view.variant if view else None)
+    if code is Code.NO_TABLE:
+        return t("refused.no_table", command=cmd(game_id or "a5-draw", "open"))
+    if code is Code.TABLE_EXISTS:
+        return t("refused.table_exists", game=game(p["variant"]), command=cmd(p["variant"], "…"))
+    if code is Code.UNKNOWN_GAME:
+        return t("refused.unknown_game", game=p["game"], games=join_list(p["games"]))
+    if code is Code.BAD_SEATS:
+        return t("refused.bad_seats", game=game(p["variant"]), **_pick(p, "min", "max", "given"))
+    if code is Code.BAD_TIMEOUT:
+        return t("refused.bad_timeout", min=p["min"], max=p["max"])
+    if code is Code.TABLE_FULL:
+        return t("refused.table_full", count=p["seats"])
+    if code in (Code.NOT_SEATED,):
+        return t("refused.not_seated", command=cmd(game_id or "", "join"))
+    if code is Code.NO_HAND:
+        return t("refused.no_hand", command=cmd(game_id or "", "deal"))
+    if code is Code.TOO_FEW_PLAYERS:
+        skipped: tuple[Skip, ...] = p.get("skipped", ())
+        if not skipped:
+            return t("refused.too_few_players")
+        return t("refused.too_few_players.why", skipped=skip_list(skipped))
+    if code is Code.CANNOT_COVER_MINIMUM:
+        return t(
+            "refused.cannot_cover_minimum",
+            name=esc(p.get("name") or "?"),
+            **_pick(p, "minimum", "available"),
+        )
+    if code is Code.NOT_YOUR_TURN:
+        return t("refused.not_your_turn", name=esc(p["name"]))
+    if code is Code.STALE_BUTTON:
+        now = stale(view, user_id)
+        if p.get("applied"):
+            return t("refused.already_applied", action=t(f"verb.{p['applied']}"), now=now)
+        return now
+    if code is Code.ILLEGAL_ACTION:
+        return illegal(p)
+    if code is Code.BAD_CARDS:
+        if p.get("token") is None:
+            return t("refused.bad_cards.not_text")
+        return t("refused.bad_cards", token=f"'{p['token']}'")
+    if code in (Code.REFILL_IN_HAND, Code.REFILL_NOT_LOW, Code.REFILL_AT_GRANT):
+        return t(f"refused.{code.value}", **p)
+    return t(f"refused.{code.value}")
+
+
+def stale(view: TableView | None, user_id: int | None) -> str:
+    """A click on an old button: what the table is waiting for now."""
+    hand = view.hand if view else None
+    if view is None or hand is None or hand.complete:
+        return t("refused.stale_button.over")
+    if user_id is not None and view.to_act_user == user_id:
+        return t("refused.stale_button.your_turn", legal=legal_list(hand.legal))
+    return t("refused.stale_button.waiting", name=esc(view.name(hand.to_act or "")))
+
+
+def illegal(p: Mapping[str, Any]) -> str:
+    """An action the rules refused: the reason and what is legal now."""
+    reason, action = p.get("reason"), p.get("action", "")
+    legal = legal_list(p.get("legal", ()))
+    if reason == "not_held":
+        return t("illegal.not_held", card=card_text(p["card"]), cards=cards_text(p.get("held", ())))
+    if reason == "named_twice":
+        return t("illegal.named_twice")
+    if reason == "no_bet":
+        return t(f"illegal.no_bet.{action}", legal=legal)
+    if reason in ("nothing_owed", "owes", "bet_exists", "capped"):
+        return t(f"illegal.{reason}", legal=legal, to_call=p.get("to_call", 0))
+    verb = t(f"verb.{action}") if action in _ACTIONS else f"'{action}'"
+    return t("illegal", action=verb, legal=legal)
+
+
+_ACTIONS = ("check", "bet", "call", "raise", "fold", "discard", "buy")
+
+
+def skip_list(skipped: Iterable[Skip]) -> str:
+    return join_list(
+        (
+            t("skip.sitting_out", name=esc(s.name))
+            if s.reason == "sitting_out"
+            else t("skip.short", name=esc(s.name), available=s.available, minimum=s.minimum)
+        )
+        for s in skipped
+    )
+
+
+def _pick(params: Mapping[str, Any], *names: str) -> dict[str, Any]:
+    return {n: params[n] for n in names}
+
+
+# ----- what a request did
+
+
+def outcome(result: Outcome, variant: str) -> str:
+    p = result.params
+    if result.code is Done.SEATED:
+        key = "done.seated.short" if p["available"] < p["minimum"] else "done.seated"
+        return t(key, **p)
+    if result.code is Done.SITTING_OUT:
+        key = "done.sitting_out.after_hand" if p.get("after_hand") else "done.sitting_out"
+        return t(key, command=cmd(variant, "sitout"))
+    return t(f"done.{result.code.value}")
+
+
+# ----- public lines
+
+
+def move_line(move: Move) -> str:
+    name = esc(move.name)
+    if move.action == "discard":
+        line = (
+            t("move.discard", name=name, count=move.count)
+            if move.count
+            else t("move.pat", name=name)
+        )
+    elif move.action == "buy":
+        card = card_text(move.card) if move.card is not None else "?"
+        if move.source == "blind":
+            line = t("move.buy.blind", name=name, card=card)
+        else:
+            line = t("move.buy", name=name, source=t(f"source.{move.source}"), card=card)
+    else:
+        line = t(f"move.{move.action}", name=name)
+    return t("move.timeout", line=line) if move.timeout else line
+
+
+def event_line(event: TableEvent) -> str:
+    """The public one-line summary of an event (never a hidden card)."""
+    if event.move is not None:
+        return move_line(event.move)
+    p = event.params
+    if event.kind == "opened":
+        variant = event.view.variant
+        return t("event.opened", game=game(variant), command=cmd(variant, "join"))
+    if event.kind == "dealt":
+        names = join_list(esc(n) for n in p["players"])
+        if p["skipped"]:
+            return t(
+                "event.dealt.skipped",
+                hand_id=event.hand_id,
+                names=names,
+                skipped=skip_list(p["skipped"]),
+            )
+        return t("event.dealt", hand_id=event.hand_id, names=names)
+    if event.kind == "finished":
+        return t("event.finished", hand_id=event.hand_id)
+    if event.kind == "left" and "name" not in p:
+        return t("event.left.erased")  # the player erased their data: no name is left
+    return t(f"event.{event.kind}", **{**p, "name": esc(p.get("name", ""))})
