@@ -18,7 +18,7 @@ from typing import Any
 import aiohttp
 import discord
 
-from bot.client import PokerBot
+from bot.client import make_bot
 from bot.settings import Settings, SettingsError, load_settings
 from bot.storage.backend import open_connection
 from bot.storage.db import DatabaseProblem
@@ -61,7 +61,7 @@ def main() -> int:
 
 async def _run(settings: Settings, token: str) -> None:
     await check_database(settings.database)
-    async with PokerBot(settings) as bot:
+    async with make_bot(settings) as bot:
         await run_until_signal(bot.start(token, reconnect=True), bot.close)
 
 

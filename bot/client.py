@@ -6,6 +6,7 @@ import logging
 import random
 import time
 from collections.abc import Callable
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -13,6 +14,7 @@ from discord.ext import commands
 
 from bot.settings import Settings
 from bot.storage.api import Storage
+from bot.storage.shards import Shards
 from bot.storage.store import Store
 from bot.tables.guild_settings import Defaults, GuildSettingsBook
 from bot.tables.manager import TableManager
@@ -50,7 +52,13 @@ class PokerBot(commands.Bot):
         clock: Callable[[], float] = time.time,
     ) -> None:
         intents = discord.Intents.default()  # no privileged intents
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        shards: dict[str, Any] = {}
+        if settings.shard_count is not None:  # ShardedPokerBot: this process's shards only
+            ids = settings.shard_ids or tuple(range(settings.shard_count))
+            shards = {"shard_count": settings.shard_count, "shard_ids": list(ids)}
+        super().__init__(
+            command_prefix=commands.when_mentioned, intents=intents, help_command=None, **shards
+        )
         self.settings = settings
         self._rng, self._clock = rng, clock
         self.limits = RateLimiter(clock)  # per-user cooldowns and click rates
@@ -66,6 +74,7 @@ class PokerBot(commands.Bot):
             next_hand_delay=s.next_hand_delay,
             clock=self._clock,
             rng=self._rng,
+            shards=_shards(s),
         )
         auto_deal = s.next_hand_delay > 0
         self.guild_settings = GuildSettingsBook(self.store, Defaults(s.turn_timeout, auto_deal))
@@ -75,11 +84,12 @@ class PokerBot(commands.Bot):
             await self.load_extension(extension)
         self.add_dynamic_items(TableButton, DiscardSelect)  # persistent: survive restarts
         await self.tree.set_translator(CatalogTranslator())  # localised command names
-        if s.dev_guild_id:
+        # The commands are global: with split shards, the process running shard 0 syncs.
+        if _syncs_commands(s) and s.dev_guild_id:
             guild = discord.Object(s.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
-        else:
+        elif _syncs_commands(s):
             await self.tree.sync()
 
     async def close(self) -> None:
@@ -114,3 +124,24 @@ class PokerBot(commands.Bot):
 
     async def on_error(self, event_method: str, /, *args, **kwargs) -> None:
         log.exception("unhandled error in %s", event_method)
+
+
+class ShardedPokerBot(PokerBot, commands.AutoShardedBot):
+    """PokerBot running shards SHARD_IDS of SHARD_COUNT (README "Scaling")."""
+
+
+def make_bot(settings: Settings, **options: Any) -> PokerBot:
+    """The bot for these settings: sharded when SHARD_COUNT is set."""
+    cls = PokerBot if settings.shard_count is None else ShardedPokerBot
+    return cls(settings, **options)
+
+
+def _shards(settings: Settings) -> Shards | None:
+    if settings.shard_count is None:
+        return None
+    ids = settings.shard_ids or tuple(range(settings.shard_count))
+    return Shards(settings.shard_count, frozenset(ids))
+
+
+def _syncs_commands(settings: Settings) -> bool:
+    return settings.shard_ids is None or 0 in settings.shard_ids

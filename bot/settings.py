@@ -10,9 +10,10 @@ import logging
 import math
 import re
 from pathlib import Path
+from typing import Annotated
 
 from pydantic import SecretStr, ValidationError, ValidationInfo, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 _LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
 
@@ -56,6 +57,10 @@ class Settings(BaseSettings):
     next_hand_delay: float = 5.0  # 0 disables auto-deal
     dev_guild_id: int | None = None
     log_level: str = "INFO"
+    # Sharded processes (README "Scaling"): this process runs shards SHARD_IDS ("0,1")
+    # of SHARD_COUNT; unset, one process runs every shard.
+    shard_count: int | None = None
+    shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = None
 
     @field_validator("log_level", mode="before")
     @classmethod
@@ -102,6 +107,35 @@ class Settings(BaseSettings):
         if number is None or not low <= number <= high:
             raise ValueError(_RULE[name].format(low=low, high=high))
         return number
+
+    @field_validator("shard_count", mode="before")
+    @classmethod
+    def _check_shard_count(cls, value: object) -> object:
+        if value is None or isinstance(value, str) and not value.strip():
+            return None
+        number = _number(value, whole=True)
+        if number is None or not 1 <= number <= 65536:
+            raise ValueError("must be a whole number of shards from 1 to 65536, or empty")
+        return number
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _check_shard_ids(cls, value: object, info: ValidationInfo) -> object:
+        """'0,2' -> (0, 2): which shards of SHARD_COUNT this process runs."""
+        if value is None or isinstance(value, str) and not value.strip():
+            return None
+        count = info.data.get("shard_count")
+        if count is None:
+            raise ValueError("needs SHARD_COUNT, the total number of shards")
+        parts = value.split(",") if isinstance(value, str) else value
+        if not isinstance(parts, list | tuple):
+            parts = [parts]
+        ids = [_number(part, whole=True) for part in parts]
+        if any(i is None or not 0 <= i < count for i in ids) or len(set(ids)) != len(ids):
+            raise ValueError(f"must be distinct shard numbers from 0 to {count - 1}, e.g. 0,1")
+        if len(ids) < count and not info.data.get("database_url"):
+            raise ValueError("processes that split the shards share one database: set DATABASE_URL")
+        return tuple(sorted(int(i) for i in ids if i is not None))
 
     @field_validator("database_path", mode="before")
     @classmethod

@@ -15,13 +15,22 @@ import asyncpg  # type: ignore[import-untyped]
 from bot.storage import db, postgres
 from bot.storage.connection import Connection, Row
 
-__all__ = ["INTEGRITY_ERRORS", "Connection", "Row", "open_connection"]
+__all__ = [
+    "GUILD_TAKEN",
+    "INTEGRITY_ERRORS",
+    "Connection",
+    "Row",
+    "claim_guild",
+    "open_connection",
+]
 
 # A constraint or ledger guard of the database refused a write (either backend).
 INTEGRITY_ERRORS: tuple[type[Exception], ...] = (
     sqlite3.IntegrityError,
     asyncpg.IntegrityConstraintViolationError,
 )
+# PostgreSQL refused a write for a guild that another process holds (migration 5).
+GUILD_TAKEN = asyncpg.LockNotAvailableError
 
 
 async def open_connection(target: str | Path) -> Connection:
@@ -31,3 +40,10 @@ async def open_connection(target: str | Path) -> Connection:
     conn = await db.open_database(target)
     conn.row_factory = sqlite3.Row
     return conn
+
+
+async def claim_guild(conn: Connection, guild_id: int) -> bool:
+    """See Store.claim_guild."""
+    if not isinstance(conn, postgres.PgConnection):
+        return True
+    return await postgres.claim_guild(conn, guild_id)

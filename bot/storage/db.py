@@ -163,8 +163,6 @@ WHEN NOT EXISTS (SELECT 1 FROM hands WHERE hand_id = NEW.hand_id AND status = 'l
 BEGIN SELECT RAISE(ABORT, 'append to a hand that is not live'); END;
 """
 
-# PostgreSQL runs this same list (bot/storage/postgres.py maps the column types);
-# a migration using SQLite-only syntax needs its PostgreSQL text in postgres.DIALECT.
 # v4: per-server settings (issue 9), and hands cancelled by a forced close (every
 # player gets back what they put in: nets of 0, shown as cancelled).
 SERVER_CONTROLS = """
@@ -181,7 +179,15 @@ CREATE TABLE guild_settings (
 ALTER TABLE hands ADD COLUMN cancelled INTEGER NOT NULL DEFAULT 0 CHECK (cancelled IN (0, 1));
 """
 
-MIGRATIONS: list[str] = [_V1, _V2, LEDGER_GUARDS, SERVER_CONTROLS]
+# v5: on PostgreSQL, writes for a guild whose advisory lock another session holds are
+# refused (sharded processes: postgres.DIALECT). A SQLite file has one process: nothing.
+GUILD_OWNER_GUARD = """
+-- PostgreSQL only: see bot/storage/postgres.py
+"""
+
+# PostgreSQL runs this same list (bot/storage/postgres.py maps the column types);
+# a migration using SQLite-only syntax needs its PostgreSQL text in postgres.DIALECT.
+MIGRATIONS: list[str] = [_V1, _V2, LEDGER_GUARDS, SERVER_CONTROLS, GUILD_OWNER_GUARD]
 
 
 def _comment(line: str) -> bool:

@@ -30,7 +30,7 @@ from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
 
-from bot.storage.db import LEDGER_GUARDS, MIGRATIONS
+from bot.storage.db import GUILD_OWNER_GUARD, LEDGER_GUARDS, MIGRATIONS
 
 MIGRATION_LOCK = 0x706F6B6572  # pg_advisory_xact_lock key while migrating ("poker")
 
@@ -114,6 +114,7 @@ class PgConnection:
 
     def __init__(self, conn: asyncpg.Connection) -> None:
         self.raw = conn
+        self.guilds: set[int] = set()  # advisory locks this session holds
 
     def execute(self, sql: str, parameters: Iterable[Any] | None = None) -> Any:
         return _Statement(self.raw, sql, tuple(parameters or ()))
@@ -125,6 +126,15 @@ class PgConnection:
 
     async def close(self) -> None:
         await self.raw.close()
+
+
+async def claim_guild(conn: PgConnection, guild_id: int) -> bool:
+    """A session advisory lock keyed by the guild id, held until the session ends."""
+    if guild_id not in conn.guilds:
+        if not await conn.raw.fetchval("SELECT pg_try_advisory_lock($1)", guild_id):
+            return False
+        conn.guilds.add(guild_id)
+    return True
 
 
 # ---------------------------------------------------------------- schema
@@ -188,8 +198,49 @@ CREATE TRIGGER reshuffle_to_live_hand BEFORE INSERT ON hand_reshuffles
     FOR EACH ROW EXECUTE FUNCTION ledger_append_to_live();
 """
 
+# v5 (db.GUILD_OWNER_GUARD): a process acts on a guild's tables only while it holds the
+# guild's advisory lock (claim_guild, on the Store's own session). Each write to a
+# table, seat, hand or action checks that no *other* session holds the guild's lock:
+# pg_try_advisory_lock succeeds if this session holds it (or nobody does), and the
+# unlock undoes just that one acquisition.
+_GUILD_OWNER_GUARD_PG = """
+CREATE FUNCTION guard_guild_owner() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    guild BIGINT;
+BEGIN
+    IF TG_TABLE_NAME IN ('tables', 'hands') THEN
+        guild := NEW.guild_id;
+    ELSIF TG_TABLE_NAME = 'seats' THEN
+        SELECT guild_id INTO guild FROM tables WHERE channel_id = NEW.channel_id;
+    ELSE
+        SELECT guild_id INTO guild FROM hands WHERE hand_id = NEW.hand_id;
+    END IF;
+    IF guild IS NOT NULL THEN
+        IF NOT pg_try_advisory_lock(guild) THEN
+            RAISE EXCEPTION 'guild % is run by another process', guild
+                USING ERRCODE = 'lock_not_available';
+        END IF;
+        PERFORM pg_advisory_unlock(guild);
+    END IF;
+    RETURN NEW;
+END $$;
+CREATE TRIGGER tables_owner BEFORE INSERT OR UPDATE ON tables
+    FOR EACH ROW EXECUTE FUNCTION guard_guild_owner();
+CREATE TRIGGER seats_owner BEFORE INSERT OR UPDATE ON seats
+    FOR EACH ROW EXECUTE FUNCTION guard_guild_owner();
+CREATE TRIGGER hands_owner BEFORE INSERT OR UPDATE ON hands
+    FOR EACH ROW EXECUTE FUNCTION guard_guild_owner();
+CREATE TRIGGER actions_owner BEFORE INSERT ON hand_actions
+    FOR EACH ROW EXECUTE FUNCTION guard_guild_owner();
+CREATE TRIGGER reshuffles_owner BEFORE INSERT ON hand_reshuffles
+    FOR EACH ROW EXECUTE FUNCTION guard_guild_owner();
+"""
+
 # SQLite migrations that the type mapping cannot carry over, by their SQLite text.
-DIALECT: dict[str, str] = {LEDGER_GUARDS: _LEDGER_GUARDS_PG}
+DIALECT: dict[str, str] = {
+    LEDGER_GUARDS: _LEDGER_GUARDS_PG,
+    GUILD_OWNER_GUARD: _GUILD_OWNER_GUARD_PG,
+}
 
 
 def postgres_script(sqlite_script: str) -> str:

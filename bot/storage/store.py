@@ -31,14 +31,14 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from bot.storage.backend import Connection, Row, open_connection
+from bot.storage.backend import Connection, Row, claim_guild, open_connection
 from bot.storage.db import rollback_quietly
 from bot.storage.server_store import ServerStore
 
@@ -278,6 +278,15 @@ class Store(ServerStore):
             await self._flusher  # appends already accepted still get written
         async with self._lock:
             await self._conn.close()
+
+    async def claim_guild(self, guild_id: int) -> bool:
+        """Make this process the only one acting on the guild's tables, until it exits;
+        False while another process holds it. Idempotent. On PostgreSQL a session
+        advisory lock on this same connection (so it lapses when the process dies, and
+        the database refuses writes for a guild another session holds: migration 5);
+        on SQLite always True (one file, one process)."""
+        async with self._lock:
+            return await claim_guild(self._conn, guild_id)
 
     async def __aenter__(self) -> Store:
         return self
@@ -796,30 +805,36 @@ class Store(ServerStore):
                 raise UnknownHand(hand_id)
             return await self._record(conn, hand)
 
-    async def load_live_hands(self) -> list[LiveHand]:
-        """Every unfinished hand with its full history, oldest first (for recovery)."""
-        live = "SELECT hand_id FROM hands WHERE status = 'live'"
+    async def load_live_hands(self, guilds: Collection[int] | None = None) -> list[LiveHand]:
+        """Every unfinished hand (of ``guilds`` if given) with its full history, oldest
+        first (for recovery)."""
+        if guilds is not None and not guilds:
+            return []
+        where, args = "status = 'live'", tuple(sorted(guilds or ()))
+        if args:
+            where += f" AND guild_id IN ({','.join('?' * len(args))})"
+        live = f"SELECT hand_id FROM hands WHERE {where}"
         async with self._read() as conn:  # four queries in all, however many hands
             hands = await self._all(
-                conn, "SELECT * FROM hands WHERE status = 'live' ORDER BY hand_id", ()
+                conn, f"SELECT * FROM hands WHERE {where} ORDER BY hand_id", args
             )
             players = await self._all(
                 conn,
                 f"SELECT hand_id, user_id, hold FROM hand_players WHERE hand_id IN ({live}) "
                 "ORDER BY hand_id, seat",
-                (),
+                args,
             )
             reshuffles = await self._all(
                 conn,
                 f"SELECT hand_id, cards_json FROM hand_reshuffles WHERE hand_id IN ({live}) "
                 "ORDER BY hand_id, idx",
-                (),
+                args,
             )
             actions = await self._all(
                 conn,
                 f"SELECT hand_id, action_json FROM hand_actions WHERE hand_id IN ({live}) "
                 "ORDER BY hand_id, idx",
-                (),
+                args,
             )
         seated: dict[int, list[Row]] = {}
         for row in players:

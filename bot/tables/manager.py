@@ -30,6 +30,7 @@ from bot.engine.cards import FULL_DECK, format_cards
 from bot.engine.record import RecordError, parse_record
 from bot.storage.api import Storage
 from bot.storage.server_store import PlayerInHand
+from bot.storage.shards import Shards
 from bot.storage.store import InsufficientChips, RefillRefused, SeatRow, TableRow
 
 from .models import (
@@ -67,6 +68,8 @@ class TableManager:
         next_hand_delay: float = 0.0,
         clock: Callable[[], float] = time.time,
         rng: random.Random | None = None,
+        shards: Shards | None = None,
+        claim_retry: float = 2.0,
     ) -> None:
         self.store = store
         self.starting_grant = starting_grant
@@ -77,12 +80,48 @@ class TableManager:
         self.tables: dict[int, Table] = {}
         self.listeners: list[Listener] = []
         self._tasks: set[asyncio.Task[None]] = set()
+        self.shards = shards  # None: this process runs every shard
+        self.claim_retry = claim_retry
+        self._waiting: set[int] = set()  # guilds of ours that another process still holds
 
     # ----- life cycle -----------------------------------------------------
 
     async def start(self) -> int:
-        """Restore open tables and continue every unfinished hand; return how many."""
-        for row in await self.store.load_tables():
+        """Restore open tables and continue every unfinished hand; return how many.
+
+        Only the tables of guilds in this process's shards, and of those only the
+        guilds it can claim in the database; guilds another process still holds are
+        retried every ``claim_retry`` seconds and taken over once their lock lapses.
+        """
+        rows = [r for r in await self.store.load_tables() if self._in_my_shards(r.guild_id)]
+        guilds = sorted({r.guild_id for r in rows})
+        claimed = {g for g in guilds if await self.store.claim_guild(g)}
+        self._waiting = set(guilds) - claimed
+        if self._waiting:
+            log.warning("%d guilds are held by another process; retrying", len(self._waiting))
+            self._spawn(self._claim_later())
+        everything = self.shards is None and not self._waiting
+        return await self._restore(
+            [r for r in rows if r.guild_id in claimed], None if everything else claimed
+        )
+
+    async def _claim_later(self) -> None:
+        """Take over, as soon as their locks lapse, the guilds another process held."""
+        while self._waiting:
+            await asyncio.sleep(self.claim_retry)
+            taken = {g for g in sorted(self._waiting) if await self.store.claim_guild(g)}
+            if taken:
+                self._waiting -= taken
+                rows = [r for r in await self.store.load_tables() if r.guild_id in taken]
+                restored = await self._restore(rows, taken)
+                log.info("took over %d guilds, %d unfinished hands", len(taken), restored)
+
+    def _in_my_shards(self, guild_id: int) -> bool:
+        return self.shards is None or self.shards.owns(guild_id)
+
+    async def _restore(self, rows: list[TableRow], guilds: set[int] | None) -> int:
+        """Load ``rows``' tables and continue the live hands of ``guilds`` (None: all)."""
+        for row in rows:
             settings = TableSettings(**row.settings)
             seats = [
                 SeatState(
@@ -94,7 +133,7 @@ class TableManager:
             table.button, table.deadline = row.button, row.turn_deadline
             self.tables[row.channel_id] = table
         restored = 0
-        for live in await self.store.load_live_hands():
+        for live in await self.store.load_live_hands(guilds):
             table = self.tables.get(live.channel_id)
             if table is None:
                 log.error("live hand %s has no open table; left as it is", live.hand_id)
@@ -176,6 +215,10 @@ class TableManager:
             raise Refused(Code.BAD_TIMEOUT, min=low, max=high, given=turn_timeout)
         timeout = self.turn_timeout if turn_timeout is None else turn_timeout
         auto = self.next_hand_delay > 0 if auto_deal is None else auto_deal
+        if guild_id in self._waiting or not (
+            self._in_my_shards(guild_id) and await self.store.claim_guild(guild_id)
+        ):
+            raise Refused(Code.GUILD_ELSEWHERE)
         table = Table(channel_id, guild_id, v, TableSettings(limit, timeout, auto), [])
         await self.store.save_table(self._table_row(table))
         self.tables[channel_id] = table

@@ -37,6 +37,7 @@ class Code(StrEnum):
     REFILL_IN_HAND = "refill_in_hand"  # held
     REFILL_NOT_LOW = "refill_not_low"  # balance, minimum
     REFILL_AT_GRANT = "refill_at_grant"  # balance, grant
+    GUILD_ELSEWHERE = "guild_elsewhere"  # another bot process holds this server's tables
 
 
 class Refused(Exception):

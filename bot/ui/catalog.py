@@ -70,6 +70,8 @@ MESSAGES: dict[str, str | Plural] = {
     "refused.bad_cards.not_text": "Cards must be written as text, like As, 10h or K♦.",
     "refused.bad_source": "{source} is not a place to buy from: {legal}.",
     "refused.table_busy": "The table is busy with another request. Try again in a moment.",
+    "refused.guild_elsewhere": "This server's tables are run by another copy of the bot right "
+    "now (it is restarting). Try again in a minute.",
     "refused.refill_in_hand": (
         "No refill: you have {held} chips in a hand still being played. Refill after it finishes."
     ),
