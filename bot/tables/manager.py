@@ -121,6 +121,7 @@ class TableManager:
 
     async def _restore(self, rows: list[TableRow], guilds: set[int] | None) -> int:
         """Load ``rows``' tables and continue the live hands of ``guilds`` (None: all)."""
+        tables: dict[int, Table] = {}
         for row in rows:
             settings = TableSettings(**row.settings)
             seats = [
@@ -131,27 +132,31 @@ class TableManager:
             ]
             table = Table(row.channel_id, row.guild_id, VARIANTS[row.variant], settings, seats)
             table.button, table.deadline = row.button, row.turn_deadline
-            self.tables[row.channel_id] = table
-        restored = 0
+            tables[row.channel_id] = table
+        resumed: list[tuple[Table, bool]] = []
         for live in await self.store.load_live_hands(guilds):
-            table = self.tables.get(live.channel_id)
-            if table is None:
+            found = tables.get(live.channel_id)
+            if found is None:
                 log.error("live hand %s has no open table; left as it is", live.hand_id)
                 continue
             stored = {**live.header, "reshuffles": live.reshuffles, "actions": live.actions}
             try:
-                table.hand = Hand.replay(parse_record(stored), rng=self.rng)
+                hand = Hand.replay(parse_record(stored), rng=self.rng)
             except RecordError as exc:  # never expected: every stored action was legal
                 log.error("hand %s does not replay (%s); left as it is", live.hand_id, exc)
                 continue
-            table.hand_id = live.hand_id
-            table.hand_users = dict(zip(table.hand.players, live.seat_users, strict=True))
-            restored += 1
-            if table.hand.complete:  # stopped between its last action and its settlement
+            found.hand, found.hand_id = hand, live.hand_id
+            found.hand_users = dict(zip(hand.players, live.seat_users, strict=True))
+            resumed.append((found, hand.complete))
+        # Published whole (a later take-over runs while the bot serves): never a table
+        # that is seen without its hand.
+        self.tables.update(tables)
+        for table, complete in resumed:
+            if complete:  # stopped between its last action and its settlement
                 await self._finish(table)
             else:
                 self._arm_timer(table, table.deadline)
-        return restored
+        return len(resumed)
 
     async def close(self) -> None:
         """Stop timers; the database keeps everything needed to carry on."""
