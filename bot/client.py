@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.extensions import extension_name
 from bot.settings import Settings
 from bot.storage.api import Storage
 from bot.storage.shards import Shards
@@ -81,7 +82,7 @@ class PokerBot(commands.Bot):
         restored = await self.manager.start()
         log.info("restored %d tables, %d unfinished hands", len(self.manager.tables), restored)
         for extension in EXTENSIONS:
-            await self.load_extension(extension)
+            await self.load_extension(extension_name(extension))
         self.add_dynamic_items(TableButton, DiscardSelect)  # persistent: survive restarts
         await self.tree.set_translator(CatalogTranslator())  # localised command names
         # The commands are global: with split shards, the process running shard 0 syncs.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from discord.ext import commands
 
-from cogs.base import DrawTableCog
+from .base import DrawTableCog
 
 
 class A5DrawCog(
