@@ -20,7 +20,7 @@ from bot.settings import BOUNDS, SettingsError, load_settings
 
 TOKEN = "MTIzNDU2.fuzz-secret.Zx9-never-shown"
 NUMERIC = ("STARTING_GRANT", "TURN_TIMEOUT", "NEXT_HAND_DELAY", "DEV_GUILD_ID")
-NAMES = (*NUMERIC, "LOG_LEVEL", "DATABASE_PATH", "DATABASE_URL")
+NAMES = (*NUMERIC, "LOG_LEVEL", "DATABASE_PATH", "DATABASE_URL", "SHARD_COUNT", "SHARD_IDS")
 SECRETS = ("DISCORD_TOKEN", "DATABASE_URL")
 FUZZ = settings(
     max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
@@ -37,7 +37,11 @@ NUMBERISH = st.one_of(
     st.sampled_from(["1e30", "1e3", "-0", "+7", "5.0", "0x10", "1_000", " 60 ", "nan", "-inf"]),
     st.sampled_from(["", " ", "٣", "²", "1e400", "9" * 5000, "١٢", "60\n", "\t5"]),
 )
-VALUES = st.one_of(NUMBERISH, st.text(ENV_CHAR, max_size=30))
+VALUES = st.one_of(
+    NUMBERISH,
+    st.text(ENV_CHAR, max_size=30),
+    st.lists(st.integers(-2, 70000).map(str), max_size=4).map(",".join),  # SHARD_IDS
+)
 
 
 @contextlib.contextmanager
