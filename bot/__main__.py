@@ -20,6 +20,7 @@ import discord
 
 from bot.client import make_bot
 from bot.settings import Settings, SettingsError, load_settings
+from bot.storage import ops
 from bot.storage.backend import open_connection
 from bot.storage.db import DatabaseProblem
 from bot.storage.postgres import is_postgres_url
@@ -30,6 +31,8 @@ STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 
 def main() -> int:
+    if sys.argv[1:]:  # migrate, export, copy-sqlite-to-postgres (bot/storage/ops.py)
+        return ops.run(sys.argv[1:])
     try:
         settings = load_settings()
         token = settings.require_token()
