@@ -58,7 +58,11 @@ class PokerBot(commands.Bot):
             ids = settings.shard_ids or tuple(range(settings.shard_count))
             shards = {"shard_count": settings.shard_count, "shard_ids": list(ids)}
         super().__init__(
-            command_prefix=commands.when_mentioned, intents=intents, help_command=None, **shards
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions.none(),  # a name never pings anyone
+            **shards,
         )
         self.settings = settings
         self._rng, self._clock = rng, clock

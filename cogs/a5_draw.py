@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from discord.ext import commands
 
-from .base import DrawTableCog
+from .base import DrawTableCog, open_command
 
 
 class A5DrawCog(
@@ -13,6 +13,7 @@ class A5DrawCog(
     group_description="Ace-to-Five (California) lowball, one draw",
 ):
     variant_id = "a5-draw"
+    open_ = open_command(variant_id)
 
 
 async def setup(bot: commands.Bot) -> None:

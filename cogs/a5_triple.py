@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from discord.ext import commands
 
-from .base import DrawTableCog
+from .base import DrawTableCog, open_command
 
 
 class A5TripleCog(
     DrawTableCog, group_name="a5-triple", group_description="Ace-to-Five Triple Draw"
 ):
     variant_id = "a5-triple"
+    open_ = open_command(variant_id)
 
 
 async def setup(bot: commands.Bot) -> None:

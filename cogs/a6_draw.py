@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from discord.ext import commands
 
-from .base import DrawTableCog
+from .base import DrawTableCog, open_command
 
 
 class A6DrawCog(
     DrawTableCog, group_name="a6-draw", group_description="Ace-to-Six lowball, one draw"
 ):
     variant_id = "a6-draw"
+    open_ = open_command(variant_id)
 
 
 async def setup(bot: commands.Bot) -> None:

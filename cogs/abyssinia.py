@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from discord.ext import commands
 
-from .base import AbyssiniaBase
+from .base import AbyssiniaBase, open_command
 
 
 class AbyssiniaCog(
@@ -13,6 +13,7 @@ class AbyssiniaCog(
     group_description="Abyssinia: open cards bought from a market, high/low split",
 ):
     variant_id = "abyssinia"
+    open_ = open_command(variant_id)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -7,14 +7,15 @@ The commands only translate between Discord and the table manager.
 from __future__ import annotations
 
 from collections.abc import Awaitable
-from typing import ClassVar
+from typing import Any, ClassVar, Optional
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.engine import VARIANTS
 from bot.tables.guild_settings import GuildSettings, GuildSettingsBook, allows_channel
-from bot.tables.manager import TableManager
+from bot.tables.manager import TIMEOUT_RANGE, TableManager
 from bot.tables.models import Outcome, Refused
 from bot.ui import handlers
 from bot.ui.autocomplete import buy_choices, discard_choices
@@ -22,6 +23,37 @@ from bot.ui.catalog import t
 from bot.ui.limits import TABLE_REPOST, cooldown, limiter_of
 from bot.ui.moderation import is_moderator, jump_url
 from bot.ui.text import cmd, game, join_list, outcome
+
+
+def open_command(variant_id: str) -> app_commands.Command[Any, ..., None]:
+    """``/<game> open`` with that game's own seat range in its schema, so Discord itself
+    offers only possible values (each game cog sets ``open_ = open_command(<id>)``)."""
+    v = VARIANTS[variant_id]
+    low, high = TIMEOUT_RANGE
+
+    class Opener:  # a method in a class: discord.py passes the cog as ``self``
+        async def open_(
+            self: TableCog,
+            interaction: discord.Interaction,
+            seats: int | None = None,
+            timeout: int | None = None,
+        ) -> None:
+            await self._open(interaction, seats, timeout)
+
+    callback = Opener.open_
+    callback.__annotations__ = {  # real objects: the ranges differ per game
+        "interaction": discord.Interaction,
+        "seats": Optional[app_commands.Range[int, v.min_seats, v.max_seats]],  # noqa: UP007
+        "timeout": Optional[app_commands.Range[int, low, high]],  # noqa: UP007
+        "return": None,
+    }
+    described = app_commands.describe(
+        seats="Most players at the table (default: the game's maximum)",
+        timeout="Seconds each player has to act (default from the bot's settings)",
+    )(cooldown("open", count=False)(callback))  # counted in _open, once a table is opened
+    return app_commands.command(
+        name="open", description="Open a table for this game in this channel"
+    )(described)
 
 
 @app_commands.guild_only()  # the schema says so: Discord does not offer them in DMs
@@ -61,17 +93,8 @@ class TableCog(commands.GroupCog, group_name="table"):
             return t("mod.channel_not_allowed", channels=channels)
         return None
 
-    @app_commands.command(name="open", description="Open a table for this game in this channel")
-    @app_commands.describe(
-        seats="Most players at the table (default: the game's maximum)",
-        timeout="Seconds each player has to act (default from the bot's settings)",
-    )
-    @cooldown("open", count=False)  # counted below, once a table is opened
-    async def open_(
-        self,
-        interaction: discord.Interaction,
-        seats: app_commands.Range[int, 2, 8] | None = None,
-        timeout: app_commands.Range[int, 5, 3600] | None = None,
+    async def _open(
+        self, interaction: discord.Interaction, seats: int | None, timeout: int | None
     ) -> None:
         channel_id = interaction.channel_id or 0
         settings = await self.book.get(interaction.guild_id or 0)

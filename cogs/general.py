@@ -57,8 +57,13 @@ class General(commands.Cog):
             )
             for r in rows
         ]
-        embed.description = "\n".join(lines) or t("leaderboard.empty")
-        embed.set_footer(text=t("leaderboard.footer", page=min(page, pages), pages=pages))
+        if lines:
+            embed.description = "\n".join(lines)
+            embed.set_footer(text=t("leaderboard.footer", page=page, pages=pages))
+        elif total:
+            embed.description = t("leaderboard.beyond", page=page, count=pages)
+        else:
+            embed.description = t("leaderboard.empty")
         await interaction.response.send_message(embed=embed)
 
     @app_commands.command(name="balance", description="Your chips on this server")

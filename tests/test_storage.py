@@ -424,12 +424,12 @@ async def test_leaderboard_order_and_pages(store: Store) -> None:
     page1, total = await store.leaderboard(G, 1, per_page=2)
     page2, _ = await store.leaderboard(G, 2, per_page=2)
     page3, _ = await store.leaderboard(G, 3, per_page=2)
-    assert total == 5
+    assert total == 4  # 5 never played a hand: not ranked
     ranking = [(r.rank, r.user_id, r.net_won, r.hands_played) for r in page1 + page2 + page3]
-    # 3 and 1 tie on +50: 3 played more hands. 5 never played (0).
-    assert ranking == [(1, 2, 100, 3), (2, 3, 50, 2), (3, 1, 50, 1), (4, 5, 0, 0), (5, 4, -200, 2)]
-    assert page3[0].balance == 200 and page1[0].display_name == "user2"
-    assert await store.leaderboard(G, 4, per_page=2) == ([], 5)
+    # 3 and 1 tie on +50: 3 played more hands.
+    assert ranking == [(1, 2, 100, 3), (2, 3, 50, 2), (3, 1, 50, 1), (4, 4, -200, 2)]
+    assert page2[0].balance == 250 and page1[0].display_name == "user2"
+    assert page3 == []
     with pytest.raises(ValueError):
         await store.leaderboard(G, 0)
 

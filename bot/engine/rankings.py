@@ -34,6 +34,8 @@ __all__ = [
     "category",
     "describe",
     "high_value",
+    "in_order",
+    "shape",
 ]
 
 RANKINGS = ("high", "a5", "a6")
@@ -224,6 +226,34 @@ VALUE: dict[str, Callable[[Sequence[Card]], int]] = {
 def category(ranking: str, cards: Sequence[Card]) -> str:
     """Category name of five cards under ``ranking``, one of ``CATEGORIES[ranking]``."""
     return _CATEGORY_OF[ranking][VALUE[ranking](cards)]
+
+
+def shape(ranking: str, cards: Sequence[Card]) -> tuple[str, tuple[int, ...]]:
+    """The category of five cards under ``ranking`` and their ranks (2=0 … A=12) in the
+    order the hand is read: groups first, then highest first, the ace low in the lowball
+    rankings; a straight from its top card (the wheel's ace last). Callers name and
+    show hands from this; the category is one of ``CATEGORIES[ranking]``."""
+    ranks = [(c >> 8) & 0xF for c in cards]
+    flush = bool(cards[0] & cards[1] & cards[2] & cards[3] & cards[4] & 0xF000)
+    facts = _facts(ranks)
+    cat, _ = _analyse(ranking, facts, flush)
+    order = facts[2] if ranking != "high" else facts[1]
+    if cat in ("straight", "straight flush"):  # read from the top card; the wheel's is the 5
+        wheel = facts[3] == _WHEEL_BITS
+        order = [3, 2, 1, 0, _ACE] if wheel else sorted(ranks, reverse=True)
+    return cat, tuple(order)
+
+
+def in_order(ranking: str, cards: Sequence[Card]) -> tuple[Card, ...]:
+    """The five cards sorted the way ``shape`` reads them (e.g. ``7 7 10 6 2``)."""
+    _, order = shape(ranking, cards)
+    left = list(cards)
+    out = []
+    for rank in order:
+        card = next(c for c in left if (c >> 8) & 0xF == rank)
+        left.remove(card)
+        out.append(card)
+    return tuple(out)
 
 
 def describe(ranking: str, cards: Sequence[Card]) -> str:

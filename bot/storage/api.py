@@ -59,6 +59,7 @@ class Storage(Protocol):
         header: Mapping[str, Any],
         holds: Mapping[int, int],
         seat_users: Sequence[int],
+        names: Mapping[int, str] | None = None,
     ) -> int: ...
     async def append_action(
         self,

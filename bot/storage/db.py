@@ -185,9 +185,22 @@ GUILD_OWNER_GUARD = """
 -- PostgreSQL only: see bot/storage/postgres.py
 """
 
+# v6: each hand keeps its players' display names, so a result or a restarted hand names
+# a player who has left the table meanwhile (NULL for hands stored before).
+HAND_NAMES = """
+ALTER TABLE hand_players ADD COLUMN display_name TEXT;
+"""
+
 # PostgreSQL runs this same list (bot/storage/postgres.py maps the column types);
 # a migration using SQLite-only syntax needs its PostgreSQL text in postgres.DIALECT.
-MIGRATIONS: list[str] = [_V1, _V2, LEDGER_GUARDS, SERVER_CONTROLS, GUILD_OWNER_GUARD]
+MIGRATIONS: list[str] = [
+    _V1,
+    _V2,
+    LEDGER_GUARDS,
+    SERVER_CONTROLS,
+    GUILD_OWNER_GUARD,
+    HAND_NAMES,
+]
 
 
 def _comment(line: str) -> bool:

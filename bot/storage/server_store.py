@@ -236,7 +236,9 @@ class ServerStore:
                 )
             args = (anon, guild_id, user_id)
             await conn.execute(
-                "UPDATE hand_players SET user_id = ? WHERE guild_id = ? AND user_id = ?", args
+                "UPDATE hand_players SET user_id = ?, display_name = ? "
+                "WHERE guild_id = ? AND user_id = ?",
+                (anon, DELETED_NAME, guild_id, user_id),
             )
             await conn.execute(
                 "UPDATE ledger SET user_id = ? WHERE guild_id = ? AND user_id = ?", args

@@ -161,6 +161,7 @@ class LiveHand:
     reshuffles: list[list[str]]  # in index order
     actions: list[dict[str, Any]]  # in index order
     started_at: float
+    names: dict[int, str] = field(default_factory=dict)  # user_id -> display name at the deal
 
 
 @dataclass(frozen=True, slots=True)
@@ -527,8 +528,9 @@ class Store(ServerStore):
     async def leaderboard(
         self, guild_id: int, page: int, per_page: int = 10
     ) -> tuple[list[LeaderboardRow], int]:
-        """Page ``page`` (1-based) of the guild ranked by net_won; and the account count.
+        """Page ``page`` (1-based) of the guild ranked by net_won; and how many are ranked.
 
+        Only players of at least one hand are ranked (an account made by /balance is not).
         net_won is the sum of hand results, so refills do not lift anyone.
         Ties: more hands played first, then lower user_id.
         """
@@ -538,13 +540,15 @@ class Store(ServerStore):
         async with self._read() as conn:
             total = await self._one(
                 conn,
-                "SELECT COUNT(*) FROM accounts WHERE guild_id = ? AND user_id > 0",
+                "SELECT COUNT(*) FROM accounts "
+                "WHERE guild_id = ? AND user_id > 0 AND hands_played > 0",
                 (guild_id,),
             )
             rows = await self._all(
                 conn,
                 "SELECT user_id, display_name, net_won, hands_played, balance FROM accounts "
                 "WHERE guild_id = ? AND user_id > 0 "  # erased players (ids < 0) are not ranked
+                "AND hands_played > 0 "
                 "ORDER BY net_won DESC, hands_played DESC, user_id ASC LIMIT ? OFFSET ?",
                 (guild_id, per_page, offset),
             )
@@ -561,8 +565,11 @@ class Store(ServerStore):
         header: Mapping[str, Any],
         holds: Mapping[int, int],
         seat_users: Sequence[int],
+        names: Mapping[int, str] | None = None,
     ) -> int:
         """Record a new live hand and hold each player's chips; return its hand_id.
+
+        ``names`` (user_id -> display name) are kept with the hand for its result.
 
         ``seat_users[i]`` is the user_id of seat i of ``header`` (the header
         names players, the ledger needs ids). ``holds`` maps every one of those
@@ -584,9 +591,12 @@ class Store(ServerStore):
             assert row is not None  # RETURNING gives the new row
             hand_id = int(row[0])
             await conn.executemany(
-                "INSERT INTO hand_players (hand_id, seat, guild_id, user_id, hold) "
-                "VALUES (?, ?, ?, ?, ?)",
-                [(hand_id, i, guild_id, u, holds[u]) for i, u in enumerate(seat_users)],
+                "INSERT INTO hand_players (hand_id, seat, guild_id, user_id, hold, display_name) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (hand_id, i, guild_id, u, holds[u], (names or {}).get(u))
+                    for i, u in enumerate(seat_users)
+                ],
             )
         return hand_id
 
@@ -820,7 +830,8 @@ class Store(ServerStore):
             )
             players = await self._all(
                 conn,
-                f"SELECT hand_id, user_id, hold FROM hand_players WHERE hand_id IN ({live}) "
+                f"SELECT hand_id, user_id, hold, display_name FROM hand_players "
+                f"WHERE hand_id IN ({live}) "
                 "ORDER BY hand_id, seat",
                 args,
             )
@@ -857,6 +868,11 @@ class Store(ServerStore):
                 reshuffles=shuffled.get(hand["hand_id"], []),
                 actions=acted.get(hand["hand_id"], []),
                 started_at=hand["started_at"],
+                names={
+                    p["user_id"]: p["display_name"]
+                    for p in seated.get(hand["hand_id"], [])
+                    if p["display_name"] is not None
+                },
             )
             for hand in hands
         ]

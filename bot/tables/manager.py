@@ -147,6 +147,7 @@ class TableManager:
                 continue
             found.hand, found.hand_id = hand, live.hand_id
             found.hand_users = dict(zip(hand.players, live.seat_users, strict=True))
+            found.hand_names = {str(u): name for u, name in live.names.items()}
             resumed.append((found, hand.complete))
         # Published whole (a later take-over runs while the bot serves): never a table
         # that is seen without its hand.
@@ -328,6 +329,7 @@ class TableManager:
                 hand.header.header_json(),
                 {u: minimum for u in users},
                 users,
+                {s.user_id: s.name for s, _ in players},
             )
         except InsufficientChips as exc:  # a hand elsewhere took the chips meanwhile
             short = table.seat_of(exc.user_id)
@@ -340,6 +342,7 @@ class TableManager:
             ) from None
         table.hand, table.hand_id, table.button = hand, hand_id, dealer
         table.hand_users = {str(u): u for u in users}
+        table.hand_names = {str(s.user_id): s.name for s, _ in players}
         self._arm_timer(table)
         await self.store.save_table(self._table_row(table))
         dealt = {"players": tuple(s.name for s, _ in players), "skipped": tuple(skipped)}
@@ -464,7 +467,7 @@ class TableManager:
         await self.store.finish_hand(hand_id, net)
         result = public_view(hand)
         names = table.names()  # before leavers go: the result still names them
-        table.hand, table.hand_id, table.hand_users = None, None, {}
+        table.hand, table.hand_id, table.hand_users, table.hand_names = None, None, {}, {}
         staying = [s for s in table.seats if not s.leaving]
         sleepers = [s for s in staying if s.timeouts >= 2 and not s.sitting_out]
         for seat in sleepers:

@@ -21,6 +21,7 @@ class Table:
     hand: Hand | None = None
     hand_id: int | None = None
     hand_users: dict[str, int] = field(default_factory=dict)  # hand player key -> user id
+    hand_names: dict[str, str] = field(default_factory=dict)  # hand player key -> name at deal
     deadline: float | None = None
     timer: asyncio.Task[None] | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -46,8 +47,9 @@ class Table:
         return next((n for n in numbers if n > self.button), numbers[0])
 
     def names(self) -> dict[str, str]:
-        """Hand player keys (user ids as text) to display names."""
-        return {str(s.user_id): s.name for s in self.seats}
+        """Hand player keys (user ids as text) to display names: the seat's current name,
+        else the name the hand was dealt under (the player may have left since)."""
+        return {**self.hand_names, **{str(s.user_id): s.name for s in self.seats}}
 
     def view(self) -> TableView:
         names = self.names()

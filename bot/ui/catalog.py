@@ -224,6 +224,18 @@ MESSAGES: dict[str, str | Plural] = {
         "I can't send {name} direct messages; use the **My hand** button to see your cards."
     ),
     "hand.split": "high: {high}; low: {low}",
+    # hand names: {top}/{tops} the leading rank (one/many), {second} the next group's
+    "hand.low": "{ranks}, {top} low",
+    "hand.high_card": "{top} high",
+    "hand.pair": "pair of {tops}",
+    "hand.two_pair": "two pair, {tops} and {seconds}",
+    "hand.trips": "three {tops}",
+    "hand.straight": "straight, {top} high",
+    "hand.flush": "flush, {top} high",
+    "hand.full_house": "full house, {tops} over {seconds}",
+    "hand.quads": "four {tops}",
+    "hand.straight_flush": "straight flush, {top} high",
+    "hand.royal_flush": "royal flush",
     # ----- results
     "result.title": "Hand #{hand_id} — result",
     "result.showdown": "Showdown",
@@ -242,7 +254,10 @@ MESSAGES: dict[str, str | Plural] = {
         "**{rank}.** {name} — {net:+d} in {count} hands",
     ),
     "leaderboard.empty": "No one has played a hand on this server yet.",
-    "leaderboard.beyond": Plural("There is only {count} page.", "There are only {count} pages."),
+    "leaderboard.beyond": Plural(
+        "Page {page} is past the end: there is only {count} page.",
+        "Page {page} is past the end: there are only {count} pages.",
+    ),
     "leaderboard.footer": "Page {page} of {pages} · refills don't count",
     "balance": Plural(
         "You have **{balance}** chips ({available} available, {held} held in hands). "
@@ -269,6 +284,25 @@ MESSAGES: dict[str, str | Plural] = {
     ),
 }
 
+
+_RANK_NAMES = (
+    ("deuce", "deuces"),
+    ("three", "threes"),
+    ("four", "fours"),
+    ("five", "fives"),
+    ("six", "sixes"),
+    ("seven", "sevens"),
+    ("eight", "eights"),
+    ("nine", "nines"),
+    ("ten", "tens"),
+    ("jack", "jacks"),
+    ("queen", "queens"),
+    ("king", "kings"),
+    ("ace", "aces"),
+)
+for _rank, (_one, _many) in enumerate(_RANK_NAMES):  # rank.one.0 = deuce … rank.many.12 = aces
+    MESSAGES[f"rank.one.{_rank}"] = _one
+    MESSAGES[f"rank.many.{_rank}"] = _many
 
 assert not MESSAGES.keys() & SERVER_MESSAGES.keys(), "a key is in both tables"
 MESSAGES.update(SERVER_MESSAGES)  # the server controls' words (bot/ui/server_text.py)

@@ -71,8 +71,8 @@ def guarded(handler: Callable[P, Awaitable[None]]) -> Callable[P, Awaitable[None
         except Exception:
             interaction = next(a for a in args if isinstance(a, discord.Interaction))
             log.exception(
-                "component %s failed (guild %s, channel %s, user %s)",
-                custom_id(interaction),
+                "%s failed (guild %s, channel %s, user %s)",
+                source(interaction),
                 interaction.guild_id,
                 interaction.channel_id,
                 interaction.user.id,
@@ -82,9 +82,12 @@ def guarded(handler: Callable[P, Awaitable[None]]) -> Callable[P, Awaitable[None
     return run
 
 
-def custom_id(interaction: discord.Interaction) -> str | None:
+def source(interaction: discord.Interaction) -> str:
+    """What was used, for logs: ``/a5-draw check`` or ``component pk:…``."""
+    if interaction.command is not None:
+        return f"/{interaction.command.qualified_name}"
     data: Any = interaction.data or {}
-    return data.get("custom_id")
+    return f"component {data.get('custom_id')}"
 
 
 @contextlib.asynccontextmanager

@@ -10,14 +10,14 @@ import io
 
 import discord
 
-from bot.engine import VARIANTS, PublicView, SeatView
+from bot.engine import VARIANTS, Award, PublicView, SeatView
 from bot.render import render_board, render_hand
 from bot.render.images import BoardLabels
 from bot.render.text import card_text, cards_text
 from bot.tables.models import TableEvent, TableView
 
 from .catalog import t
-from .text import action_name, cmd, esc, game, round_label
+from .text import action_name, cmd, esc, game, hand_name, round_label, shown_hand
 
 GREEN = discord.Colour.dark_green()
 BOARD_FILE = "board.png"
@@ -151,8 +151,9 @@ def hand_embed(
         title=t("hand.title", game=game(variant.id)), colour=discord.Colour.blurple()
     )
     text = cards_text(seat.cards)
-    if seat.hand_name:
-        text += f"\n*{seat.hand_name}*"
+    _, name = shown_hand(variant.id, seat.cards)
+    if name:
+        text += f"\n*{name}*"
     embed.description = (note + "\n\n" if note else "") + text
     if where:
         embed.set_footer(text=where)
@@ -175,6 +176,12 @@ def hand_embed(
     return embed, [discord.File(io.BytesIO(render_hand(seat.cards)), filename=HAND_FILE)]
 
 
+def _won_with(award: Award, player: str, result: PublicView) -> str:
+    """The name of the winning hand under the ranking of the pot (or half) it won."""
+    ranking = "high" if award.label == "high" else VARIANTS[result.variant].ranking
+    return hand_name(ranking, result.shown[player])
+
+
 def result_embed(event: TableEvent) -> discord.Embed:
     """The public showdown: revealed hands (only at a showdown), winners, chips moved."""
     result = event.result
@@ -183,14 +190,23 @@ def result_embed(event: TableEvent) -> discord.Embed:
     embed = discord.Embed(
         title=t("result.title", hand_id=event.hand_id), colour=discord.Colour.gold()
     )
+    named = {p: shown_hand(view.variant, cards) for p, cards in result.shown.items()}
     if result.shown:
-        shown = [f"**{esc(view.name(p))}**: {cards_text(c)}" for p, c in result.shown.items()]
+        shown = [
+            t("result.shown", name=esc(view.name(p)), cards=cards_text(cards), hand=name)
+            for p, (cards, name) in named.items()
+        ]
         embed.add_field(name=t("result.showdown"), value="\n".join(shown)[:1024], inline=False)
     else:
         embed.description = t("result.uncontested")
     for award in result.awards:
         winners = [
-            t("result.wins_with", name=esc(view.name(p)), chips=chips, hand=award.hand_names[p])
+            t(
+                "result.wins_with",
+                name=esc(view.name(p)),
+                chips=chips,
+                hand=_won_with(award, p, result),
+            )
             if p in award.hand_names
             else t("result.wins", name=esc(view.name(p)), chips=chips)
             for p, chips in award.shares.items()
