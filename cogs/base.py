@@ -7,7 +7,7 @@ The commands only translate between Discord and the table manager.
 from __future__ import annotations
 
 from collections.abc import Awaitable
-from typing import Any, ClassVar, Optional
+from typing import Any, ClassVar
 
 import discord
 from discord import app_commands
@@ -43,8 +43,8 @@ def open_command(variant_id: str) -> app_commands.Command[Any, ..., None]:
     callback = Opener.open_
     callback.__annotations__ = {  # real objects: the ranges differ per game
         "interaction": discord.Interaction,
-        "seats": Optional[app_commands.Range[int, v.min_seats, v.max_seats]],  # noqa: UP007
-        "timeout": Optional[app_commands.Range[int, low, high]],  # noqa: UP007
+        "seats": app_commands.Range[int, v.min_seats, v.max_seats] | None,
+        "timeout": app_commands.Range[int, low, high] | None,
         "return": None,
     }
     described = app_commands.describe(

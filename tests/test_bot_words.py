@@ -36,6 +36,13 @@ async def passive_step(h: DiscordHarness, table: Msg) -> Reply:
     raise AssertionError(f"no passive action among {labels}")
 
 
+async def to_the_draw(h: DiscordHarness, table: Msg) -> None:
+    """Deal, then check or call until the draw."""
+    await h.slash(ALICE, TABLE, f"{h.bot.manager.view(TABLE).variant} deal")
+    while h.bot.manager.view(TABLE).hand.phase != "draw":
+        await passive_step(h, table)
+
+
 # ----------------------------------------------------------------- refusals
 
 
@@ -66,9 +73,7 @@ async def test_the_draw_menu_names_the_real_command(tmp_path):
     async with DiscordHarness(make_bot(tmp_path / "p.db")) as h:
         await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
         table = await open_table(h, "a5-draw", [ALICE, BOB])
-        await h.slash(ALICE, TABLE, "a5-draw deal")
-        while h.bot.manager.view(TABLE).hand.phase != "draw":
-            await passive_step(h, table)
+        await to_the_draw(h, table)
         picker = await click(h, to_act(h), table, "Draw")
         text = str(picker.embeds)
         assert "/…" not in text and "/a5-draw discard" in text
@@ -210,9 +215,7 @@ async def test_a_failed_reply_to_an_applied_action_says_it_was_applied(tmp_path)
     async with DiscordHarness(make_bot(tmp_path / "p.db")) as h:
         await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
         table = await open_table(h, "a5-draw", [ALICE, BOB])
-        await h.slash(ALICE, TABLE, "a5-draw deal")
-        while h.bot.manager.view(TABLE).hand.phase != "draw":
-            await passive_step(h, table)
+        await to_the_draw(h, table)
         actor = to_act(h)
         picker = (await click(h, actor, table, "Draw")).message  # private: it keeps its buttons
         pat = next(c for c in picker.custom_ids() if ":pat:" in c)
