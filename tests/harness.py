@@ -621,6 +621,9 @@ class DiscordHarness:
         self._replies: dict[str, Reply] = {}
         self._guild_id: int | None = None
         self._guild_name = "Harness Guild"
+        #: the server's preferred locale, and each user's client locale (default en-US)
+        self.guild_locale = "en-US"
+        self.locales: dict[int, str] = {}
         self._connect_args: tuple | None = None
         self._logged_in = False
 
@@ -823,8 +826,10 @@ class DiscordHarness:
         members: Iterable[Mapping[str, Any]] = (),
         *,
         guild_name: str = "Harness Guild",
+        preferred_locale: str = "en-US",
     ) -> None:
         """Log in (running ``setup_hook``), then feed READY + GUILD_CREATE and wait for ready."""
+        self.guild_locale = preferred_locale
         channel_ids = (
             dict(channel_ids)
             if isinstance(channel_ids, Mapping)
@@ -878,7 +883,9 @@ class DiscordHarness:
         self._attach(new_bot)
         if self._connect_args is not None:
             guild_id, channels, members, name = self._connect_args
-            await self.connect(guild_id, channels, members, guild_name=name)
+            await self.connect(
+                guild_id, channels, members, guild_name=name, preferred_locale=self.guild_locale
+            )
 
     async def _shutdown_bot(self) -> None:
         bot = self.bot
@@ -919,6 +926,10 @@ class DiscordHarness:
         }
         self._roles[int(role_id)] = role
         return role
+
+    def set_locale(self, user: Mapping[str, Any] | int, locale: str) -> None:
+        """The language of this user's Discord client, sent with their interactions."""
+        self.locales[self._uid(user)] = locale
 
     def close_dms(self, user: Mapping[str, Any] | int) -> None:
         self.dms_closed.add(self._uid(user))
@@ -979,7 +990,7 @@ class DiscordHarness:
             "emojis": [],
             "stickers": [],
             "features": [],
-            "preferred_locale": "en-US",
+            "preferred_locale": self.guild_locale,
             "verification_level": 0,
             "default_message_notifications": 0,
             "explicit_content_filter": 0,
@@ -1084,7 +1095,7 @@ class DiscordHarness:
             "data": data,
             "token": token,
             "version": 1,
-            "locale": "en-US",
+            "locale": self.locales.get(uid, "en-US"),
             "app_permissions": str(BOT_PERMISSIONS.value),
             "entitlements": [],
             "entitlement_sku_ids": [],
@@ -1094,8 +1105,8 @@ class DiscordHarness:
         guild_id = int(channel["guild_id"]) if channel.get("guild_id") else None
         if guild_id is not None:
             payload["guild_id"] = str(guild_id)
-            payload["guild_locale"] = "en-US"
-            payload["guild"] = {"id": str(guild_id), "locale": "en-US", "features": []}
+            payload["guild_locale"] = self.guild_locale
+            payload["guild"] = {"id": str(guild_id), "locale": self.guild_locale, "features": []}
             payload["member"] = self._member_payload(uid)
             payload["context"] = 0
             payload["authorizing_integration_owners"] = {"0": str(guild_id)}
