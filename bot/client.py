@@ -24,7 +24,7 @@ from bot.ui.catalog import t
 from bot.ui.components import DiscardSelect, TableButton
 from bot.ui.handlers import apologize, refuse, reply
 from bot.ui.limits import RateLimiter, wait_seconds
-from bot.ui.translator import CatalogTranslator
+from bot.ui.translator import CatalogTranslator, LocaleTree
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +62,7 @@ class PokerBot(commands.Bot):
             intents=intents,
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),  # a name never pings anyone
+            tree_cls=LocaleTree,  # answers in the reader's language
             **shards,
         )
         self.settings = settings

@@ -9,9 +9,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.rules_text import COMMON, RULES
 from bot.tables.manager import TableManager
 from bot.tables.models import Refused
+from bot.ui import i18n
 from bot.ui.catalog import t
 from bot.ui.handlers import refuse, reply
 from bot.ui.history import summarize
@@ -46,24 +46,25 @@ class General(commands.Cog):
             return
         rows, total = await self.manager.store.leaderboard(guild, page, 10)
         pages = max(1, -(-total // 10))
-        embed = discord.Embed(title=t("leaderboard.title"), colour=discord.Colour.gold())
-        lines = [
-            t(
-                "leaderboard.row",
-                rank=r.rank,
-                name=esc(r.display_name),
-                net=r.net_won,
-                count=r.hands_played,
-            )
-            for r in rows
-        ]
-        if lines:
-            embed.description = "\n".join(lines)
-            embed.set_footer(text=t("leaderboard.footer", page=page, pages=pages))
-        elif total:
-            embed.description = t("leaderboard.beyond", page=page, count=pages)
-        else:
-            embed.description = t("leaderboard.empty")
+        async with i18n.public(self.bot, guild, interaction.guild_locale):  # a public answer
+            embed = discord.Embed(title=t("leaderboard.title"), colour=discord.Colour.gold())
+            lines = [
+                t(
+                    "leaderboard.row",
+                    rank=r.rank,
+                    name=esc(r.display_name),
+                    net=r.net_won,
+                    count=r.hands_played,
+                )
+                for r in rows
+            ]
+            if lines:
+                embed.description = "\n".join(lines)
+                embed.set_footer(text=t("leaderboard.footer", page=page, pages=pages))
+            elif total:
+                embed.description = t("leaderboard.beyond", page=page, count=pages)
+            else:
+                embed.description = t("leaderboard.empty")
         await interaction.response.send_message(embed=embed)
 
     @app_commands.command(name="balance", description="Your chips on this server")
@@ -116,8 +117,8 @@ class General(commands.Cog):
     @app_commands.command(name="rules", description="The table conventions of a game")
     @app_commands.describe(game="Which game")
     async def rules(self, interaction: discord.Interaction, game: Game) -> None:
-        embed = discord.Embed(title=game_name(game), description=RULES[game])
-        embed.add_field(name=t("rules.all_tables"), value=COMMON)
+        embed = discord.Embed(title=game_name(game), description=t(f"rules.{game}"))
+        embed.add_field(name=t("rules.all_tables"), value=t("rules.common"))
         await reply(interaction, "", embed=embed)
 
 

@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot.storage.server_store import PlayerInHand
 from bot.storage.store import UnknownAccount
+from bot.ui import i18n
 from bot.ui.handlers import reply
 from bot.ui.server_text import t
 
@@ -29,6 +30,10 @@ class ConfirmErase(discord.ui.View):
         )
         button.callback = self.erase  # type: ignore[method-assign]
         self.add_item(button)
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        i18n.for_interaction(interaction)
+        return True
 
     async def erase(self, interaction: discord.Interaction) -> None:
         if interaction.user.id != self.user_id:  # ephemeral, so never expected

@@ -16,6 +16,7 @@ from discord.ext import commands
 
 from bot.engine import VARIANTS
 from bot.tables.models import TableEvent
+from bot.ui import i18n
 from bot.ui.catalog import t
 from bot.ui.components import table_components
 from bot.ui.handlers import where
@@ -50,15 +51,17 @@ class TableEvents(commands.Cog):
 
     async def on_table_event(self, event: TableEvent) -> None:
         channel_id = event.view.channel_id
-        self.logs[channel_id].append(event_line(event))
-        if event.kind == "opened":
-            return  # the open command posts the table message itself
-        if event.kind == "finished":
-            await self._send(channel_id, embed=result_embed(event))
-        await self.refresh(channel_id)
-        if event.cards_changed and not VARIANTS[event.view.variant].split:
-            for user_id in event.cards_changed:
-                await self._dm_hand(channel_id, user_id, event.kind)
+        # what everyone sees is in the server's language; each player's cards in their own
+        async with i18n.public(self.bot, event.view.guild_id) as language:
+            self.logs[channel_id].append(event_line(event))
+            if event.kind == "opened":
+                return  # the open command posts the table message itself
+            if event.kind == "finished":
+                await self._send(channel_id, embed=result_embed(event))
+            await self.refresh(channel_id)
+            if event.cards_changed and not VARIANTS[event.view.variant].split:
+                for user_id in event.cards_changed:
+                    await self._dm_hand(channel_id, user_id, event.kind, language)
 
     async def refresh(self, channel_id: int) -> None:
         """Edit the table message in place (or post a new one if it is gone)."""
@@ -82,13 +85,15 @@ class TableEvents(commands.Cog):
     async def _send(self, channel_id: int, **kwargs) -> None:
         await self.bot.get_partial_messageable(channel_id).send(**kwargs)
 
-    async def _dm_hand(self, channel_id: int, user_id: int, kind: str) -> None:
+    async def _dm_hand(self, channel_id: int, user_id: int, kind: str, public: str) -> None:
+        """DM a player their cards, in their language (``public``: the table's)."""
         seat = self.manager.my_hand(channel_id, user_id)
         if seat is None:
             return
-        note = t("hand.dm.dealt") if kind == "dealt" else t("hand.dm.drawn")
         hand_id = self.manager.view(channel_id).hand_id
-        embed, files = hand_embed(seat, note, where(channel_id, hand_id))
+        with i18n.using(i18n.reader(user_id, public)):
+            note = t("hand.dm.dealt") if kind == "dealt" else t("hand.dm.drawn")
+            embed, files = hand_embed(seat, note, where(channel_id, hand_id))
         try:
             dm = await self.bot.create_dm(discord.Object(user_id))
             await dm.send(embed=embed, files=files)

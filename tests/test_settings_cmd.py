@@ -104,9 +104,11 @@ async def test_changes_are_acknowledged_checked_applied_and_kept(tmp_path):
     async with DiscordHarness(make_bot(path)) as h:
         await started(h)
         bad = await h.slash(ALICE, TABLE, "settings turn-time", seconds=3)
-        assert bad.ephemeral and "between 5 and 3600 seconds, not 3" in bad.content
+        assert (
+            bad.ephemeral and "between 5 and 3,600 seconds, not 3" in bad.content
+        )  # numbers as English writes them
         bad = await h.slash(ALICE, TABLE, "settings turn-time", seconds=4000)
-        assert "between 5 and 3600" in bad.content
+        assert "between 5 and 3,600" in bad.content
         ok = await h.slash(ALICE, TABLE, "settings turn-time", seconds=45)
         assert ok.content == "Turn time of new tables is now: 45 s."
         auto = await h.slash(ALICE, TABLE, "settings auto-deal", on=True)

@@ -1,15 +1,19 @@
 """Every word the bot says, in one table, looked up through one function: ``t``.
 
-Keys are stable message ids (they become gettext msgids when the catalog moves to
-.po files); placeholders are named (``{name}``). A ``Plural`` entry picks its form by
-the ``count`` parameter. Nothing outside this module holds user-facing English:
-``bot/ui`` composes messages from codes and data by calling ``t``.
+Keys are stable message ids, and the gettext msgids of the translations in
+``bot/ui/locales`` (see ``bot.ui.i18n``); placeholders are named (``{name}``). A
+``Plural`` entry picks its form by the ``count`` parameter. Nothing outside this module
+holds user-facing English: ``bot/ui`` composes messages from codes and data by calling
+``t``, which answers in the language of the text being built.
 """
 
 from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from bot.rules_text import RULES_MESSAGES
+
+from . import i18n
 from .server_text import MESSAGES as SERVER_MESSAGES
 
 
@@ -224,18 +228,6 @@ MESSAGES: dict[str, str | Plural] = {
         "I can't send {name} direct messages; use the **My hand** button to see your cards."
     ),
     "hand.split": "high: {high}; low: {low}",
-    # hand names: {top}/{tops} the leading rank (one/many), {second} the next group's
-    "hand.low": "{ranks}, {top} low",
-    "hand.high_card": "{top} high",
-    "hand.pair": "pair of {tops}",
-    "hand.two_pair": "two pair, {tops} and {seconds}",
-    "hand.trips": "three {tops}",
-    "hand.straight": "straight, {top} high",
-    "hand.flush": "flush, {top} high",
-    "hand.full_house": "full house, {tops} over {seconds}",
-    "hand.quads": "four {tops}",
-    "hand.straight_flush": "straight flush, {top} high",
-    "hand.royal_flush": "royal flush",
     # ----- results
     "result.title": "Hand #{hand_id} — result",
     "result.showdown": "Showdown",
@@ -247,6 +239,7 @@ MESSAGES: dict[str, str | Plural] = {
     "result.wins": "**{name}** wins {chips}",
     "result.wins_with": "**{name}** wins {chips} with {hand}",
     "result.chips": "Chips",
+    "result.net": "{name} {net:+d}",
     # ----- general commands
     "leaderboard.title": "Leaderboard — net chips won",
     "leaderboard.row": Plural(
@@ -274,6 +267,64 @@ MESSAGES: dict[str, str | Plural] = {
     "ago.hours": Plural("{count} h ago", "{count} h ago"),
     "ago.days": Plural("{count} d ago", "{count} d ago"),
     "rules.all_tables": "All tables",
+    # ----- hand names, as players say them (bot/ui/hands.py)
+    "handname.high_card": "{rank} high",
+    "handname.low": "{cards}, {top}-{second} low",
+    "handname.low.wheel": "{cards}, the wheel",
+    "handname.low.number_one": "{cards}, the number one",
+    "handname.pair": "pair of {ranks}",
+    "handname.two_pair": "two pair, {high} and {low}",
+    "handname.trips": "three {ranks}",
+    "handname.straight": "{rank}-high straight",
+    "handname.straight.wheel": "the wheel, a five-high straight",
+    "handname.flush": "{rank}-high flush",
+    "handname.full_house": "full house, {trips} full of {pair}",
+    "handname.quads": "four {ranks}",
+    "handname.straight_flush": "{rank}-high straight flush",
+    "handname.royal_flush": "royal flush",
+    # ----- cards spelled out (symbols stay as they are)
+    "card.name": "{rank} of {suit}",
+    "suit.c": "clubs",
+    "suit.d": "diamonds",
+    "suit.h": "hearts",
+    "suit.s": "spades",
+    "rank.2": "deuce",
+    "rank.3": "three",
+    "rank.4": "four",
+    "rank.5": "five",
+    "rank.6": "six",
+    "rank.7": "seven",
+    "rank.8": "eight",
+    "rank.9": "nine",
+    "rank.T": "ten",
+    "rank.J": "jack",
+    "rank.Q": "queen",
+    "rank.K": "king",
+    "rank.A": "ace",
+    "ranks.2": "deuces",
+    "ranks.3": "threes",
+    "ranks.4": "fours",
+    "ranks.5": "fives",
+    "ranks.6": "sixes",
+    "ranks.7": "sevens",
+    "ranks.8": "eights",
+    "ranks.9": "nines",
+    "ranks.T": "tens",
+    "ranks.J": "jacks",
+    "ranks.Q": "queens",
+    "ranks.K": "kings",
+    "ranks.A": "aces",
+    # "the king" where a language needs the article ("sequência até o rei")
+    "rank.the.5": "five",
+    "rank.the.6": "six",
+    "rank.the.7": "seven",
+    "rank.the.8": "eight",
+    "rank.the.9": "nine",
+    "rank.the.T": "ten",
+    "rank.the.J": "jack",
+    "rank.the.Q": "queen",
+    "rank.the.K": "king",
+    "rank.the.A": "ace",
     # ----- errors
     "error.unexpected": (
         "Sorry, something went wrong on my side. Nothing was changed; please try again."
@@ -285,32 +336,20 @@ MESSAGES: dict[str, str | Plural] = {
 }
 
 
-_RANK_NAMES = (
-    ("deuce", "deuces"),
-    ("three", "threes"),
-    ("four", "fours"),
-    ("five", "fives"),
-    ("six", "sixes"),
-    ("seven", "sevens"),
-    ("eight", "eights"),
-    ("nine", "nines"),
-    ("ten", "tens"),
-    ("jack", "jacks"),
-    ("queen", "queens"),
-    ("king", "kings"),
-    ("ace", "aces"),
-)
-for _rank, (_one, _many) in enumerate(_RANK_NAMES):  # rank.one.0 = deuce … rank.many.12 = aces
-    MESSAGES[f"rank.one.{_rank}"] = _one
-    MESSAGES[f"rank.many.{_rank}"] = _many
-
 assert not MESSAGES.keys() & SERVER_MESSAGES.keys(), "a key is in both tables"
 MESSAGES.update(SERVER_MESSAGES)  # the server controls' words (bot/ui/server_text.py)
+MESSAGES.update(RULES_MESSAGES)  # the /rules summaries (bot/rules_text.py)
 
 
-def t(key: str, locale: str | None = None, /, **params: Any) -> str:
-    """The message ``key`` in ``locale`` (only English so far) with ``params`` filled in."""
+def t(key: str, locale: object = None, /, **params: Any) -> str:
+    """The message ``key`` with ``params`` filled in, in ``locale``.
+
+    ``locale`` is a Discord locale or one of ours; by default the language of the text
+    being built (``i18n.current()``: the reader's for a private answer, the server's for a
+    public message). Missing translations fall back to English; plural forms follow the
+    language's own rule, numbers its own way of writing them (Babel).
+    """
     message = MESSAGES[key]
-    if isinstance(message, Plural):
-        message = message.one if params["count"] == 1 else message.other
-    return message.format(**params)
+    language = i18n.current() if locale is None else i18n.resolve(locale)
+    english = (message.one, message.other) if isinstance(message, Plural) else message
+    return i18n.fill(i18n.text(key, english, language, params.get("count")), language, params)

@@ -13,12 +13,13 @@ from typing import Any
 
 import discord
 
-from bot.engine.cards import format_card
+from bot.engine.cards import format_card, parse_card
 from bot.render.text import card_text
 from bot.tables.models import TableView
 
-from . import handlers
+from . import handlers, i18n
 from .catalog import t
+from .hands import card_name
 from .limits import allow_click
 
 BUTTON_TEMPLATE = r"pk:(?P<channel>\d+):(?P<action>[a-z]+)(?::(?P<hand>\d+):(?P<turn>\d+))?"
@@ -70,6 +71,7 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTO
         )
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        i18n.for_interaction(interaction)  # answer in the clicker's language
         return await allow_click(interaction)  # one user's spam never slows the others
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -82,7 +84,10 @@ class DiscardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SEL
     def __init__(
         self, channel_id: int, hand_id: int, turn: int, cards: list[tuple[str, str]] | None = None
     ) -> None:
-        options = [discord.SelectOption(label=label, value=value) for value, label in cards or []]
+        options = [  # the card as drawn, and spelled out in the reader's language
+            discord.SelectOption(label=label, value=value, description=card_name(parse_card(value)))
+            for value, label in cards or []
+        ]
         select: discord.ui.Select[Any] = discord.ui.Select(
             custom_id=f"pkd:{channel_id}:{hand_id}:{turn}",
             placeholder=t("picker.placeholder"),
@@ -100,6 +105,7 @@ class DiscardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SEL
         return cls(int(match["channel"]), int(match["hand"]), int(match["turn"]))
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        i18n.for_interaction(interaction)
         return await allow_click(interaction)
 
     async def callback(self, interaction: discord.Interaction) -> None:

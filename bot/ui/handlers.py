@@ -17,6 +17,7 @@ import discord
 from bot.tables.manager import TableManager
 from bot.tables.models import Code, Refused
 
+from . import i18n
 from .catalog import t
 from .render import hand_embed, table_embed, table_files
 from .text import move_line, outcome, refusal
@@ -252,7 +253,7 @@ async def post_table(interaction: discord.Interaction, channel_id: int, log: lis
     view = manager_of(interaction).view(channel_id)
     from .components import table_components
 
-    response = await interaction.response.send_message(
-        embed=table_embed(view, log), files=table_files(view), view=table_components(view)
-    )
+    async with i18n.public(interaction.client, interaction.guild_id, interaction.guild_locale):
+        embed, files, components = table_embed(view, log), table_files(view), table_components(view)
+    response = await interaction.response.send_message(embed=embed, files=files, view=components)
     return int(response.message_id or 0)

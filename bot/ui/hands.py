@@ -56,14 +56,14 @@ def hand_name(ranking: str, cards: Sequence[Card]) -> str:
         if set(ranks) == _NUMBER_ONE and ranking == "a6":
             return t("handname.low.number_one", cards=_digits(top))
         return t(
-            "hand.low", cards=_digits(top), top=rank_name(top[0]), second=rank_name(top[1])
+            "handname.low", cards=_digits(top), top=rank_name(top[0]), second=rank_name(top[1])
         )
     if cat == "pair":
         return t("handname.pair", ranks=rank_name(groups[0], "ranks"))
     if cat == "two pair":
         pairs = sorted(groups[:2], key=_low_order if low else int, reverse=True)
         return t(
-            "hand.two_pair",
+            "handname.two_pair",
             high=rank_name(pairs[0], "ranks"),
             low=rank_name(pairs[1], "ranks"),
         )
@@ -71,14 +71,15 @@ def hand_name(ranking: str, cards: Sequence[Card]) -> str:
         return t("handname.trips", ranks=rank_name(groups[0], "ranks"))
     if cat == "full house":
         return t(
-            "hand.full_house",
+            "handname.full_house",
             trips=rank_name(groups[0], "ranks"),
             pair=rank_name(groups[1], "ranks"),
         )
     if cat == "quads":
         return t("handname.quads", ranks=rank_name(groups[0], "ranks"))
     if cat == "flush":
-        return t("handname.flush", rank=rank_name(max(ranks), "rank.the"))
+        top_card = max(ranks, key=_low_order if low else int)  # in ace-to-six the ace is low
+        return t("handname.flush", rank=rank_name(top_card, "rank.the"))
     # a straight or straight flush: named by its top card; the wheel's top is the five
     top_rank = 3 if set(ranks) == _WHEEL else max(ranks)
     if cat == "straight flush":

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import gettext
 import string
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator, Mapping
+from contextlib import asynccontextmanager, contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
 from importlib import resources
@@ -79,6 +79,24 @@ def using(locale: object) -> Iterator[str]:
         _current.reset(token)
 
 
+# --------------------------------------------------------------------------- readers
+
+# Discord tells a user's language only with their interactions: the last one seen is the
+# language of the DMs sent to them (their cards), until the bot restarts.
+_readers: dict[int, str] = {}
+
+
+def remember(user_id: int, locale: object) -> str:
+    resolved = resolve(locale)
+    _readers[user_id] = resolved
+    return resolved
+
+
+def reader(user_id: int, default: object = None) -> str:
+    """The language of a private message to ``user_id`` outside an interaction."""
+    return _readers.get(user_id) or resolve(default)
+
+
 # --------------------------------------------------------------------------- catalogs
 
 
@@ -99,6 +117,23 @@ def lookup(locale: str, key: str, count: int | None = None) -> str | None:
     return None if found == key else found
 
 
+def text(key: str, english: str | tuple[str, str], locale: str, count: int | None = None) -> str:
+    """The words of catalog ``key`` in ``locale``, falling back to the English source.
+
+    ``english`` is a string, or ``(one, other)`` for a plural message, whose form is
+    chosen by ``count`` under the language's own plural rule (Vietnamese has one form,
+    Portuguese says "0 fichas" but "1 ficha").
+    """
+    plural = isinstance(english, tuple)
+    if locale != SOURCE:
+        found = lookup(locale, key, count if plural else None)
+        if found is not None:
+            return found
+    if isinstance(english, tuple):
+        return english[0] if count == 1 else english[1]
+    return english
+
+
 def command_text(locale: str, where: str, english: str) -> str | None:
     """A slash-command string (name, description, option, choice) in ``locale``."""
     if locale == SOURCE:
@@ -115,14 +150,26 @@ def number(n: int | float, locale: str | None = None) -> str:
     return format_decimal(n, locale=locale or current())
 
 
+# Numbers that name something rather than count it are written as they are (no "1,234"):
+# ids, Discord timestamps (<t:…>), seat numbers.
+RAW_NUMBERS = frozenset({"created", "seat", "when"})
+
+
 class LocaleFormatter(string.Formatter):
-    """``str.format`` with numbers written the locale's way (``{n}``, ``{n:d}``, ``{n:+d}``)."""
+    """``str.format`` with quantities written the locale's way (``{n}``, ``{n:d}``, ``{n:+d}``):
+    ``1,234`` in English, ``1.234`` in Portuguese and Vietnamese; identifiers stay raw."""
 
     def __init__(self, locale: str) -> None:
         self.locale = locale
+        self._field = ""
+
+    def get_field(self, field_name: str, args: Any, kwargs: Any) -> Any:
+        self._field = field_name
+        return super().get_field(field_name, args, kwargs)
 
     def format_field(self, value: Any, format_spec: str) -> str:
-        if isinstance(value, int) and not isinstance(value, bool):
+        raw = self._field in RAW_NUMBERS or self._field.endswith("_id")
+        if isinstance(value, int) and not isinstance(value, bool) and not raw:
             if format_spec in ("", "d"):
                 return number(value, self.locale)
             if format_spec == "+d":
@@ -141,3 +188,32 @@ def placeholders(template: str) -> set[str]:
         if field is not None:
             fields.add(field.split(".")[0].split("[")[0])
     return fields
+
+
+def for_interaction(interaction: Any) -> str:
+    """Answer this interaction in its reader's language (and DM them in it later)."""
+    remember(interaction.user.id, interaction.locale)
+    return set_current(interaction.locale)
+
+
+@asynccontextmanager
+async def public(client: Any, guild_id: int | None, fallback: object = None) -> AsyncIterator[str]:
+    """Build a public message (table, result, leaderboard) in the server's language."""
+    with using(await server_language(client, guild_id, fallback)) as language:
+        yield language
+
+
+async def server_language(client: Any, guild_id: int | None, fallback: object = None) -> str:
+    """The language of a server's public messages: its ``/settings language`` value,
+    else the server's preferred locale (Discord's Community setting), else ``fallback``."""
+    if guild_id is None:
+        return resolve(fallback)
+    book = getattr(client, "guild_settings", None)  # the per-server settings, when loaded
+    if book is not None:
+        chosen = (await book.get(guild_id)).language
+        if chosen and chosen != "auto":
+            return resolve(chosen)
+    guild = client.get_guild(guild_id)
+    if guild is not None:
+        return resolve(guild.preferred_locale)
+    return resolve(fallback)

@@ -69,10 +69,12 @@ def mo_path(locale: str, root: Path = ROOT) -> Path:
 
 
 def message_sources() -> list[Source]:
-    """The keyed messages: so far the rule summaries."""
-    from bot.rules_text import RULES_MESSAGES
+    """The catalog's keyed messages (with the rule summaries and the server controls')."""
+    from bot.ui.catalog import MESSAGES, Plural
 
-    return [Source(key, english) for key, english in RULES_MESSAGES.items()]
+    return [
+        Source(key, (m.one, m.other) if isinstance(m, Plural) else m) for key, m in MESSAGES.items()
+    ]
 
 
 async def command_strings() -> list[tuple[str, str]]:

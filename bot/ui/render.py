@@ -16,8 +16,9 @@ from bot.render.images import BoardLabels
 from bot.render.text import card_text, cards_text
 from bot.tables.models import TableEvent, TableView
 
+from . import i18n
 from .catalog import t
-from .text import action_name, cmd, esc, game, hand_name, round_label, shown_hand
+from .text import action_name, cmd, command, esc, game, hand_name, round_label, shown_hand
 
 GREEN = discord.Colour.dark_green()
 BOARD_FILE = "board.png"
@@ -113,7 +114,7 @@ def table_embed(view: TableView, log: list[str] | None = None) -> discord.Embed:
             "table.footer",
             minimum=variant.table_minimum,
             timeout=int(view.settings.turn_timeout),
-            command=f"/{variant.id} hand",
+            command=command(variant.id, "hand"),
         )
     )
     return embed
@@ -134,6 +135,7 @@ def table_files(view: TableView) -> list[discord.File]:
         costs=t("board.costs", price="{price}"),
         costs_unknown=t("board.costs_unknown"),
         folded=t("seat.folded"),
+        locale=i18n.current(),  # numbers written the table's way
     )
     png = render_board(market, players, hand.pot, labels.title, labels)
     return [discord.File(io.BytesIO(png), filename=BOARD_FILE)]
@@ -213,6 +215,6 @@ def result_embed(event: TableEvent) -> discord.Embed:
         ]
         label = t(f"result.{award.label}", amount=award.amount)
         embed.add_field(name=label, value="\n".join(winners), inline=False)
-    moved = [f"{esc(view.name(p))} {n:+d}" for p, n in result.net.items()]
+    moved = [t("result.net", name=esc(view.name(p)), net=n) for p, n in result.net.items()]
     embed.add_field(name=t("result.chips"), value=" · ".join(moved), inline=False)
     return embed

@@ -73,4 +73,7 @@ MESSAGES: dict[str, str] = {
 
 
 def t(key: str, **params: Any) -> str:
-    return MESSAGES[key].format(**params)
+    """The catalog's ``t`` (these words are merged into it, and translated there)."""
+    from .catalog import t as catalog_t  # the catalog imports this table
+
+    return catalog_t(key, **params)

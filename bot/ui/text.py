@@ -13,12 +13,14 @@ from typing import Any
 import discord
 
 from bot.engine import VARIANTS, PublicView
-from bot.engine.cards import RANKS, Card
-from bot.engine.rankings import in_order, shape
+from bot.engine.cards import Card
+from bot.engine.rankings import in_order
 from bot.render.text import card_text, cards_text
 from bot.tables.models import Code, Done, Move, Outcome, Refused, Skip, TableEvent, TableView
 
+from . import i18n
 from .catalog import t
+from .hands import hand_name, split_name
 
 
 def esc(name: str) -> str:
@@ -30,9 +32,15 @@ def game(variant: str) -> str:
     return t(f"game.{variant}")
 
 
+def command(variant: str, sub: str) -> str:
+    """A slash command as the reader's Discord shows it: ``/a5-draw passar`` in Portuguese."""
+    name = i18n.command_text(i18n.current(), "command_name", sub) or sub
+    return f"/{variant} {name}"
+
+
 def cmd(variant: str, sub: str) -> str:
-    """A slash command as the player types it."""
-    return f"`/{variant} {sub}`"
+    """A slash command as the player types it, as code."""
+    return f"`{command(variant, sub)}`"
 
 
 def join_list(items: Iterable[str], sep: str = "list.sep") -> str:
@@ -54,38 +62,13 @@ def round_label(hand: PublicView) -> str:
 # ----- hands
 
 
-def rank_text(rank: int) -> str:
-    return "10" if RANKS[rank] == "T" else RANKS[rank]
-
-
-def hand_name(ranking: str, cards: tuple[Card, ...] | list[Card]) -> str:
-    """The name of five cards under ``ranking`` ("pair of sevens", "7-5-4-3-A, seven low")."""
-    category, order = shape(ranking, cards)
-    top = order[0]
-    if category == "no pair":
-        if ranking == "high":
-            return t("hand.high_card", top=t(f"rank.one.{top}"))
-        ranks = "-".join(rank_text(r) for r in order)
-        return t("hand.low", ranks=ranks, top=t(f"rank.one.{top}"))
-    if category == "straight flush" and ranking == "high" and top == RANKS.index("A"):
-        return t("hand.royal_flush")
-    second = order[3] if category == "full house" else order[2]
-    return t(
-        "hand." + category.replace(" ", "_"),
-        top=t(f"rank.one.{top}"),
-        tops=t(f"rank.many.{top}"),
-        seconds=t(f"rank.many.{second}"),
-    )
-
-
 def shown_hand(variant: str, cards: tuple[Card, ...]) -> tuple[tuple[Card, ...], str]:
     """Cards sorted for the game's ranking, and their name (both halves when split)."""
     v = VARIANTS[variant]
     if len(cards) != 5:
         return cards, ""
     if v.split:
-        high, low = hand_name("high", cards), hand_name(v.ranking, cards)
-        return in_order("high", cards), t("hand.split", high=high, low=low)
+        return in_order("high", cards), split_name(cards)
     return in_order(v.ranking, cards), hand_name(v.ranking, cards)
 
 

@@ -10,12 +10,20 @@ in every language (``/a5-draw``): they are names, not words; other groups are tr
 
 from __future__ import annotations
 
-from discord import Locale, app_commands
+from discord import Interaction, Locale, app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
 from bot.engine import VARIANTS
 
 from . import i18n
+
+
+class LocaleTree(app_commands.CommandTree):
+    """Every slash command and autocomplete is answered in its reader's language."""
+
+    async def interaction_check(self, interaction: Interaction, /) -> bool:
+        i18n.for_interaction(interaction)
+        return True
 
 
 class CatalogTranslator(app_commands.Translator):
