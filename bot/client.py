@@ -68,7 +68,7 @@ class PokerBot(commands.Bot):
         self.settings = settings
         self._rng, self._clock = rng, clock
         self.limits = RateLimiter(clock)  # per-user cooldowns and click rates
-        self.tree.on_error = self.on_app_command_error
+        self.tree.error(self.on_app_command_error)
 
     async def setup_hook(self) -> None:
         s = self.settings

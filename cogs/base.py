@@ -33,7 +33,7 @@ def open_command(variant_id: str) -> app_commands.Command[Any, ..., None]:
 
     class Opener:  # a method in a class: discord.py passes the cog as ``self``
         async def open_(
-            self: TableCog,
+            self: Any,  # the TableCog (mypy cannot see it through Opener)
             interaction: discord.Interaction,
             seats: int | None = None,
             timeout: int | None = None,
@@ -104,7 +104,7 @@ class TableCog(commands.GroupCog, group_name="table"):
         turn_time = timeout if timeout is not None else settings.turn_timeout  # None: bot's
         try:
             await self.manager.open_table(
-                interaction.guild_id,
+                interaction.guild_id or 0,  # interaction_check: always in a server
                 channel_id,
                 self.variant_id,
                 seats,

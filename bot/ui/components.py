@@ -59,8 +59,9 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTO
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> TableButton:
+        assert isinstance(item, discord.ui.Button)  # the template matches buttons only
         return cls(
             int(match["channel"]),
             match["action"],
@@ -100,7 +101,7 @@ class DiscardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SEL
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select[Any], match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> DiscardSelect:
         return cls(int(match["channel"]), int(match["hand"]), int(match["turn"]))
 
@@ -109,7 +110,8 @@ class DiscardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SEL
         return await allow_click(interaction)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = list((interaction.data or {}).get("values", []))  # type: ignore[union-attr]
+        data: Any = interaction.data or {}
+        values = list(data.get("values", []))
         await handlers.act(
             interaction,
             self.channel_id,
