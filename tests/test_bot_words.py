@@ -180,6 +180,7 @@ async def test_a_player_who_folds_and_leaves_is_named_in_the_result(tmp_path):
         await click(h, folder, table, "Fold")
         left = await h.slash(folder, TABLE, "a6-draw leave")
         assert left.content == "You left the table."
+        await h.restart(make_bot(tmp_path / "p.db", seed=8))  # the name is kept with the hand
         while h.bot.manager.view(TABLE).hand is not None:
             await passive_step(h, table)
         public = h.public_text()
