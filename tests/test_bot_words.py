@@ -69,6 +69,16 @@ async def test_refusals_say_why_once_and_point_the_right_way(tmp_path):
         assert "a Ace" not in again.content and "Ace-to-Five Triple Draw" in again.content
 
 
+async def test_an_outsider_is_told_how_to_join_from_any_button(tmp_path):
+    async with DiscordHarness(make_bot(tmp_path / "p.db")) as h:
+        await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
+        table = await open_table(h, "a5-draw", [ALICE, BOB])
+        await to_the_draw(h, table)
+        for label in ("My hand", "Draw"):
+            answer = await click(h, CAROL, table, label)
+            assert answer.ephemeral and "/a5-draw join" in answer.content, answer.content
+
+
 async def test_the_draw_menu_names_the_real_command(tmp_path):
     async with DiscordHarness(make_bot(tmp_path / "p.db")) as h:
         await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)

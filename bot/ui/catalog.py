@@ -221,7 +221,6 @@ MESSAGES: dict[str, str | Plural] = {
     "hand.may": "You may: {actions}",
     "hand.may.draw": "Discard 0–5 cards with the Draw button or {command}, or stand pat.",
     "hand.may.buy": "Buy left, right or blind.",
-    "hand.not_dealt_in": "You are not dealt into the current hand.",
     "hand.dm.dealt": "🃏 Your new hand.",
     "hand.dm.drawn": "🔄 Your cards after the draw.",
     "hand.dm.closed": (

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, ParamSpec
 import discord
 
 from bot.tables.manager import TableManager
-from bot.tables.models import Code, Refused
+from bot.tables.models import Code, Refused, TableView
 
 from . import i18n
 from .catalog import t
@@ -172,10 +172,19 @@ async def show_hand(interaction: discord.Interaction, channel_id: int, note: str
         await refuse(interaction, exc, channel_id)
         return
     if seat is None:
-        await reply(interaction, t("hand.not_dealt_in"))
+        await refuse(interaction, outside(manager.view(channel_id), interaction.user.id))
         return
     embed, files = hand_embed(seat, note, where(channel_id, manager.view(channel_id).hand_id))
     await interaction.response.send_message(embed=embed, files=files, ephemeral=True)
+
+
+def outside(view: TableView, user_id: int) -> Refused:
+    """Why someone without cards in the hand has none: no hand, not seated, or dealt later."""
+    if view.hand is None:
+        return Refused(Code.NO_HAND, variant=view.variant)
+    if all(s.user_id != user_id for s in view.seats):
+        return Refused(Code.NOT_SEATED, variant=view.variant)  # tell them how to join
+    return Refused(Code.NOT_DEALT_IN)
 
 
 async def open_picker(
@@ -190,7 +199,9 @@ async def open_picker(
         seat = manager.my_hand(channel_id, interaction.user.id)
         if hand_id != view.hand_id or turn != view.turn:
             raise Refused(Code.STALE_BUTTON)
-        if seat is None or seat.decision is None or seat.decision.phase != "draw":
+        if seat is None:
+            raise outside(view, interaction.user.id)
+        if seat.decision is None or seat.decision.phase != "draw":
             raise Refused(
                 Code.NOT_YOUR_TURN, name=view.name(view.hand.to_act or "") if view.hand else ""
             )
