@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 
 from .cards import Card
 from .hand import Award, Decision, Hand, MarketOffer
-from .rankings import describe
 
 
 @dataclass(frozen=True)
@@ -52,7 +51,6 @@ class PublicView:
 class SeatView:
     player: str
     cards: tuple[Card, ...]  # this player's own cards, never anyone else's
-    hand_name: str | None  # the name of those cards under the table's ranking
     public: PublicView
     decision: Decision | None  # set only when it is this player's turn
 
@@ -109,10 +107,6 @@ def seat_view(hand: Hand, player: str, public: PublicView | None = None) -> Seat
     """One player's view; ``public`` may pass the hand's public view if already built."""
     seat = hand.seat_of(player)
     cards = tuple(hand.holdings[seat])
-    ranking = hand.variant.ranking
-    name = describe(ranking, cards) if len(cards) == 5 else None
-    if hand.variant.split and len(cards) == 5:
-        name = f"high: {describe('high', cards)}; low: {describe('a5', cards)}"
     d = hand.decision()
     public = public or public_view(hand)
-    return SeatView(player, cards, name, public, d if d and d.seat == seat else None)
+    return SeatView(player, cards, public, d if d and d.seat == seat else None)

@@ -209,7 +209,7 @@ def result_embed(event: TableEvent) -> discord.Embed:
                 chips=chips,
                 hand=_won_with(award, p, result),
             )
-            if p in award.hand_names
+            if p in result.shown  # a showdown: name the winning hand
             else t("result.wins", name=esc(view.name(p)), chips=chips)
             for p, chips in award.shares.items()
         ]
