@@ -179,3 +179,36 @@ async def test_the_settings_language_overrides_the_servers_locale_for_public_mes
         # the Recent log is history: its lines stay in the language they were written in
         now.append(recent["value"].splitlines()[-1])
         assert_in("vi", "\n".join(now), "the table after going back to auto")
+
+
+async def test_the_board_image_is_drawn_in_the_tables_language(tmp_path) -> None:
+    from bot.render import render_board
+    from bot.render.images import BoardLabels
+
+    async with DiscordHarness(make_bot(tmp_path / "p.db")) as h:
+        h.set_locale(PT, "pt-BR")
+        h.set_locale(VI, "vi")
+        await h.connect(GUILD, {TABLE: "poker"}, PLAYERS, preferred_locale="vi")
+        table = await open_table(h, "abyssinia", [PT, VI])
+        await h.slash(PT, TABLE, "abyssinia deal")
+        drawn = h.message(table.id).attachment_bytes("board.png")
+        view = h.bot.manager.view(TABLE)
+        hand = view.hand
+        # the same board drawn from the catalog's Vietnamese words, independently
+        with i18n.using("vi"):
+            market = [(t(f"source.{o.source}"), o.card, o.price) for o in hand.market[:2]]
+            labels = BoardLabels(
+                title=f"{t('game.abyssinia')} · {t('table.round.buy', round=1, rounds=5)}",
+                pot=t("board.pot", pot="{pot}"),
+                blind=t("source.blind"),
+                empty=t("board.empty"),
+                costs=t("board.costs", price="{price}"),
+                costs_unknown=t("board.costs_unknown"),
+                folded=t("seat.folded"),
+                locale="vi",
+            )
+        assert (labels.blind, labels.costs, market[0][0]) == ("mua mù", "giá {price}", "trái")
+        players = [(view.name(s.player), s.open_cards, s.folded) for s in hand.seats]
+        assert drawn == render_board(market, players, hand.pot, labels.title, labels)
+        english = render_board(market, players, hand.pot, "Abyssinia · buy 1 of 5")
+        assert drawn != english

@@ -125,7 +125,9 @@ def table_files(view: TableView) -> list[discord.File]:
     hand = view.hand
     if hand is None or not VARIANTS[view.variant].split:
         return []
-    market = [(o.source, o.card, o.price) for o in hand.market if o.source != "blind"]
+    market = [  # the slots' labels too, in the table's language
+        (t(f"source.{o.source}"), o.card, o.price) for o in hand.market if o.source != "blind"
+    ]
     players = [(view.name(s.player), s.open_cards, s.folded) for s in hand.seats]
     labels = BoardLabels(
         title=t("board.title", game=game(view.variant), round=round_label(hand)),
