@@ -21,6 +21,7 @@ from bot.storage import (
     OutOfSequence,
     RefillRefused,
     SeatRow,
+    StorageError,
     Store,
     TableRow,
     UnknownAccount,
@@ -28,6 +29,7 @@ from bot.storage import (
     UnknownTable,
     open_database,
 )
+from bot.storage.backend import INTEGRITY_ERRORS
 from bot.storage.db import migrate, schema_version, split_statements
 from tests.databases import Databases, Target, open_reader
 
@@ -308,6 +310,137 @@ async def test_actions_and_reshuffles_are_append_only(store: Store) -> None:
     assert await store.finish_hand(hand, {1: 1, 2: -1})
     with pytest.raises(HandNotLive):
         await store.append_action(hand, 2, {"type": "late"})
+
+
+def _rows(target: Target, sql: str) -> list[tuple[Any, ...]]:
+    db = open_reader(target)
+    try:
+        return [tuple(row) for row in db.execute(sql).fetchall()]
+    finally:
+        db.close()
+
+
+async def test_one_step_is_one_transaction_all_or_nothing(store: Store, db_path: Target) -> None:
+    """A deal stores its button and deadline; an action its reshuffles, deadline and seats."""
+    await seat_players(store, [1, 2])
+    await store.save_table(TableRow(10, G, "a5-triple", button=None))
+    seats = [SeatRow(0, 1, "one"), SeatRow(1, 2, "two")]
+    await store.save_seats(10, seats)
+    hand = await store.start_hand(
+        G, 10, "a5", header(["a", "b"]), {1: 20, 2: 20}, [1, 2], button=1, deadline=123.0
+    )
+    (row,) = await store.load_tables()
+    assert (row.button, row.turn_deadline) == (1, 123.0)
+    with pytest.raises(UnknownTable):  # no table row: no hand either
+        await store.start_hand(G, 11, "a5", header(["a", "b"]), {1: 1, 2: 1}, [1, 2], button=0)
+    assert [h.hand_id for h in await store.load_live_hands()] == [hand]
+
+    tired = [SeatRow(0, 1, "one", timeouts_in_row=1), seats[1]]
+    await store.append_action(
+        hand, 0, {"n": 0}, 456.0, reshuffles=[(0, ["Kc"]), (1, ["Qd"])], seats=tired
+    )
+    assert await store.load_seats(10) == tired
+    (row,) = await store.load_tables()
+    assert row.turn_deadline == 456.0
+    # one bad part (the reshuffle index) and nothing of the step is written
+    asleep = [SeatRow(0, 1, "one", sitting_out=True, timeouts_in_row=2), seats[1]]
+    with pytest.raises(OutOfSequence):
+        await store.append_action(hand, 1, {"n": 1}, 789.0, reshuffles=[(5, ["2c"])], seats=asleep)
+    assert await store.load_seats(10) == tired
+    assert (await store.load_tables())[0].turn_deadline == 456.0
+    (live,) = await store.load_live_hands(channel_id=10)
+    assert (live.reshuffles, live.actions) == ([["Kc"], ["Qd"]], [{"n": 0}])
+    assert await store.load_live_hands(channel_id=11) == []
+    # settling a hand writes the seats after it in the same transaction
+    assert await store.finish_hand(hand, {1: 5, 2: -5}, seats=[seats[1]])
+    assert await store.load_seats(10) == [seats[1]]
+    assert await store.finish_hand(hand, {1: 5, 2: -5}, seats=[]) is False  # no second write
+    assert await store.load_seats(10) == [seats[1]]
+    audit(db_path)
+
+
+async def test_unused_reshuffles_can_be_dropped_from_a_live_hand(store: Store) -> None:
+    await seat_players(store, [1, 2])
+    hand = await store.start_hand(G, 10, "a5", header(["a", "b"]), {1: 20, 2: 20}, [1, 2])
+    await store.append_action(hand, 0, {"n": 0}, reshuffles=[(0, ["Kc"])])
+    await store.append_reshuffle(hand, 1, ["Qd"])  # an old file: stored apart from its draw
+    assert await store.drop_reshuffles(hand, 1) == 1
+    await store.append_action(hand, 1, {"n": 1}, reshuffles=[(1, ["2c"])])
+    assert (await store.hand_record(hand))["reshuffles"] == [["Kc"], ["2c"]]
+    await store.finish_hand(hand, {})
+    with pytest.raises(HandNotLive):
+        await store.drop_reshuffles(hand, 0)
+
+
+async def test_a_failed_group_commit_retries_each_append_alone(
+    store: Store, db_path: Target
+) -> None:
+    """The batch fallback: one append breaks a CHECK constraint, which fails the batch's
+    transaction; each append then gets its own, so only the bad one fails."""
+    await seat_players(store, [1, 2, 3, 4])
+    await store.save_table(TableRow(10, G, "a5-triple"))
+    await store.save_table(TableRow(11, G, "a5-triple"))
+    hands = [
+        await store.start_hand(G, 10 + i, "a5", header(["a", "b"]), {u: 10 for u in us}, us)
+        for i, us in enumerate(([1, 2], [3, 4]))
+    ]
+    bad_seat = [SeatRow(0, 3, "three", timeouts_in_row=-1)]  # CHECK (timeouts_in_row >= 0)
+    blocker = asyncio.get_running_loop().create_future()
+
+    async def hold_the_lock() -> None:
+        async with store._lock:  # a transaction running: the appends queue behind it
+            await blocker
+
+    holder = asyncio.get_running_loop().create_task(hold_the_lock())
+    await asyncio.sleep(0)
+    good = asyncio.ensure_future(store.append_action(hands[0], 0, {"ok": 1}, 5.0))
+    bad = asyncio.ensure_future(store.append_action(hands[1], 0, {"ok": 0}, 6.0, seats=bad_seat))
+    await asyncio.sleep(0.01)
+    blocker.set_result(None)
+    await holder
+    await good  # written in a transaction of its own
+    with pytest.raises(INTEGRITY_ERRORS):
+        await bad
+    assert _rows(db_path, "SELECT hand_id, idx FROM hand_actions ORDER BY 1") == [(hands[0], 0)]
+    assert _rows(db_path, "SELECT channel_id, turn_deadline FROM tables ORDER BY 1") == [
+        (10, 5.0),
+        (11, None),
+    ]
+    await store.append_action(hands[1], 0, {"ok": 1})  # the store carries on
+    audit(db_path)
+
+
+async def test_a_cancelled_group_commit_answers_every_waiter(store: Store, db_path: Target) -> None:
+    """The flusher cancelled with appends waiting (the loop shutting down): every caller gets an
+    error instead of waiting forever, nothing is half written, and the store carries on."""
+    await seat_players(store, [1, 2])
+    await store.save_table(TableRow(10, G, "a5-triple"))
+    hand = await store.start_hand(G, 10, "a5", header(["a", "b"]), {1: 10, 2: 10}, [1, 2])
+    blocker = asyncio.get_running_loop().create_future()
+
+    async def hold_the_lock() -> None:
+        async with store._lock:
+            await blocker
+
+    holder = asyncio.get_running_loop().create_task(hold_the_lock())
+    await asyncio.sleep(0)
+    first = asyncio.ensure_future(store.append_action(hand, 0, {"n": 0}))
+    second = asyncio.ensure_future(store.append_action(hand, 1, {"n": 1}))
+    await asyncio.sleep(0.01)
+    flusher = store._flusher
+    assert flusher is not None
+    flusher.cancel()  # while it waits for the lock, holding the batch
+    blocker.set_result(None)
+    await holder
+    for waiter in (first, second):
+        with pytest.raises(StorageError, match="interrupted"):
+            await waiter
+    assert flusher.cancelled()
+    stored = len(_rows(db_path, "SELECT idx FROM hand_actions"))
+    await store.append_action(hand, stored, {"n": stored})  # not wedged
+    assert _rows(db_path, "SELECT idx FROM hand_actions ORDER BY 1") == [
+        (i,) for i in range(stored + 1)
+    ]
 
 
 async def test_finish_hand_exactly_once(store: Store, db_path: Target) -> None:

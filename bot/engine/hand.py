@@ -392,10 +392,10 @@ class Hand:
             return stub
         if self.rng is None:
             raise IllegalAction("this draw needs a reshuffled stub that the record does not hold")
+        if need - left > len(self.dead):  # before shuffling: a refusal must not use the rng
+            raise IllegalAction("not enough dead cards to serve this draw")
         stub = list(self.dead)
         self.rng.shuffle(stub)
-        if need - left > len(stub):
-            raise IllegalAction("not enough dead cards to serve this draw")
         return stub
 
     def _use_reshuffle(self, stub: list[Card]) -> None:
@@ -405,6 +405,9 @@ class Hand:
         self.stub, self.stub_pos = list(stub), 0
 
     def _buy(self, seat: int, source: str) -> None:
+        sources = self.buy_sources()
+        if source not in sources:
+            raise IllegalAction(f"buy from {', '.join(sources)}, not {source!r}")
         if source == "blind":
             card = self._take()
         else:

@@ -47,7 +47,13 @@ Clock = Callable[[], float]
 # ---------------------------------------------------------------- errors
 
 
-KEEP = object()  # "leave the stored deadline as it is"
+KEEP: Any = object()  # "leave the stored value (deadline, button) as it is"
+
+# Failpoint for the crash tests, None in production: called as ``commit_hook(step, moment)``
+# around every COMMIT, ``step`` the public method ("start_hand", "append_action", …) and
+# ``moment`` "before" or "after". It may raise (before: the transaction rolls back) or
+# kill the process, so tests can stop a step exactly at a write boundary.
+commit_hook: Callable[[str, str], None] | None = None
 
 
 class StorageError(Exception):
@@ -236,6 +242,11 @@ def _seat(row: Row) -> SeatRow:
     )
 
 
+def _check_seats(seats: Sequence[SeatRow]) -> None:
+    _check_unique("seat", (s.seat for s in seats))
+    _check_unique("user_id", (s.user_id for s in seats))
+
+
 def _check_unique(what: str, values: Iterable[int]) -> None:
     seen: set[int] = set()
     for value in values:
@@ -246,17 +257,18 @@ def _check_unique(what: str, values: Iterable[int]) -> None:
 
 @dataclass(slots=True)
 class _Append:
-    """One append_action / append_reshuffle waiting for its group commit."""
+    """One player step waiting for its group commit: written all or nothing."""
 
     hand_id: int
-    index: int
-    table: str  # hand_actions or hand_reshuffles
-    column: str
-    data: str
-    deadline: float | None | object
+    rows: list[tuple[str, int, str]]  # (hand_reshuffles or hand_actions, index, JSON), in order
+    deadline: float | None = KEEP
+    seats: Sequence[SeatRow] | None = None  # replaces the table's seats
     done: asyncio.Future[None] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future()
     )
+
+
+_COLUMN = {"hand_actions": "action_json", "hand_reshuffles": "cards_json"}
 
 
 class Store(ServerStore):
@@ -303,20 +315,26 @@ class Store(ServerStore):
     # ------------------------------------------------------------ plumbing
 
     @asynccontextmanager
-    async def _write(self) -> AsyncIterator[Connection]:
+    async def _write(self, step: str = "server_store") -> AsyncIterator[Connection]:
         """One write transaction; COMMIT (durable) on success, ROLLBACK on error."""
-        async with self._lock, self._transaction() as conn:
+        async with self._lock, self._transaction(step) as conn:
             yield conn
 
     @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[Connection]:
-        """BEGIN IMMEDIATE … COMMIT / ROLLBACK; the caller holds ``self._lock``."""
+    async def _transaction(self, step: str) -> AsyncIterator[Connection]:
+        """BEGIN IMMEDIATE … COMMIT / ROLLBACK; the caller holds ``self._lock``.
+
+        ``step`` names the public method, for ``commit_hook``."""
         await self._conn.execute("BEGIN IMMEDIATE")
         try:
             yield self._conn
+            if commit_hook is not None:
+                commit_hook(step, "before")
             await self._conn.execute("COMMIT")
+            if commit_hook is not None:
+                commit_hook(step, "after")
         except BaseException:
-            await rollback_quietly(self._conn)
+            await rollback_quietly(self._conn)  # nothing to undo if COMMIT already ran
             raise
 
     @asynccontextmanager
@@ -357,7 +375,7 @@ class Store(ServerStore):
 
     async def save_table(self, table: TableRow) -> None:
         """Insert or replace the table's row (seats are saved separately)."""
-        async with self._write() as conn:
+        async with self._write("save_table") as conn:
             await conn.execute(
                 """INSERT INTO tables (channel_id, guild_id, variant, settings_json, button,
                                        turn_deadline, open, updated_at)
@@ -386,8 +404,14 @@ class Store(ServerStore):
             rows = await self._all(conn, f"SELECT * FROM tables {where} ORDER BY channel_id", ())
         return [_table(row) for row in rows]
 
+    async def load_table(self, channel_id: int) -> TableRow | None:
+        """The channel's table row (open or closed), None if it never had one."""
+        async with self._read() as conn:
+            row = await self._one(conn, "SELECT * FROM tables WHERE channel_id = ?", (channel_id,))
+        return None if row is None else _table(row)
+
     async def set_deadline(self, channel_id: int, deadline: float | None) -> None:
-        async with self._write() as conn:
+        async with self._write("set_deadline") as conn:
             cursor = await conn.execute(
                 "UPDATE tables SET turn_deadline = ?, updated_at = ? WHERE channel_id = ?",
                 (deadline, self._clock(), channel_id),
@@ -397,7 +421,7 @@ class Store(ServerStore):
 
     async def close_table(self, channel_id: int) -> None:
         """Mark closed, clear the deadline and remove its seats (the row is kept)."""
-        async with self._write() as conn:
+        async with self._write("close_table") as conn:
             await self._close_table(conn, channel_id)
 
     async def _close_table(self, conn: Connection, channel_id: int) -> None:
@@ -411,7 +435,7 @@ class Store(ServerStore):
 
     async def set_table_message(self, channel_id: int, message_id: int) -> None:
         """Remember which message shows a table (the Discord layer edits it in place)."""
-        async with self._write() as conn:
+        async with self._write("set_table_message") as conn:
             await conn.execute(
                 "INSERT INTO table_messages (channel_id, message_id) VALUES (?, ?) "
                 "ON CONFLICT (channel_id) DO UPDATE SET message_id = excluded.message_id",
@@ -425,29 +449,33 @@ class Store(ServerStore):
 
     async def save_seats(self, channel_id: int, seats: Sequence[SeatRow]) -> None:
         """Replace all seats of the table (which must have been saved) with ``seats``."""
-        _check_unique("seat", (s.seat for s in seats))
-        _check_unique("user_id", (s.user_id for s in seats))
-        async with self._write() as conn:
-            if await self._one(conn, "SELECT 1 FROM tables WHERE channel_id = ?", (channel_id,)):
-                await conn.execute("DELETE FROM seats WHERE channel_id = ?", (channel_id,))
-            else:
-                raise UnknownTable(channel_id)
-            await conn.executemany(
-                "INSERT INTO seats (channel_id, seat, user_id, display_name, sitting_out, "
-                "leaving, timeouts_in_row) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (
-                        channel_id,
-                        s.seat,
-                        s.user_id,
-                        s.display_name,
-                        int(s.sitting_out),
-                        int(s.leaving),
-                        s.timeouts_in_row,
-                    )
-                    for s in seats
-                ],
-            )
+        _check_seats(seats)
+        async with self._write("save_seats") as conn:
+            await self._replace_seats(conn, channel_id, seats)
+
+    async def _replace_seats(
+        self, conn: Connection, channel_id: int, seats: Sequence[SeatRow]
+    ) -> None:
+        if await self._one(conn, "SELECT 1 FROM tables WHERE channel_id = ?", (channel_id,)):
+            await conn.execute("DELETE FROM seats WHERE channel_id = ?", (channel_id,))
+        else:
+            raise UnknownTable(channel_id)
+        await conn.executemany(
+            "INSERT INTO seats (channel_id, seat, user_id, display_name, sitting_out, "
+            "leaving, timeouts_in_row) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    channel_id,
+                    s.seat,
+                    s.user_id,
+                    s.display_name,
+                    int(s.sitting_out),
+                    int(s.leaving),
+                    s.timeouts_in_row,
+                )
+                for s in seats
+            ],
+        )
 
     async def load_seats(self, channel_id: int) -> list[SeatRow]:
         """Seats of the table ordered by seat number ([] if none or no table)."""
@@ -469,7 +497,7 @@ class Store(ServerStore):
         if grant < 0:
             raise ValueError(f"grant must be >= 0, got {grant}")
         now = self._clock()
-        async with self._write() as conn:
+        async with self._write("ensure_account") as conn:
             cursor = await conn.execute(
                 "INSERT INTO accounts (guild_id, user_id, display_name, balance, granted, "
                 "created_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
@@ -497,7 +525,7 @@ class Store(ServerStore):
         the player is in no live hand (their chips there are still in play).
         Raises RefillRefused (reason with the numbers) or UnknownAccount.
         """
-        async with self._write() as conn:
+        async with self._write("refill") as conn:
             account = await self._get_account(conn, guild_id, user_id)
             _check_refill(account, grant, smallest_minimum)
             amount = grant - account.balance
@@ -566,6 +594,9 @@ class Store(ServerStore):
         holds: Mapping[int, int],
         seat_users: Sequence[int],
         names: Mapping[int, str] | None = None,
+        *,
+        button: int | None = KEEP,
+        deadline: float | None = KEEP,
     ) -> int:
         """Record a new live hand and hold each player's chips; return its hand_id.
 
@@ -573,11 +604,14 @@ class Store(ServerStore):
 
         ``seat_users[i]`` is the user_id of seat i of ``header`` (the header
         names players, the ledger needs ids). ``holds`` maps every one of those
-        users to the chips they bring (their maximum loss). All or nothing:
-        InsufficientChips / UnknownAccount leave the database untouched.
+        users to the chips they bring (their maximum loss). A ``button`` or
+        ``deadline`` given is stored on the channel's table row (which must
+        exist) in the same transaction: the deal and the button it moves are
+        one step. All or nothing: InsufficientChips / UnknownAccount /
+        UnknownTable leave the database untouched.
         """
         _check_hand_args(header, holds, seat_users)
-        async with self._write() as conn:
+        async with self._write("start_hand") as conn:
             for user_id in seat_users:
                 account = await self._get_account(conn, guild_id, user_id)
                 if account.available < holds[user_id]:
@@ -598,6 +632,16 @@ class Store(ServerStore):
                     for i, u in enumerate(seat_users)
                 ],
             )
+            updates = {"button": button, "turn_deadline": deadline}
+            changes = {column: value for column, value in updates.items() if value is not KEEP}
+            if changes:
+                sets = ", ".join(f"{column} = ?" for column in changes)
+                cursor = await conn.execute(
+                    f"UPDATE tables SET {sets}, updated_at = ? WHERE channel_id = ?",
+                    (*changes.values(), self._clock(), channel_id),
+                )
+                if cursor.rowcount != 1:
+                    raise UnknownTable(channel_id)
         return hand_id
 
     async def append_action(
@@ -605,31 +649,35 @@ class Store(ServerStore):
         hand_id: int,
         index: int,
         action: Mapping[str, Any],
-        deadline: float | None | object = KEEP,
+        deadline: float | None = KEEP,
+        *,
+        reshuffles: Sequence[tuple[int, Sequence[str]]] = (),
+        seats: Sequence[SeatRow] | None = None,
     ) -> None:
-        """Append action ``index`` (must be exactly the next: 0, 1, …) to a live hand;
-        a ``deadline`` given is stored as the table's next turn deadline in the same
-        transaction (the default keeps the stored one)."""
-        data = _dumps(dict(action))
-        await self._append(hand_id, index, "hand_actions", "action_json", data, deadline)
+        """Append action ``index`` (must be exactly the next: 0, 1, …) to a live hand.
+
+        One player step is one transaction, all or nothing, with:
+        ``reshuffles``, the ``(index, cards)`` stubs this action drew (each index
+        the next one); ``deadline``, the table's next turn deadline (the default
+        keeps the stored one); ``seats``, all of the table's seats (replacing the
+        stored ones; e.g. the actor's timeouts-in-a-row count). Raises
+        UnknownHand, HandNotLive or OutOfSequence (and writes nothing of it).
+        """
+        if seats is not None:
+            _check_seats(seats)
+        rows = [("hand_reshuffles", number, _dumps(list(cards))) for number, cards in reshuffles]
+        rows.append(("hand_actions", index, _dumps(dict(action))))
+        await self._append(_Append(hand_id, rows, deadline, seats))
 
     async def append_reshuffle(self, hand_id: int, index: int, cards: Sequence[str]) -> None:
-        """Append reshuffle number ``index`` (0, 1, …): the new stub's cards in order."""
-        await self._append(hand_id, index, "hand_reshuffles", "cards_json", _dumps(list(cards)))
+        """Append reshuffle number ``index`` (0, 1, …) alone: the new stub's cards in order.
+        (The manager stores a reshuffle with the action that drew it: ``append_action``.)"""
+        await self._append(_Append(hand_id, [("hand_reshuffles", index, _dumps(list(cards)))]))
 
-    async def _append(
-        self,
-        hand_id: int,
-        index: int,
-        table: str,
-        column: str,
-        data: str,
-        deadline: float | None | object = KEEP,
-    ) -> None:
+    async def _append(self, item: _Append) -> None:
         """Group commit: appends that arrive while a commit is running wait together
         and are written in one transaction (one fsync); each caller returns after
         that COMMIT, or gets its own error (a bad append never fails the others)."""
-        item = _Append(hand_id, index, table, column, data, deadline)
         # a caller cancelled while waiting must not leave an unretrieved exception behind
         item.done.add_done_callback(lambda f: f.cancelled() or f.exception())
         self._appends.append(item)
@@ -638,35 +686,44 @@ class Store(ServerStore):
         await asyncio.shield(item.done)
 
     async def _flush_appends(self) -> None:
-        while self._appends:
-            async with self._lock:
-                batch, self._appends = self._appends, []
+        batch: list[_Append] = []
+        try:
+            while self._appends:
+                async with self._lock:
+                    batch, self._appends = self._appends, []
+                    errors = await self._write_batch(batch)
+                for item, error in zip(batch, errors, strict=True):
+                    if item.done.done():
+                        continue
+                    if error is None:
+                        item.done.set_result(None)
+                    else:
+                        item.done.set_exception(error)
+        except BaseException as exc:  # cancelled (the loop is closing): nobody may wait forever
+            # A batch cut off in its COMMIT may or may not be on disk: callers must reload.
+            for item in [*batch, *self._appends]:
+                if not item.done.done():
+                    item.done.set_exception(StorageError(f"the write was interrupted ({exc!r})"))
+            self._appends = []
+            raise
+
+    async def _write_batch(self, batch: list[_Append]) -> list[Exception | None]:
+        """One transaction for the whole batch; each caller's own error (or None)."""
+        try:
+            async with self._transaction("append_action") as conn:
+                return await self._write_appends(conn, batch)
+        except Exception:
+            # Something unexpected failed the whole batch: give every append
+            # its own transaction, so each caller gets its own answer.
+            errors: list[Exception | None] = []
+            for item in batch:
                 try:
-                    async with self._transaction() as conn:
-                        errors = await self._write_appends(conn, batch)
-                except Exception:
-                    # Something unexpected failed the whole batch: give every append
-                    # its own transaction, so each caller gets its own answer.
-                    errors = []
-                    for item in batch:
-                        try:
-                            async with self._transaction() as conn:
-                                (error,) = await self._write_appends(conn, [item])
-                        except Exception as exc:
-                            error = exc
-                        errors.append(error)
-                except BaseException as exc:  # cancelled: nobody may wait forever
-                    for item in batch:
-                        if not item.done.done():
-                            item.done.set_exception(exc)
-                    raise
-            for item, error in zip(batch, errors, strict=True):
-                if item.done.done():
-                    continue
-                if error is None:
-                    item.done.set_result(None)
-                else:
-                    item.done.set_exception(error)
+                    async with self._transaction("append_action") as conn:
+                        (error,) = await self._write_appends(conn, [item])
+                except Exception as exc:
+                    error = exc
+                errors.append(error)
+            return errors
 
     async def _write_appends(
         self, conn: Connection, batch: list[_Append]
@@ -684,7 +741,7 @@ class Store(ServerStore):
             )
         }
         following: dict[tuple[str, int], int] = {}
-        for table in sorted({item.table for item in batch}):
+        for table in _COLUMN:
             for row in await self._all(
                 conn,
                 f"SELECT hand_id, MAX(idx) + 1 FROM {table} WHERE hand_id IN ({marks}) "
@@ -693,50 +750,66 @@ class Store(ServerStore):
             ):
                 following[(table, row[0])] = row[1]
         errors: list[Exception | None] = []
-        rows: dict[tuple[str, str], list[tuple[int, int, str, float]]] = {}
+        rows: dict[str, list[tuple[int, int, str, float]]] = {table: [] for table in _COLUMN}
         deadlines: dict[int, float | None] = {}
+        seats: dict[int, Sequence[SeatRow]] = {}
         now = self._clock()
         for item in batch:
             hand = hands.get(item.hand_id)
-            expected = following.get((item.table, item.hand_id), 0)
             error: Exception | None = None
             if hand is None:
                 error = UnknownHand(item.hand_id)
             elif hand[0] != "live":
                 error = HandNotLive(item.hand_id)
-            elif item.index != expected:
-                error = OutOfSequence(item.hand_id, expected, item.index)
             else:
-                following[(item.table, item.hand_id)] = expected + 1
-                rows.setdefault((item.table, item.column), []).append(
-                    (item.hand_id, item.index, item.data, now)
-                )
+                ahead = {table: following.get((table, item.hand_id), 0) for table in _COLUMN}
+                for table, index, _data in item.rows:
+                    if index != ahead[table]:
+                        error = OutOfSequence(item.hand_id, ahead[table], index)
+                        break
+                    ahead[table] += 1
+            if error is None and hand is not None:  # all of this append is valid: take it
+                for table, next_index in ahead.items():
+                    following[(table, item.hand_id)] = next_index
+                for table, index, data in item.rows:
+                    rows[table].append((item.hand_id, index, data, now))
                 if item.deadline is not KEEP:
-                    deadlines[hand[1]] = item.deadline  # type: ignore[assignment]
+                    deadlines[hand[1]] = item.deadline
+                if item.seats is not None:
+                    seats[hand[1]] = item.seats
             errors.append(error)
-        for (table, column), values in rows.items():
-            await conn.executemany(
-                f"INSERT INTO {table} (hand_id, idx, {column}, created_at) VALUES (?, ?, ?, ?)",
-                values,
-            )
+        for table, values in rows.items():
+            if values:
+                await conn.executemany(
+                    f"INSERT INTO {table} (hand_id, idx, {_COLUMN[table]}, created_at) "
+                    "VALUES (?, ?, ?, ?)",
+                    values,
+                )
         if deadlines:
             await conn.executemany(
                 "UPDATE tables SET turn_deadline = ? WHERE channel_id = ?",
                 [(deadline, channel) for channel, deadline in deadlines.items()],
             )
+        for channel, table_seats in seats.items():
+            await self._replace_seats(conn, channel, table_seats)
         return errors
 
-    async def finish_hand(self, hand_id: int, net: Mapping[int, int]) -> bool:
+    async def finish_hand(
+        self, hand_id: int, net: Mapping[int, int], *, seats: Sequence[SeatRow] | None = None
+    ) -> bool:
         """Settle a hand exactly once; False (and no write) if it was already settled.
 
         ``net`` maps user_id -> chips won (+) or lost (-); it must sum to 0,
         name only the hand's players (missing ones net 0) and lose at most each
         player's hold. One transaction: hand complete, holds released, a
-        'hand' ledger entry per player, balances/net_won/hands_played updated.
+        'hand' ledger entry per player, balances/net_won/hands_played updated,
+        and ``seats`` (if given) replacing the table's seats (leavers gone, ...).
         """
         if sum(net.values()) != 0:
             raise BadSettlement(f"hand #{hand_id}: nets sum to {sum(net.values())}, not 0")
-        async with self._write() as conn:
+        if seats is not None:
+            _check_seats(seats)
+        async with self._write("finish_hand") as conn:
             try:
                 hand = await self._live_hand_row(conn, hand_id)
             except HandNotLive:
@@ -754,7 +827,21 @@ class Store(ServerStore):
             await self._settle_all(
                 conn, hand, [(p["user_id"], net.get(p["user_id"], 0)) for p in players]
             )
+            if seats is not None:
+                await self._replace_seats(conn, hand["channel_id"], seats)
         return True
+
+    async def drop_reshuffles(self, hand_id: int, first: int) -> int:
+        """Delete a live hand's reshuffles numbered ``first`` and up; return how many.
+
+        For recovery only: a reshuffle no stored action drew from was never seen by
+        anyone (files written before reshuffles were stored with their action)."""
+        async with self._write("drop_reshuffles") as conn:
+            await self._live_hand_row(conn, hand_id)
+            cursor = await conn.execute(
+                "DELETE FROM hand_reshuffles WHERE hand_id = ? AND idx >= ?", (hand_id, first)
+            )
+        return int(cursor.rowcount)
 
     async def _settle_all(
         self, conn: Connection, hand: Row, results: list[tuple[int, int]]
@@ -815,14 +902,18 @@ class Store(ServerStore):
                 raise UnknownHand(hand_id)
             return await self._record(conn, hand)
 
-    async def load_live_hands(self, guilds: Collection[int] | None = None) -> list[LiveHand]:
-        """Every unfinished hand (of ``guilds`` if given) with its full history, oldest
-        first (for recovery)."""
+    async def load_live_hands(
+        self, guilds: Collection[int] | None = None, *, channel_id: int | None = None
+    ) -> list[LiveHand]:
+        """Every unfinished hand (of ``guilds``, or of one channel, if given) with its full
+        history, oldest first (for recovery)."""
         if guilds is not None and not guilds:
             return []
         where, args = "status = 'live'", tuple(sorted(guilds or ()))
         if args:
             where += f" AND guild_id IN ({','.join('?' * len(args))})"
+        if channel_id is not None:
+            where, args = where + " AND channel_id = ?", (*args, channel_id)
         live = f"SELECT hand_id FROM hands WHERE {where}"
         async with self._read() as conn:  # four queries in all, however many hands
             hands = await self._all(
