@@ -67,9 +67,11 @@ class Session:
         if moment == "before":
             self.commits += 1
             os.write(self.log, f"{self.commits} {step} {self.doing}\n".encode())
-        if self.kill_at is not None and int(self.kill_at) == self.commits:
-            if moment == self.kill_when:
-                os.kill(os.getpid(), signal.SIGKILL)
+        if self.kill_at is not None and (int(self.kill_at), self.kill_when) == (
+            self.commits,
+            moment,
+        ):
+            os.kill(os.getpid(), signal.SIGKILL)
 
     def ack(self, **fields: Any) -> None:
         os.write(self.acks, (json.dumps(fields) + "\n").encode())

@@ -15,6 +15,7 @@ import json
 import random
 import sqlite3
 import sys
+from collections.abc import Awaitable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,6 @@ from .crash_child import CH, GUILD, ROSTER, heavy_draw
 from .manager_helpers import check_ledger, close_manager, open_manager, play
 
 ROOT = Path(__file__).resolve().parent.parent
-PARALLEL = asyncio.Semaphore  # built per test: one per event loop
 
 
 async def run_child(base: Path, kill: str, after: float | None = None) -> int:
@@ -51,6 +51,14 @@ async def run_child(base: Path, kill: str, after: float | None = None) -> int:
     return proc.returncode
 
 
+async def gather_all(cases: Iterable[Awaitable[None]]) -> None:
+    """Run every case to its end (a failure must not leave children running), then fail."""
+    results = await asyncio.gather(*cases, return_exceptions=True)
+    for result in results:
+        if isinstance(result, BaseException):
+            raise result
+
+
 def rows(db: Path, sql: str) -> list[tuple[Any, ...]]:
     conn = sqlite3.connect(db)
     try:
@@ -62,10 +70,14 @@ def rows(db: Path, sql: str) -> list[tuple[Any, ...]]:
 def check_acknowledged(base: Path) -> int:
     """Every action the manager acknowledged before the kill is stored; return how many."""
     acks_file = base.with_suffix(".acks")
+    if not acks_file.exists():
+        return 0  # killed before the first acknowledgement
     acks = [json.loads(line) for line in acks_file.read_text().splitlines()]
     stored = {
         (h, i): json.loads(a)
-        for h, i, a in rows(base.with_suffix(".db"), "SELECT hand_id, idx, action_json FROM hand_actions")
+        for h, i, a in rows(
+            base.with_suffix(".db"), "SELECT hand_id, idx, action_json FROM hand_actions"
+        )
     }
     for ack in acks:
         action = stored.get((ack["hand"], ack["turn"]))
@@ -85,7 +97,9 @@ def check_rotation(db: Path) -> None:
         dealt = [ROSTER.index(int(s["player"])) for s in header["seats"]]
         dealer = dealt[header["dealer"]]
         order = sorted(dealt)
-        expected = order[0] if previous is None else next((n for n in order if n > previous), order[0])
+        expected = (
+            order[0] if previous is None else next((n for n in order if n > previous), order[0])
+        )
         assert dealer == expected, f"hand {hand_id}: seat {dealer} deals, not seat {expected}"
         previous = dealer
     ((button,),) = rows(db, f"SELECT button FROM tables WHERE channel_id = {CH}")
@@ -155,23 +169,25 @@ async def test_kills_at_every_kind_of_write_boundary(tmp_path: Path) -> None:
             assert await run_child(base, point) == -9, f"not killed at {point}"
             await restart_and_check(base)
 
-    await asyncio.gather(*(case(p) for p in points))
+    await gather_all(case(p) for p in points)
 
 
 async def test_kills_at_random_moments_then_carry_on(tmp_path: Path) -> None:
     """Killed at random moments, restarted by the same session (twice), then finished."""
     rng = random.Random(7)
     parallel = asyncio.Semaphore(3)
+    codes: list[int] = []
 
     async def case(n: int) -> None:
         base = tmp_path / f"random{n}"
         async with parallel:
             for _ in range(2):
-                await run_child(base, "none", after=rng.uniform(0.3, 1.0))
+                codes.append(await run_child(base, "none", after=rng.uniform(0.3, 1.0)))
                 check_acknowledged(base)
                 if base.with_suffix(".db").exists():
                     check_ledger(base.with_suffix(".db"), allow_live=True)
             assert await run_child(base, "none") == 0
             await restart_and_check(base)
 
-    await asyncio.gather(*(case(n) for n in range(4)))
+    await gather_all(case(n) for n in range(4))
+    assert -9 in codes  # some runs were cut short

@@ -407,7 +407,12 @@ class Hand:
     def _buy(self, seat: int, source: str) -> None:
         sources = self.buy_sources()
         if source not in sources:
-            raise IllegalAction(f"buy from {', '.join(sources)}, not {source!r}")
+            raise IllegalAction(
+                f"buy from {', '.join(sources)}, not {source!r}",
+                "bad_source",
+                source=source,
+                sources=sources,
+            )
         if source == "blind":
             card = self._take()
         else:

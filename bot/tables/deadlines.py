@@ -13,7 +13,6 @@ away can never hold a hand, and everyone's chips in it, forever.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import heapq
 import itertools
 import logging
@@ -107,8 +106,13 @@ class Deadlines:
             except Exception:  # never expected; the timers must go on regardless
                 log.exception("the deadline dispatcher failed; carrying on")
                 delay = MAX_SLEEP
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), delay)
+            loop = asyncio.get_running_loop()
+            alarm = None if delay is None else loop.call_later(delay, self._wake.set)
+            try:
+                await self._wake.wait()
+            finally:
+                if alarm is not None:
+                    alarm.cancel()
 
     def _fire_due(self) -> float | None:
         """Start every due deadline; return how long to sleep (None: until woken)."""

@@ -1,8 +1,23 @@
-"""The table manager: one table per channel around the engine, durable in SQLite.
+"""The table manager: one table per channel around the engine, durable in the database.
 
 Every change to a table happens under that table's lock and is committed to
 the database before the caller hears of it. Tables never wait on each other:
-each has its own lock, and timers are one task per table.
+each has its own lock, and one dispatcher (``deadlines.py``) runs every turn timer.
+
+One step of the game is one database transaction, so a process killed at any
+moment leaves each step either done or never started:
+- open: the table row; join: the seats (the chip account is created first, in its
+  own transaction: an account with no seat is what /balance makes anyway);
+- deal: the hand, the holds, the new button and the first deadline;
+- action or timeout: the action, any reshuffle it drew, the next deadline and the
+  seat rows it changes (timeouts in a row, sitting out after two);
+- settle: the ledger, the released holds and the seats after the hand (leavers
+  gone, sleepers sitting out); a stop between a hand's last action and its
+  settlement is settled at start-up;
+- leave, sit out: the seats; refill: the ledger.
+A step that fails with anything but a refusal may or may not have reached the
+disk, so the table is then reloaded from the database (``_reload``): the database
+is the truth, memory never runs ahead of it.
 """
 
 from __future__ import annotations
@@ -13,8 +28,9 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import replace
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
 
 from bot.engine import (
     VARIANTS,
@@ -31,8 +47,16 @@ from bot.engine.record import RecordError, parse_record
 from bot.storage.api import Storage
 from bot.storage.server_store import PlayerInHand
 from bot.storage.shards import Shards
-from bot.storage.store import InsufficientChips, RefillRefused, SeatRow, TableRow
+from bot.storage.store import (
+    InsufficientChips,
+    LiveHand,
+    RefillRefused,
+    SeatRow,
+    StorageError,
+    TableRow,
+)
 
+from .deadlines import RETRY_DELAYS, Deadlines
 from .models import (
     ActionResult,
     Code,
@@ -70,6 +94,7 @@ class TableManager:
         rng: random.Random | None = None,
         shards: Shards | None = None,
         claim_retry: float = 2.0,
+        retry_delays: Sequence[float] = RETRY_DELAYS,
     ) -> None:
         self.store = store
         self.starting_grant = starting_grant
@@ -79,7 +104,9 @@ class TableManager:
         self.rng = rng or secrets.SystemRandom()  # tests inject a seeded Random
         self.tables: dict[int, Table] = {}
         self.listeners: list[Listener] = []
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._tasks: set[asyncio.Task[None]] = set()  # strong references, awaited in close()
+        self.deadlines = Deadlines(self._on_deadline, clock, retry_delays)
+        self._opening = asyncio.Lock()  # check-then-insert of open_table is one step
         self.shards = shards  # None: this process runs every shard
         self.claim_retry = claim_retry
         self._waiting: set[int] = set()  # guilds of ours that another process still holds
@@ -124,53 +151,104 @@ class TableManager:
         tables: dict[int, Table] = {}
         for row in rows:
             settings = TableSettings(**row.settings)
-            seats = [
-                SeatState(
-                    s.seat, s.user_id, s.display_name, s.sitting_out, s.leaving, s.timeouts_in_row
-                )
-                for s in await self.store.load_seats(row.channel_id)
-            ]
+            seats = _seats(await self.store.load_seats(row.channel_id))
             table = Table(row.channel_id, row.guild_id, VARIANTS[row.variant], settings, seats)
             table.button, table.deadline = row.button, row.turn_deadline
             tables[row.channel_id] = table
-        resumed: list[tuple[Table, bool]] = []
+        resumed: list[Table] = []
         for live in await self.store.load_live_hands(guilds):
             found = tables.get(live.channel_id)
             if found is None:
                 log.error("live hand %s has no open table; left as it is", live.hand_id)
                 continue
-            stored = {**live.header, "reshuffles": live.reshuffles, "actions": live.actions}
-            try:
-                hand = Hand.replay(parse_record(stored), rng=self.rng)
-            except RecordError as exc:  # never expected: every stored action was legal
-                log.error("hand %s does not replay (%s); left as it is", live.hand_id, exc)
-                continue
-            found.hand, found.hand_id = hand, live.hand_id
-            found.hand_users = dict(zip(hand.players, live.seat_users, strict=True))
-            found.hand_names = {str(u): name for u, name in live.names.items()}
-            resumed.append((found, hand.complete))
+            if await self._resume(found, live):
+                resumed.append(found)
         # Published whole (a later take-over runs while the bot serves): never a table
         # that is seen without its hand.
         self.tables.update(tables)
-        for table, complete in resumed:
-            if complete:  # stopped between its last action and its settlement
-                await self._finish(table)
-            else:
-                self._arm_timer(table, table.deadline)
+        for table in resumed:
+            if table.hand is not None and table.hand.complete:
+                # stopped between its last action and its settlement
+                try:
+                    async with self._locked(table):
+                        await self._finish(table)
+                except Exception:  # the dispatcher tries again (see expire)
+                    log.exception("hand %s not settled at start-up", table.hand_id)
+            self._arm(table)
         return len(resumed)
 
+    async def _resume(self, table: Table, live: LiveHand) -> bool:
+        """Put a stored live hand back at its table; False if it does not replay."""
+        stored = {**live.header, "reshuffles": live.reshuffles, "actions": live.actions}
+        try:
+            hand = Hand.replay(parse_record(stored), rng=self.rng)
+        except RecordError as exc:  # never expected: every stored action was legal
+            log.error("hand %s does not replay (%s); left as it is", live.hand_id, exc)
+            return False
+        if hand.reshuffles_used < len(hand.reshuffles):
+            # Stored apart from the draw that needed it (files written before a reshuffle
+            # went with its action): nobody has seen it, and a smaller draw now would
+            # make it wrong for the next one, so it goes; the next big draw shuffles anew.
+            await self.store.drop_reshuffles(live.hand_id, hand.reshuffles_used)
+            stored["reshuffles"] = live.reshuffles[: hand.reshuffles_used]
+            hand = Hand.replay(parse_record(stored), rng=self.rng)
+        table.hand, table.hand_id = hand, live.hand_id
+        table.hand_users = dict(zip(hand.players, live.seat_users, strict=True))
+        table.hand_names = {str(u): name for u, name in live.names.items()}
+        return True
+
+    async def _reload(self, table: Table) -> None:
+        """Make the table what the database holds: seats, button, deadline, live hand.
+        Used after any failed step, whose writes may or may not have been committed."""
+        table.stale = True
+        row = await self.store.load_table(table.channel_id)
+        seats = await self.store.load_seats(table.channel_id)
+        lives = await self.store.load_live_hands(channel_id=table.channel_id)
+        table.hand, table.hand_id, table.hand_users, table.hand_names = None, None, {}, {}
+        table.seats = _seats(seats)
+        if row is not None:
+            table.button, table.deadline = row.button, row.turn_deadline
+        for live in lives:
+            await self._resume(table, live)
+        table.stale = False
+        log.warning("table %s reloaded from the database after a failed step", table.channel_id)
+        self._arm(table)
+
+    @contextlib.asynccontextmanager
+    async def _locked(self, table: Table) -> AsyncIterator[None]:
+        """The table's lock for one step; on a failure other than a refusal, reload.
+
+        If the database cannot be read either, the table shows what it was before
+        the step (never a change the database may lack) and is reloaded before its
+        next step; its deadline stays armed, so the dispatcher keeps trying."""
+        async with self._locked(table):
+            if table.stale:
+                await self._reload(table)
+            before = _Before.of(table)
+            try:
+                yield
+            except Refused:
+                raise  # refusals change nothing
+            except Exception:
+                try:
+                    await self._reload(table)
+                except Exception:
+                    log.exception(
+                        "table %s not reloaded; trying at its next step", table.channel_id
+                    )
+                    before.put_back(table)
+                    self._arm(table)
+                raise
+            except BaseException:  # cancelled mid-step: reload at the next one
+                before.put_back(table)
+                raise
+
     async def close(self) -> None:
-        """Stop timers; the database keeps everything needed to carry on."""
+        """Stop timers and pending deals; the database keeps everything needed to carry on."""
         for task in list(self._tasks):
             task.cancel()
-        for table in self.tables.values():
-            if table.timer:
-                table.timer.cancel()
-        await asyncio.gather(
-            *self._tasks,
-            *(t.timer for t in self.tables.values() if t.timer),
-            return_exceptions=True,
-        )
+        await self.deadlines.close()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
 
     def subscribe(self, listener: Listener) -> None:
         self.listeners.append(listener)
@@ -205,6 +283,20 @@ class TableManager:
         turn_timeout: float | None = None,
         auto_deal: bool | None = None,
     ) -> TableView:
+        async with self._opening:  # two opens in one channel: the second is refused
+            return await self._open_table(
+                guild_id, channel_id, variant, seat_limit, turn_timeout, auto_deal
+            )
+
+    async def _open_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        variant: str,
+        seat_limit: int | None,
+        turn_timeout: float | None,
+        auto_deal: bool | None,
+    ) -> TableView:
         v = VARIANTS.get(variant)
         if v is None:
             raise Refused(Code.UNKNOWN_GAME, game=variant, games=tuple(VARIANTS))
@@ -234,7 +326,7 @@ class TableManager:
 
     async def join(self, channel_id: int, user_id: int, name: str) -> Outcome:
         table = self.table(channel_id)
-        async with table.lock:
+        async with self._locked(table):
             seat = table.seat_of(user_id)
             if seat is not None:
                 if seat.leaving:
@@ -266,7 +358,7 @@ class TableManager:
 
     async def leave(self, channel_id: int, user_id: int) -> Outcome:
         table = self.table(channel_id)
-        async with table.lock:
+        async with self._locked(table):
             seat = self._seated(table, user_id)
             if table.in_hand(user_id):
                 seat.leaving = True
@@ -281,7 +373,7 @@ class TableManager:
     async def sit_out(self, channel_id: int, user_id: int) -> Outcome:
         """Toggle sitting out: a player sitting out is not dealt into the next hands."""
         table = self.table(channel_id)
-        async with table.lock:
+        async with self._locked(table):
             seat = self._seated(table, user_id)
             seat.sitting_out = not seat.sitting_out
             seat.timeouts = 0
@@ -300,7 +392,7 @@ class TableManager:
     async def deal(self, channel_id: int, user_id: int | None = None) -> TableView:
         """Start a hand with every seated player who can cover the table minimum."""
         table = self.table(channel_id)
-        async with table.lock:
+        async with self._locked(table):
             if user_id is not None:
                 self._seated(table, user_id)
             event = await self._deal_locked(table)
@@ -314,6 +406,7 @@ class TableManager:
         if len(players) < 2:
             raise Refused(Code.TOO_FEW_PLAYERS, skipped=tuple(skipped))
         dealer = table.next_dealer([s for s, _ in players])
+        rng_state = _rng_state(self.rng)
         deck = list(FULL_DECK)
         self.rng.shuffle(deck)
         seats = [(str(s.user_id), available) for s, available in players]
@@ -321,7 +414,8 @@ class TableManager:
         hand = Hand.start(table.variant.id, seats, dealer_index, deck, rng=self.rng)
         minimum = table.variant.table_minimum
         users = [s.user_id for s, _ in players]
-        try:
+        deadline = self.clock() + table.settings.turn_timeout
+        try:  # the hand, its holds, the new button and the deadline: one transaction
             hand_id = await self.store.start_hand(
                 table.guild_id,
                 table.channel_id,
@@ -330,8 +424,11 @@ class TableManager:
                 {u: minimum for u in users},
                 users,
                 {s.user_id: s.name for s, _ in players},
+                button=dealer,
+                deadline=deadline,
             )
         except InsufficientChips as exc:  # a hand elsewhere took the chips meanwhile
+            _set_rng_state(self.rng, rng_state)  # a refusal changes nothing, the rng neither
             short = table.seat_of(exc.user_id)
             raise Refused(
                 Code.CANNOT_COVER_MINIMUM,
@@ -343,8 +440,8 @@ class TableManager:
         table.hand, table.hand_id, table.button = hand, hand_id, dealer
         table.hand_users = {str(u): u for u in users}
         table.hand_names = {str(s.user_id): s.name for s, _ in players}
-        self._arm_timer(table)
-        await self.store.save_table(self._table_row(table))
+        table.deadline = deadline
+        self._arm(table)
         dealt = {"players": tuple(s.name for s, _ in players), "skipped": tuple(skipped)}
         return TableEvent("dealt", table.view(), dealt, cards_changed=tuple(users), hand_id=hand_id)
 
@@ -380,7 +477,7 @@ class TableManager:
         """Apply a player's action. ``turn``/``hand_id`` come from buttons: a click on a
         button drawn for an earlier turn or hand is refused."""
         table = self.table(channel_id)
-        async with table.lock:
+        async with self._locked(table):
             if table.hand is None and (hand_id is not None or turn is not None):
                 raise Refused(Code.STALE_BUTTON)  # a button of a hand that is over
             hand = self._current_hand(table)
@@ -403,10 +500,6 @@ class TableManager:
                 )
             move = self._build_action(key, action, cards, source)
             events = await self._apply(table, move, timeout=False)
-            seat = table.seat_of(user_id)
-            if seat and seat.timeouts:
-                seat.timeouts = 0
-                await self._save_seats(table)  # the count must survive a restart
             after = events[0].view.hand  # the hand right after this action, even if it ended
             mine = seat_view(hand, key, public=after)
         for event in events:
@@ -435,19 +528,21 @@ class TableManager:
             raise Refused(
                 Code.ILLEGAL_ACTION, action=move.action, reason=exc.code, **exc.params
             ) from None
+        # From here memory is ahead of the database until the COMMIT; a failure reloads.
         index = len(hand.actions) - 1
-        try:
-            for number in range(reshuffles, len(hand.reshuffles)):
-                await self.store.append_reshuffle(
-                    table.hand_id, number, format_cards(hand.reshuffles[number])
-                )
-            deadline = None if hand.complete else self.clock() + table.settings.turn_timeout
-            await self.store.append_action(table.hand_id, index, move.to_json(), deadline)
-        except Exception:
-            table.hand = _rewind(hand, reshuffles)  # memory must not run ahead of the database
-            raise
-        if not hand.complete:
-            self._arm_timer(table, deadline)
+        deadline = None if hand.complete else self.clock() + table.settings.turn_timeout
+        seats = self._after_turn(table, table.hand_users[move.player], timeout)
+        drawn = range(reshuffles, len(hand.reshuffles))
+        await self.store.append_action(
+            table.hand_id,
+            index,
+            move.to_json(),
+            deadline,
+            reshuffles=[(n, format_cards(hand.reshuffles[n])) for n in drawn],
+            seats=seats,
+        )
+        table.deadline = deadline
+        self._arm(table)
         kind = "timeout" if timeout else "action"
         public = describe_action(move, table.names(), hand, timeout=timeout)
         changed = (table.hand_users[move.player],) if move.action == "discard" else ()
@@ -457,79 +552,91 @@ class TableManager:
             )
         ]
         if hand.complete:
-            events.append(await self._finish(table))
+            try:
+                events.append(await self._finish(table))
+            except Exception:  # the action is stored: answer it; the dispatcher settles
+                log.exception("hand %s not settled; trying again", table.hand_id)
+                self._arm(table)
         return events
 
+    def _after_turn(self, table: Table, user_id: int, timeout: bool) -> list[SeatRow] | None:
+        """Count the actor's timeouts in a row (two sit them out); the seat rows to store
+        with the action if that changed anything, else None."""
+        seat = table.seat_of(user_id)
+        if seat is None or (not timeout and seat.timeouts == 0):
+            return None
+        if timeout:
+            seat.timeouts += 1
+            seat.sitting_out = seat.sitting_out or seat.timeouts >= 2
+        else:
+            seat.timeouts = 0
+        return _seat_rows(table.seats)
+
     async def _finish(self, table: Table) -> TableEvent:
+        """Settle the finished hand with the seats after it (one transaction)."""
         hand, hand_id = table.hand, table.hand_id
         assert hand is not None and hand_id is not None
         net = {table.hand_users[p]: chips for p, chips in hand.net().items()}
-        await self.store.finish_hand(hand_id, net)
+        staying = [
+            replace(s, sitting_out=s.sitting_out or s.timeouts >= 2)  # sleepers sit out
+            for s in table.seats
+            if not s.leaving
+        ]
+        rows = _seat_rows(staying) if staying != table.seats else None
+        if not await self.store.finish_hand(hand_id, net, seats=rows):
+            raise StorageError(f"hand #{hand_id} was already settled")  # reload: take the DB's
         result = public_view(hand)
         names = table.names()  # before leavers go: the result still names them
         table.hand, table.hand_id, table.hand_users, table.hand_names = None, None, {}, {}
-        staying = [s for s in table.seats if not s.leaving]
-        sleepers = [s for s in staying if s.timeouts >= 2 and not s.sitting_out]
-        for seat in sleepers:
-            seat.sitting_out = True
-        if sleepers or len(staying) != len(table.seats):  # save only what changed
-            table.seats = staying
-            await self._save_seats(table)
-        if table.timer:
-            table.timer.cancel()
-            table.timer = None
+        table.seats, table.deadline = staying, None
+        self.deadlines.disarm(table.channel_id)
         view = table.view()
         view = replace(view, names={**view.names, **names})
-        if table.settings.auto_deal and self.next_hand_delay >= 0:
+        if table.settings.auto_deal and self.next_hand_delay > 0:  # 0 turns auto-deal off
             self._spawn(self._auto_deal(table.channel_id))
         return TableEvent("finished", view, result=result, hand_id=hand_id)
 
     # ----- timers -------------------------------------------------------------
 
-    def _arm_timer(self, table: Table, deadline: float | None = None) -> None:
-        if table.timer:
-            table.timer.cancel()
+    def _arm(self, table: Table) -> None:
+        """Set the dispatcher to the table's deadline: the turn's, or at once for a hand
+        that is complete but not settled (a settlement that failed is tried again)."""
         hand = table.hand
-        if hand is None or hand.complete:
-            table.deadline, table.timer = None, None
+        if hand is None or table.hand_id is None:
+            self.deadlines.disarm(table.channel_id)
             return
-        table.deadline = deadline or self.clock() + table.settings.turn_timeout
-        task = asyncio.get_running_loop().create_task(
-            self._timer(table, table.hand_id, len(hand.actions), table.deadline)
-        )
-        table.timer = task
+        if hand.complete:
+            when = self.clock()
+        else:
+            if table.deadline is None:
+                table.deadline = self.clock() + table.settings.turn_timeout
+            when = table.deadline
+        self.deadlines.arm(table.channel_id, table.hand_id, len(hand.actions), when)
 
-    async def _timer(self, table: Table, hand_id: int | None, turn: int, deadline: float) -> None:
-        await asyncio.sleep(max(0.0, deadline - self.clock()))
-        try:
-            await self.expire(table.channel_id, hand_id, turn)
-        except Exception:
-            log.exception("timeout at table %s failed", table.channel_id)
+    async def _on_deadline(self, channel_id: int, hand_id: int, turn: int) -> None:
+        if channel_id in self.tables:  # raises on failure: the dispatcher tries again
+            await self.expire(channel_id, hand_id, turn)
 
     async def expire(
         self, channel_id: int, hand_id: int | None = None, turn: int | None = None
     ) -> bool:
-        """Time out the player to act (if the turn is still the one given)."""
+        """Time out the player to act (if the turn is still the one given); settle a hand
+        whose settlement failed before."""
         table = self.table(channel_id)
-        async with table.lock:
+        async with self._locked(table):
             hand = table.hand
-            if hand is None or hand.complete:
+            if hand is None:
                 return False
             if (hand_id is not None and hand_id != table.hand_id) or (
                 turn is not None and turn != len(hand.actions)
             ):
                 return False
-            move = hand.default_action()
-            assert move is not None
-            seat = table.seat_of(table.hand_users[move.player])
-            if table.timer is asyncio.current_task():
-                table.timer = None  # don't let _arm_timer cancel the task doing this
-            events = await self._apply(table, move, timeout=True)
-            if seat:
-                seat.timeouts += 1
-                if seat.timeouts >= 2:
-                    seat.sitting_out = True
-                await self._save_seats(table)  # the count must survive a restart
+            if hand.complete:
+                events = [await self._finish(table)]
+            else:
+                move = hand.default_action()
+                assert move is not None
+                events = await self._apply(table, move, timeout=True)
         for event in events:
             await self._emit(event)
         return True
@@ -539,7 +646,7 @@ class TableManager:
         table = self.tables.get(channel_id)
         if table is None:
             return
-        async with table.lock:
+        async with self._locked(table):
             if table.hand is not None:
                 return
             try:
@@ -610,13 +717,7 @@ class TableManager:
         return seat
 
     async def _save_seats(self, table: Table) -> None:
-        await self.store.save_seats(
-            table.channel_id,
-            [
-                SeatRow(s.seat, s.user_id, s.name, s.sitting_out, s.leaving, s.timeouts)
-                for s in table.seats
-            ],
-        )
+        await self.store.save_seats(table.channel_id, _seat_rows(table.seats))
 
     def _table_row(self, table: Table) -> TableRow:
         s = table.settings
@@ -643,8 +744,8 @@ class TableManager:
                     "table listener failed on %s at %s", event.kind, event.view.channel_id
                 )
 
-    def _spawn(self, coro: Awaitable[None]) -> None:
-        task = asyncio.get_running_loop().create_task(coro)  # type: ignore[arg-type]
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
@@ -661,9 +762,65 @@ def _who(seat: SeatState) -> dict[str, object]:
     return {"user_id": seat.user_id, "name": seat.name}
 
 
-def _rewind(hand: Hand, reshuffles: int) -> Hand:
-    """The hand as it was before its last action (which could not be stored)."""
-    record = hand.record()
-    record.actions = record.actions[:-1]
-    record.reshuffles = record.reshuffles[:reshuffles]
-    return Hand.replay(record, rng=hand.rng)
+@dataclass(frozen=True)
+class _Before:
+    """A table as it was before a step, to show again if the step failed and the
+    database cannot be read (the table is then marked stale: reloaded before its next step)."""
+
+    hand: Hand | None
+    actions: int
+    reshuffles: int
+    hand_id: int | None
+    hand_users: dict[str, int]
+    seats: list[SeatState]
+    button: int | None
+    deadline: float | None
+
+    @classmethod
+    def of(cls, table: Table) -> _Before:
+        hand = table.hand
+        return cls(
+            hand,
+            len(hand.actions) if hand else 0,
+            len(hand.reshuffles) if hand else 0,
+            table.hand_id,
+            dict(table.hand_users),
+            [replace(s) for s in table.seats],
+            table.button,
+            table.deadline,
+        )
+
+    def put_back(self, table: Table) -> None:
+        hand = self.hand
+        if hand is not None and len(hand.actions) != self.actions:
+            record = hand.record()  # the hand before the step's action
+            record.actions = record.actions[: self.actions]
+            record.reshuffles = record.reshuffles[: self.reshuffles]
+            hand = Hand.replay(record, rng=hand.rng)
+        table.hand, table.hand_id, table.hand_users = hand, self.hand_id, self.hand_users
+        table.seats, table.button, table.deadline = self.seats, self.button, self.deadline
+        table.stale = True
+
+
+def _seat_rows(seats: Sequence[SeatState]) -> list[SeatRow]:
+    return [SeatRow(s.seat, s.user_id, s.name, s.sitting_out, s.leaving, s.timeouts) for s in seats]
+
+
+def _seats(rows: Sequence[SeatRow]) -> list[SeatState]:
+    return [
+        SeatState(s.seat, s.user_id, s.display_name, s.sitting_out, s.leaving, s.timeouts_in_row)
+        for s in rows
+    ]
+
+
+def _rng_state(rng: random.Random) -> object:
+    """The rng's state to put back after a refusal (None: SystemRandom has none)."""
+    try:
+        return rng.getstate()
+    except NotImplementedError:
+        return None
+
+
+def _set_rng_state(rng: random.Random, state: object) -> None:
+    if state is not None:
+        rng.setstate(state)  # type: ignore[arg-type]

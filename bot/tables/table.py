@@ -23,8 +23,8 @@ class Table:
     hand_users: dict[str, int] = field(default_factory=dict)  # hand player key -> user id
     hand_names: dict[str, str] = field(default_factory=dict)  # hand player key -> name at deal
     deadline: float | None = None
-    timer: asyncio.Task[None] | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    stale: bool = False  # a step failed and reloading did too: reload before the next one
 
     def seat_of(self, user_id: int) -> SeatState | None:
         return next((s for s in self.seats if s.user_id == user_id), None)

@@ -152,6 +152,9 @@ def illegal(p: Mapping[str, Any]) -> str:
         return t("illegal.not_held", card=card_text(p["card"]), cards=cards_text(p.get("held", ())))
     if reason == "named_twice":
         return t("illegal.named_twice")
+    if reason == "bad_source":
+        places = join_list(t(f"source.{s}") for s in p.get("sources", ()))
+        return t("refused.bad_source", source=f"'{p.get('source')}'", legal=places)
     if reason == "no_bet":
         return t(f"illegal.no_bet.{action}", legal=legal)
     if reason in ("nothing_owed", "owes", "bet_exists", "capped"):
