@@ -221,7 +221,7 @@ class TableManager:
         If the database cannot be read either, the table shows what it was before
         the step (never a change the database may lack) and is reloaded before its
         next step; its deadline stays armed, so the dispatcher keeps trying."""
-        async with self._locked(table):
+        async with table.lock:
             if table.stale:
                 await self._reload(table)
             before = _Before.of(table)
