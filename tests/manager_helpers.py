@@ -9,6 +9,7 @@ restart of the manager.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import random
 from collections.abc import Callable
@@ -78,6 +79,15 @@ Agent = Callable[[Decision, random.Random], dict[str, Any]]
 scripted_agent: Agent = functools.partial(weighted_move, fold=0, max_discard=2)
 # Any legal action, folds included; draws of any size.
 random_agent: Agent = weighted_move
+
+
+async def wait_for(predicate: Callable[[], bool], timeout: float = 3.0) -> None:
+    """Wait (polling) until ``predicate()`` holds; fail after ``timeout`` seconds."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not predicate():
+        assert loop.time() < end, "condition not reached in time"
+        await asyncio.sleep(0.005)
 
 
 async def step(

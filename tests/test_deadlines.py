@@ -10,13 +10,7 @@ import pytest
 
 from bot.tables.deadlines import Deadlines
 
-
-async def wait_for(predicate, timeout: float = 3.0) -> None:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not predicate():
-        assert loop.time() < end, "condition not reached in time"
-        await asyncio.sleep(0.005)
+from .manager_helpers import wait_for
 
 
 async def test_deadlines_fire_in_time_order_and_arming_replaces() -> None:

@@ -32,6 +32,7 @@ from .manager_helpers import (
     scripted_agent,
     seat_players,
     step,
+    wait_for,
 )
 
 CH = 500  # channel id
@@ -42,14 +43,6 @@ def replay(record: dict) -> Hand:
     header = parse_header(record)
     header.actions = list(parse_actions(record["actions"]))  # type: ignore[arg-type]
     return Hand.replay(header)
-
-
-async def wait_for(predicate, timeout: float = 3.0) -> None:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not predicate():
-        assert loop.time() < end, "condition not reached in time"
-        await asyncio.sleep(0.01)
 
 
 # ----------------------------------------------------------------- whole hands
