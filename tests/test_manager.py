@@ -342,19 +342,30 @@ async def test_two_timeouts_in_a_row_sit_the_player_out(databases: Databases) ->
 
 
 async def test_an_action_between_timeouts_resets_the_count(databases: Databases) -> None:
-    store, m = await open_manager(databases.target("t.db"))
+    """Timeout, own action, timeout: never two in a row, so the player stays in."""
+    path = databases.target("t.db")
+    store, m = await open_manager(path)
     await seat_players(m, CH, "a5-draw", [A, B])
     await m.deal(CH, A)
     first = m.view(CH).to_act_user
-    await m.expire(CH)  # first times out: check
-    await step(m, CH, "x")  # second acts
-    await step(m, CH, "x")  # draw: first acts himself now
-    while m.view(CH).hand is not None and m.view(CH).to_act_user != first:
-        await step(m, CH, "x")
-    if m.view(CH).hand is not None:
-        await m.expire(CH)  # a timeout again, but not two in a row
-        seat = m.tables[CH].seat_of(first)
-        assert seat is not None and not seat.sitting_out
+    assert first is not None
+    second = B if first == A else A
+    assert await m.expire(CH)  # first times out: checks
+    await m.act(CH, second, "check")  # the draw comes; nobody bet, so nobody can fold out
+    while m.view(CH).to_act_user != first:
+        await m.act(CH, second, "discard", cards=[])
+    await m.act(CH, first, "discard", cards=[])  # first acts himself: the count goes
+    seat = m.tables[CH].seat_of(first)
+    assert seat is not None and seat.timeouts == 0
+    assert {s.user_id: s.timeouts_in_row for s in await store.load_seats(CH)}[first] == 0
+    if m.view(CH).to_act_user == second:
+        await m.act(CH, second, "discard", cards=[])
+    while m.view(CH).to_act_user != first:  # the last round: first's turn comes
+        await m.act(CH, second, "check")
+    assert m.view(CH).hand is not None
+    assert await m.expire(CH)  # a timeout again, but not two in a row
+    seat = m.tables[CH].seat_of(first)
+    assert seat is not None and seat.timeouts == 1 and not seat.sitting_out
     await close_manager(store, m)
 
 
@@ -689,4 +700,44 @@ async def test_the_next_hand_is_dealt_by_itself_while_enough_players_remain(
     await play(m, CH, seed="auto-2")
     await asyncio.sleep(0.2)
     assert m.view(CH).hand is None
+    await close_manager(store, m)
+
+
+async def test_a_zero_next_hand_delay_turns_automatic_deals_off(databases: Databases) -> None:
+    """NEXT_HAND_DELAY=0 means no automatic deal, also at a table saved with it on."""
+    path = databases.target("t.db")
+    for restart in (False, True):
+        store = await Store.open(path)
+        m = TableManager(store, turn_timeout=3600, next_hand_delay=0, rng=random.Random(3))
+        await m.start()
+        if not restart:
+            await m.open_table(GUILD, CH, "a6-draw", auto_deal=True)
+            await m.join(CH, A, "a")
+            await m.join(CH, B, "b")
+        assert m.view(CH).settings.auto_deal
+        view = await m.deal(CH, A)
+        await play(m, CH, seed=f"zero-{restart}")
+        await asyncio.sleep(0.05)
+        assert m.view(CH).hand is None, "a hand was dealt by itself"
+        assert len(ledger_snapshot(path)["hands"]) == view.hand_id
+        await close_manager(store, m)
+
+
+async def test_two_opens_at_once_in_one_channel_make_one_table(databases: Databases) -> None:
+    path = databases.target("t.db")
+    store, m = await open_manager(path)
+    events = Recorder()
+    m.subscribe(events)
+    results = await asyncio.gather(
+        m.open_table(GUILD, CH, "a5-draw"),
+        m.open_table(GUILD, CH, "a6-draw"),
+        return_exceptions=True,
+    )
+    opened = [r for r in results if not isinstance(r, BaseException)]
+    refusals = [r for r in results if isinstance(r, BaseException)]
+    assert len(opened) == 1 and len(refusals) == 1, results
+    assert isinstance(refusals[0], Refused) and refusals[0].code is Code.TABLE_EXISTS
+    assert events.kinds() == ["opened"]
+    (row,) = await store.load_tables()
+    assert row.variant == opened[0].variant == m.view(CH).variant
     await close_manager(store, m)
