@@ -16,7 +16,7 @@ import asyncpg  # type: ignore[import-untyped]
 import pytest
 
 from bot.settings import SettingsError, load_settings
-from bot.storage import MIGRATIONS, Store
+from bot.storage import MIGRATIONS, SeatRow, Store, TableRow
 from bot.storage import postgres as pg
 from bot.storage.api import Storage
 from bot.storage.backend import INTEGRITY_ERRORS, open_connection
@@ -229,3 +229,19 @@ def test_without_a_server_postgres_tests_skip_but_ci_must_run_them() -> None:
     ci = _pytest({**env, "CI": "true"})
     assert ci.returncode != 0
     assert "CI must run the PostgreSQL tests" in ci.stdout + ci.stderr
+
+
+async def test_seats_of_many_tables_in_one_read(db_path: Target) -> None:
+    async with await Store.open(db_path) as store:
+        for channel in (10, 11, 12):
+            await store.save_table(TableRow(channel, G, "a5-draw"))
+        await store.save_seats(10, [SeatRow(2, 7, "Ann"), SeatRow(0, 8, "Bob", sitting_out=True)])
+        await store.save_seats(11, [SeatRow(1, 9, "Cy")])
+        seats = await store.load_seats_of([11, 10, 12, 99])
+        assert seats == {
+            10: await store.load_seats(10),
+            11: [SeatRow(1, 9, "Cy")],
+            12: [],
+            99: [],
+        }
+        assert [s.seat for s in seats[10]] == [0, 2]

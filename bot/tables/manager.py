@@ -149,9 +149,10 @@ class TableManager:
     async def _restore(self, rows: list[TableRow], guilds: set[int] | None) -> int:
         """Load ``rows``' tables and continue the live hands of ``guilds`` (None: all)."""
         tables: dict[int, Table] = {}
+        stored_seats = await self.store.load_seats_of([row.channel_id for row in rows])
         for row in rows:
             settings = TableSettings(**row.settings)
-            seats = _seats(await self.store.load_seats(row.channel_id))
+            seats = _seats(stored_seats[row.channel_id])
             table = Table(row.channel_id, row.guild_id, VARIANTS[row.variant], settings, seats)
             table.button, table.deadline = row.button, row.turn_deadline
             tables[row.channel_id] = table
