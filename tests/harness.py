@@ -931,6 +931,73 @@ class DiscordHarness:
         """The language of this user's Discord client, sent with their interactions."""
         self.locales[self._uid(user)] = locale
 
+    # ------------------------------------------------------------------------ threads ----
+    def _thread(self, parent_id: int, name: str, owner_id: int) -> dict[str, Any]:
+        parent = self._channels.get(int(parent_id))
+        if parent is None or parent["type"] != 0:
+            raise _http_error(404, 10003, "Unknown Channel")
+        tid = self._snowflake()
+        thread = {
+            "id": str(tid),
+            "type": 11,
+            "guild_id": parent["guild_id"],
+            "parent_id": str(parent_id),
+            "owner_id": str(owner_id),
+            "name": name,
+            "last_message_id": None,
+            "message_count": 0,
+            "member_count": 1,
+            "rate_limit_per_user": 0,
+            "flags": 0,
+            "total_message_sent": 0,
+            "thread_metadata": {
+                "archived": False,
+                "auto_archive_duration": 1440,
+                "archive_timestamp": self._now(),
+                "locked": False,
+            },
+        }
+        self._channels[tid] = thread
+        self._channel_msgs[tid] = []
+        return thread
+
+    def _dispatch_gateway(self, event: str, data: dict[str, Any]) -> None:
+        self.bot._connection.parsers[event](copy.deepcopy(data))
+
+    async def add_thread(self, parent_id: int, name: str, owner: Mapping[str, Any] | int) -> int:
+        """A public thread someone created in ``parent_id`` (THREAD_CREATE reaches the bot)."""
+        thread = self._thread(parent_id, name, self._uid(owner))
+        self._dispatch_gateway("THREAD_CREATE", thread | {"newly_created": True})
+        await self.settle()
+        self._raise_errors("creating a thread")
+        return int(thread["id"])
+
+    def threads(self, parent_id: int) -> list[dict[str, Any]]:
+        """Threads (live or archived) of a channel, oldest first."""
+        return [
+            dict(c)
+            for c in self._channels.values()
+            if c["type"] == 11 and int(c["parent_id"]) == int(parent_id)
+        ]
+
+    async def archive_thread(self, thread_id: int) -> None:
+        """Archive a thread (as a moderator or Discord's inactivity timer does): THREAD_UPDATE."""
+        thread = self._channels[int(thread_id)]
+        thread["thread_metadata"] |= {"archived": True, "archive_timestamp": self._now()}
+        self._dispatch_gateway("THREAD_UPDATE", thread)
+        await self.settle()
+        self._raise_errors("archiving a thread")
+
+    async def delete_thread(self, thread_id: int) -> None:
+        """Delete a thread and its messages: THREAD_DELETE (id, guild, parent and type only)."""
+        thread = self._channels.pop(int(thread_id))
+        for mid in self._channel_msgs.get(int(thread_id), []):
+            self._msgs[mid].deleted = True
+        keys = ("id", "guild_id", "parent_id", "type")
+        self._dispatch_gateway("THREAD_DELETE", {k: thread[k] for k in keys})
+        await self.settle()
+        self._raise_errors("deleting a thread")
+
     def close_dms(self, user: Mapping[str, Any] | int) -> None:
         self.dms_closed.add(self._uid(user))
 
@@ -1110,9 +1177,16 @@ class DiscordHarness:
             payload["member"] = self._member_payload(uid)
             payload["context"] = 0
             payload["authorizing_integration_owners"] = {"0": str(guild_id)}
-            payload["channel"] = {
-                k: channel[k] for k in ("id", "type", "guild_id", "name", "position", "nsfw")
-            } | {"permissions": payload["member"]["permissions"], "flags": 0}
+            if channel["type"] == 11:
+                keys: tuple[str, ...] = ("id", "type", "guild_id", "name", "parent_id", "owner_id")
+                extra = {"thread_metadata": dict(channel["thread_metadata"])}
+            else:
+                keys, extra = ("id", "type", "guild_id", "name", "position", "nsfw"), {}
+            payload["channel"] = (
+                {k: channel[k] for k in keys}
+                | extra
+                | {"permissions": payload["member"]["permissions"], "flags": 0}
+            )
         else:
             payload["user"] = self._user_payload(uid)
             payload["context"] = 1
@@ -1594,10 +1668,20 @@ class DiscordHarness:
                 return copy.deepcopy(self._synced_ids.get(scope, []))
         if method == "POST" and path == "/users/@me/channels":
             return self._dm_channel(int(body["recipient_id"]))
+        if method == "POST" and match(r"/channels/(\d+)/threads"):
+            if int(body.get("type") or 11) != 11:
+                raise self._unknown(sent)
+            thread = self._thread(int(m.group(1)), body["name"], APPLICATION_ID)
+            sent.channel_id = int(thread["id"])
+            self._dispatch_gateway("THREAD_CREATE", thread | {"newly_created": True})
+            return copy.deepcopy(thread)
         if method == "POST" and match(r"/channels/(\d+)/messages"):
             return self._channel_send(sent, int(m.group(1)), body)
         if match(r"/channels/(\d+)/messages/(\d+)"):
             msg = self._channel_message(int(m.group(1)), int(m.group(2)))
+            ch = self._channels[msg.channel_id]
+            if method != "GET" and ch["type"] == 11 and ch["thread_metadata"]["archived"]:
+                raise _http_error(400, 50083, "Thread is archived")
             if method == "GET":
                 return msg.as_discord()
             if method == "PATCH":
@@ -1695,6 +1779,8 @@ class DiscordHarness:
         ch = self._channels.get(channel_id)
         if ch is None:
             raise _http_error(404, 10003, "Unknown Channel")
+        if ch["type"] == 11 and ch["thread_metadata"]["archived"]:
+            raise _http_error(400, 50083, "Thread is archived")
         if ch["type"] == 1 and ch["recipient"] in self.dms_closed:
             raise _http_error(403, 50007, "Cannot send messages to this user")
         body = dict(body)
