@@ -37,6 +37,7 @@ EXTENSIONS = (
     "cogs.general",
     "cogs.settings",
     "cogs.privacy",
+    "cogs.admin",
 )
 
 

@@ -22,7 +22,7 @@ from bot.ui.autocomplete import buy_choices, discard_choices
 from bot.ui.catalog import t
 from bot.ui.limits import TABLE_REPOST, cooldown, limiter_of
 from bot.ui.moderation import is_moderator, jump_url
-from bot.ui.text import cmd, game, join_list, outcome
+from bot.ui.text import cmd, esc, game, join_list, outcome
 
 
 def open_command(variant_id: str) -> app_commands.Command[Any, ..., None]:
@@ -37,19 +37,22 @@ def open_command(variant_id: str) -> app_commands.Command[Any, ..., None]:
             interaction: discord.Interaction,
             seats: int | None = None,
             timeout: int | None = None,
+            thread: bool = False,
         ) -> None:
-            await self._open(interaction, seats, timeout)
+            await self._open(interaction, seats, timeout, thread)
 
     callback = Opener.open_
     callback.__annotations__ = {  # real objects: the ranges differ per game
         "interaction": discord.Interaction,
         "seats": app_commands.Range[int, v.min_seats, v.max_seats] | None,
         "timeout": app_commands.Range[int, low, high] | None,
+        "thread": bool,
         "return": None,
     }
     described = app_commands.describe(
         seats="Most players at the table (default: the game's maximum)",
         timeout="Seconds each player has to act (default from the bot's settings)",
+        thread="Open the table in a new thread of this channel",
     )(cooldown("open", count=False)(callback))  # counted in _open, once a table is opened
     return app_commands.command(
         name="open", description="Open a table for this game in this channel"
@@ -94,13 +97,31 @@ class TableCog(commands.GroupCog, group_name="table"):
         return None
 
     async def _open(
-        self, interaction: discord.Interaction, seats: int | None, timeout: int | None
+        self,
+        interaction: discord.Interaction,
+        seats: int | None,
+        timeout: int | None,
+        thread: bool = False,
     ) -> None:
         channel_id = interaction.channel_id or 0
         settings = await self.book.get(interaction.guild_id or 0)
         if (why := self._open_refusal(interaction, settings)) is not None:
             await handlers.reply(interaction, why)
             return
+        if thread:
+            await self._open_in_thread(interaction, settings, seats, timeout)
+        elif await self._open_here(interaction, channel_id, settings, seats, timeout):
+            await self._post(interaction, channel_id)
+
+    async def _open_here(
+        self,
+        interaction: discord.Interaction,
+        channel_id: int,
+        settings: GuildSettings,
+        seats: int | None,
+        timeout: int | None,
+    ) -> bool:
+        """Open the table in ``channel_id`` with the server's settings; False if refused."""
         turn_time = timeout if timeout is not None else settings.turn_timeout  # None: bot's
         try:
             await self.manager.open_table(
@@ -110,12 +131,80 @@ class TableCog(commands.GroupCog, group_name="table"):
                 seats,
                 turn_time,
                 self.book.auto_deal(settings),
+                opener=interaction.user.id,
             )
         except Refused as exc:
             await handlers.refuse(interaction, exc, variant=self.variant_id)
-            return
+            return False
         limiter_of(interaction).note("open", interaction.user.id)
-        await self._post(interaction, channel_id)
+        return True
+
+    async def _open_in_thread(
+        self,
+        interaction: discord.Interaction,
+        settings: GuildSettings,
+        seats: int | None,
+        timeout: int | None,
+    ) -> None:
+        """A new public thread named after the game and its number, with the table in it."""
+        parent = interaction.channel
+        if not isinstance(parent, discord.TextChannel):
+            await handlers.reply(interaction, t("thread.not_here"))
+            return
+        await interaction.response.defer(thinking=True)  # creating a thread is a slow request
+        tables = await self.manager.store.load_tables(include_closed=True)
+        number = 1 + sum(
+            1 for r in tables if r.guild_id == interaction.guild_id and r.variant == self.variant_id
+        )
+        name = t("thread.name", game=game(self.variant_id), number=number)
+        created = await parent.create_thread(
+            name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
+        )
+        if not await self._open_here(interaction, created.id, settings, seats, timeout):
+            return
+        events = self._table_events()
+        if events:
+            await events.refresh(created.id)  # posts the table message in the thread
+        await interaction.followup.send(t("thread.opened", thread=created.mention))
+
+    @app_commands.command(
+        name="close", description="Close this table (after the hand being played)"
+    )
+    @app_commands.describe(force="Moderators: cancel the hand now, everyone gets their chips back")
+    async def close(self, interaction: discord.Interaction, force: bool = False) -> None:
+        if (ch := await self._here(interaction)) is None:
+            return
+        await interaction.response.defer(ephemeral=True)
+        settings = await self.book.get(interaction.guild_id or 0)
+        moderator = is_moderator(interaction, settings)
+        try:
+            now = await self.manager.close_table(
+                ch, interaction.user.id, moderator=moderator, force=force
+            )
+        except Refused as exc:
+            await handlers.refuse(interaction, exc, ch, self.variant_id)
+            return
+        await handlers.reply(interaction, t("close.done" if now else "close.after_hand"))
+
+    @app_commands.command(name="kick", description="Moderators: remove a player from this table")
+    @app_commands.describe(player="The seated player to remove (they may rejoin)")
+    async def kick(self, interaction: discord.Interaction, player: discord.User) -> None:
+        if (ch := await self._here(interaction)) is None:
+            return
+        settings = await self.book.get(interaction.guild_id or 0)
+        if not is_moderator(interaction, settings):
+            await handlers.reply(interaction, t("mod.only"))
+            return
+        await interaction.response.defer(ephemeral=True)
+        seat = next((s for s in self.manager.view(ch).seats if s.user_id == player.id), None)
+        try:
+            now = await self.manager.kick(ch, player.id)
+        except Refused as exc:
+            await handlers.refuse(interaction, exc, ch, self.variant_id)
+            return
+        name = seat.name if seat else player.display_name
+        text = t("kick.now" if now else "kick.after_hand", name=esc(name))
+        await handlers.reply(interaction, text)
 
     async def _post(self, interaction: discord.Interaction, channel_id: int) -> None:
         events = self._table_events()

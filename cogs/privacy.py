@@ -11,8 +11,8 @@ from discord.ext import commands
 from bot.storage.server_store import PlayerInHand
 from bot.storage.store import UnknownAccount
 from bot.ui import i18n
+from bot.ui.catalog import t
 from bot.ui.handlers import reply
-from bot.ui.server_text import t
 
 CONFIRM_SECONDS = 120
 

@@ -18,9 +18,9 @@ from bot.tables.guild_settings import (
     GuildSettings,
     GuildSettingsBook,
 )
+from bot.ui.catalog import t
 from bot.ui.handlers import reply
 from bot.ui.moderation import is_moderator
-from bot.ui.server_text import t
 
 Language = Literal["auto", "en-US", "pt-BR", "vi"]
 OpenBy = Literal["anyone", "moderators"]

@@ -8,6 +8,7 @@ its result publicly. Nothing here decides anything about the game.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections import defaultdict, deque
 
@@ -56,12 +57,31 @@ class TableEvents(commands.Cog):
             self.logs[channel_id].append(event_line(event))
             if event.kind == "opened":
                 return  # the open command posts the table message itself
+            if event.kind == "closed":
+                await self._closed(event)
+                return
             if event.kind == "finished":
                 await self._send(channel_id, embed=result_embed(event))
             await self.refresh(channel_id)
             if event.cards_changed and not VARIANTS[event.view.variant].split:
                 for user_id in event.cards_changed:
                     await self._dm_hand(channel_id, user_id, event.kind, language)
+
+    async def _closed(self, event: TableEvent) -> None:
+        """The last word on a closed table: its message without buttons, and a notice
+        for a cancelled hand. Nothing when its thread is gone (archived or deleted)."""
+        channel_id = event.view.channel_id
+        message_id = self.messages.pop(channel_id, None)
+        self.logs.pop(channel_id, None)
+        if event.params.get("gone"):
+            return
+        if event.hand_id is not None:
+            await self._send(channel_id, content=t("close.cancelled", hand_id=event.hand_id))
+        if message_id is not None:
+            message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+            content = {"embed": table_embed(event.view, []), "view": table_components(event.view)}
+            with contextlib.suppress(discord.NotFound):  # deleted: nothing left to turn off
+                await message.edit(attachments=[], **content)
 
     async def refresh(self, channel_id: int) -> None:
         """Edit the table message in place (or post a new one if it is gone)."""

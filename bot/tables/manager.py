@@ -29,7 +29,7 @@ import random
 import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from bot.engine import (
@@ -74,6 +74,7 @@ from .table import Table, describe_action
 log = logging.getLogger(__name__)
 Listener = Callable[[TableEvent], Awaitable[None]]
 SMALLEST_MINIMUM = min(v.table_minimum for v in VARIANTS.values())
+SETTINGS = tuple(f.name for f in fields(TableSettings))
 TIMEOUT_RANGE = (5, 3600)  # seconds a player may be given to act
 REFILL_CODES = {
     "in_hand": Code.REFILL_IN_HAND,
@@ -151,10 +152,11 @@ class TableManager:
         tables: dict[int, Table] = {}
         stored_seats = await self.store.load_seats_of([row.channel_id for row in rows])
         for row in rows:
-            settings = TableSettings(**row.settings)
+            settings = TableSettings(**{k: row.settings[k] for k in SETTINGS if k in row.settings})
             seats = _seats(stored_seats[row.channel_id])
             table = Table(row.channel_id, row.guild_id, VARIANTS[row.variant], settings, seats)
             table.button, table.deadline = row.button, row.turn_deadline
+            _restore_controls(table, row.settings)
             tables[row.channel_id] = table
         resumed: list[Table] = []
         for live in await self.store.load_live_hands(guilds):
@@ -167,12 +169,19 @@ class TableManager:
         # Published whole (a later take-over runs while the bot serves): never a table
         # that is seen without its hand.
         self.tables.update(tables)
+        for table in [t for t in tables.values() if t not in resumed]:
+            table.kicked.clear()  # their hand is over
+            if table.closing:  # stopped between a hand's end and the close
+                async with self._locked(table):
+                    await self._close_locked(table)
         for table in resumed:
             if table.hand is not None and table.hand.complete:
                 # stopped between its last action and its settlement
                 try:
                     async with self._locked(table):
                         await self._finish(table)
+                        if table.closing:
+                            await self._close_locked(table)
                 except Exception:  # the dispatcher tries again (see expire)
                     log.exception("hand %s not settled at start-up", table.hand_id)
             self._arm(table)
@@ -209,6 +218,7 @@ class TableManager:
         table.seats = _seats(seats)
         if row is not None:
             table.button, table.deadline = row.button, row.turn_deadline
+            _restore_controls(table, row.settings)
         for live in lives:
             await self._resume(table, live)
         table.stale = False
@@ -283,10 +293,11 @@ class TableManager:
         seat_limit: int | None = None,
         turn_timeout: float | None = None,
         auto_deal: bool | None = None,
+        opener: int | None = None,
     ) -> TableView:
         async with self._opening:  # two opens in one channel: the second is refused
             return await self._open_table(
-                guild_id, channel_id, variant, seat_limit, turn_timeout, auto_deal
+                guild_id, channel_id, variant, seat_limit, turn_timeout, auto_deal, opener
             )
 
     async def _open_table(
@@ -297,6 +308,7 @@ class TableManager:
         seat_limit: int | None,
         turn_timeout: float | None,
         auto_deal: bool | None,
+        opener: int | None = None,
     ) -> TableView:
         v = VARIANTS.get(variant)
         if v is None:
@@ -319,6 +331,7 @@ class TableManager:
         ):
             raise Refused(Code.GUILD_ELSEWHERE)
         table = Table(channel_id, guild_id, v, TableSettings(limit, timeout, auto), [])
+        table.opener = opener
         await self.store.save_table(self._table_row(table))
         self.tables[channel_id] = table
         view = table.view()
@@ -328,6 +341,9 @@ class TableManager:
     async def join(self, channel_id: int, user_id: int, name: str) -> Outcome:
         table = self.table(channel_id)
         async with self._locked(table):
+            self._refuse_if_closing(table)
+            if user_id in table.kicked:
+                raise Refused(Code.KICKED_WAIT)
             seat = table.seat_of(user_id)
             if seat is not None:
                 if seat.leaving:
@@ -401,6 +417,7 @@ class TableManager:
         return event.view
 
     async def _deal_locked(self, table: Table) -> TableEvent:
+        self._refuse_if_closing(table)
         if table.hand is not None:
             raise Refused(Code.HAND_RUNNING)
         players, skipped = await self._dealable(table)
@@ -501,6 +518,7 @@ class TableManager:
                 )
             move = self._build_action(key, action, cards, source)
             events = await self._apply(table, move, timeout=False)
+            events += await self._act_for_kicked(table)
             after = events[0].view.hand  # the hand right after this action, even if it ended
             mine = seat_view(hand, key, public=after)
         for event in events:
@@ -555,6 +573,8 @@ class TableManager:
         if hand.complete:
             try:
                 events.append(await self._finish(table))
+                if table.closing:
+                    events.append(await self._close_locked(table))
             except Exception:  # the action is stored: answer it; the dispatcher settles
                 log.exception("hand %s not settled; trying again", table.hand_id)
                 self._arm(table)
@@ -590,6 +610,7 @@ class TableManager:
         names = table.names()  # before leavers go: the result still names them
         table.hand, table.hand_id, table.hand_users, table.hand_names = None, None, {}, {}
         table.seats, table.deadline = staying, None
+        table.kicked.clear()  # they were leaving: their seats went
         self.deadlines.disarm(table.channel_id)
         view = table.view()
         view = replace(view, names={**view.names, **names})
@@ -638,6 +659,7 @@ class TableManager:
                 move = hand.default_action()
                 assert move is not None
                 events = await self._apply(table, move, timeout=True)
+                events += await self._act_for_kicked(table)
         for event in events:
             await self._emit(event)
         return True
@@ -668,6 +690,106 @@ class TableManager:
             return await self.store.refill(guild_id, user_id, self.starting_grant, SMALLEST_MINIMUM)
         except RefillRefused as exc:
             raise Refused(REFILL_CODES[exc.code], **exc.params) from None
+
+    # ----- closing and moderation (issue 9) -----------------------------------
+
+    async def close_table(
+        self,
+        channel_id: int,
+        user_id: int,
+        *,
+        moderator: bool = False,
+        force: bool = False,
+        gone: bool = False,
+    ) -> bool:
+        """Close the table; True if it closed now, False if it closes when the hand in
+        play ends. A moderator may close any table; its opener when nobody else is
+        seated. ``force`` (moderators) cancels the hand in play at once: voided, every
+        player gets back exactly what they put in. ``gone``: the place that showed the
+        table (a thread) is archived or deleted, so there is no message to update."""
+        table = self.table(channel_id)
+        async with self._locked(table):
+            if force and not moderator:
+                raise Refused(Code.MODERATORS_ONLY)
+            if not moderator:
+                if table.opener != user_id:
+                    raise Refused(Code.CLOSE_NOT_YOURS)
+                others = [s for s in table.seats if s.user_id != user_id]
+                if others:
+                    raise Refused(Code.CLOSE_OTHERS_SEATED, count=len(others))
+            playing = table.hand is not None and not table.hand.complete
+            if playing and not force:
+                if not table.closing:
+                    table.closing = True
+                    await self.store.save_table(self._table_row(table))
+                event = TableEvent("closing", table.view(), hand_id=table.hand_id)
+            else:
+                event = await self._close_locked(table, cancel=playing, gone=gone)
+        await self._emit(event)
+        return event.kind == "closed"
+
+    async def _close_locked(
+        self, table: Table, cancel: bool = False, gone: bool = False
+    ) -> TableEvent:
+        """Close now (under the table lock): release every hold, free the seats, forget
+        the table. ``cancel`` voids the hand in play in the same transaction."""
+        hand_id = table.hand_id if cancel else None
+        if hand_id is not None:
+            await self.store.cancel_hand(hand_id, close_channel=table.channel_id)
+        else:
+            await self.store.close_table(table.channel_id)
+        self.deadlines.disarm(table.channel_id)
+        view = replace(
+            table.view(), closed=True, closing=False, hand=None, hand_id=None, deadline=None
+        )
+        table.hand, table.hand_id, table.hand_users, table.deadline = None, None, {}, None
+        table.seats, table.kicked, table.closing = [], set(), False
+        if self.tables.get(table.channel_id) is table:
+            del self.tables[table.channel_id]
+        return TableEvent("closed", view, {"gone": gone}, hand_id=hand_id)
+
+    def _refuse_if_closing(self, table: Table) -> None:
+        if table.closing:
+            raise Refused(Code.TABLE_CLOSING)
+
+    async def kick(self, channel_id: int, user_id: int) -> bool:
+        """Remove a seated player (the caller checked the moderator). True if they are
+        unseated now; False if they are in the hand in play: from now on they make no
+        choice (at each of their turns they fold, or check, stand pat or buy the cheaper
+        card where folding is not allowed) and are unseated when it ends."""
+        table = self.table(channel_id)
+        async with self._locked(table):
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise Refused(Code.KICK_NOT_SEATED)
+            events: list[TableEvent] = []
+            if table.in_hand(user_id):
+                seat.leaving = True
+                table.kicked.add(user_id)
+                await self._save_seats(table)
+                await self.store.save_table(self._table_row(table))
+                events.append(TableEvent("kicked", table.view(), _who(seat), hand_id=table.hand_id))
+                events += await self._act_for_kicked(table)
+                now = False
+            else:
+                table.seats.remove(seat)
+                await self._save_seats(table)
+                events.append(TableEvent("kicked", table.view(), _who(seat)))
+                now = True
+        for event in events:
+            await self._emit(event)
+        return now
+
+    async def _act_for_kicked(self, table: Table) -> list[TableEvent]:
+        """While a kicked player is to act, make their move for them at once."""
+        events: list[TableEvent] = []
+        while table.hand is not None and not table.hand.complete:
+            move = table.hand.default_action()
+            assert move is not None
+            if table.hand_users.get(move.player) not in table.kicked:
+                break
+            events += await self._apply(table, move, timeout=False)
+        return events
 
     # ----- a player's data (issue 9) -----------------------------------------
 
@@ -726,6 +848,7 @@ class TableManager:
             "seat_limit": s.seat_limit,
             "turn_timeout": s.turn_timeout,
             "auto_deal": s.auto_deal,
+            **_controls_json(table),
         }
         return TableRow(
             table.channel_id,
@@ -825,3 +948,14 @@ def _rng_state(rng: random.Random) -> object:
 def _set_rng_state(rng: random.Random, state: object) -> None:
     if state is not None:
         rng.setstate(state)  # type: ignore[arg-type]
+
+
+def _controls_json(table: Table) -> dict[str, Any]:
+    """The server-control state kept with a table's settings (opener, closing, kicked)."""
+    return {"opener": table.opener, "closing": table.closing, "kicked": sorted(table.kicked)}
+
+
+def _restore_controls(table: Table, stored: dict[str, Any]) -> None:
+    table.opener = stored.get("opener")
+    table.closing = bool(stored.get("closing", False))
+    table.kicked = set(stored.get("kicked", ()))

@@ -37,6 +37,13 @@ class Code(StrEnum):
     REFILL_IN_HAND = "refill_in_hand"  # held
     REFILL_NOT_LOW = "refill_not_low"  # balance, minimum
     REFILL_AT_GRANT = "refill_at_grant"  # balance, grant
+    # server controls (issue 9)
+    MODERATORS_ONLY = "moderators_only"  # e.g. close with force
+    CLOSE_NOT_YOURS = "close_not_yours"  # neither a moderator nor the opener
+    CLOSE_OTHERS_SEATED = "close_others_seated"  # count: other players seated
+    TABLE_CLOSING = "table_closing"  # closes when the hand ends: no joins, no deals
+    KICK_NOT_SEATED = "kick_not_seated"  # the player to kick has no seat here
+    KICKED_WAIT = "kicked_wait"  # kicked during this hand: rejoin when it ends
     GUILD_ELSEWHERE = "guild_elsewhere"  # another bot process holds this server's tables
 
 
@@ -114,6 +121,8 @@ class TableView:
     deadline: float | None  # unix time the player to act times out
     names: dict[str, str]  # hand player key -> display name
     to_act_user: int | None
+    closing: bool = False  # the table closes when this hand ends
+    closed: bool = False  # the table is closed: its message keeps no buttons
 
     def name(self, player: str) -> str:
         return self.names.get(player, player)
@@ -146,6 +155,10 @@ class TableEvent:
       action   (``move``)
       timeout  (``move``, with move.timeout)
       finished {} (``result`` and ``hand_id``)
+      closing  {} (closes when the hand in play ends; ``view.closing``)
+      closed   gone: the table's thread is archived or deleted (``view.closed``;
+               ``hand_id``: the hand cancelled by a forced close, else None)
+      kicked   user_id, name (a moderator removed them; ``view`` shows if they still play)
     """
 
     kind: str

@@ -25,6 +25,10 @@ class Table:
     deadline: float | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     stale: bool = False  # a step failed and reloading did too: reload before the next one
+    # server controls (issue 9), stored with the table's settings
+    opener: int | None = None  # who opened it: may close it while nobody else is seated
+    closing: bool = False  # closes as soon as the hand in play ends
+    kicked: set[int] = field(default_factory=set)  # removed by a moderator, still in the hand
 
     def seat_of(self, user_id: int) -> SeatState | None:
         return next((s for s in self.seats if s.user_id == user_id), None)
@@ -68,6 +72,7 @@ class Table:
             deadline=self.deadline if hand and not hand.complete else None,
             names=names,
             to_act_user=self.hand_users.get(to_act) if to_act else None,
+            closing=self.closing,
         )
 
 

@@ -126,6 +126,8 @@ def table_components(view: TableView) -> discord.ui.View:
     """Buttons for the legal actions of the player to act, plus "My hand" and seating."""
     ui = discord.ui.View(timeout=None)
     ch, hand = view.channel_id, view.hand
+    if view.closed:
+        return ui  # a closed table's message keeps no buttons
     if hand and not hand.complete and view.hand_id is not None:
         key = (view.hand_id, view.turn)
         if hand.phase == "bet":

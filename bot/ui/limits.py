@@ -14,7 +14,7 @@ from typing import TypeVar
 import discord
 from discord import app_commands
 
-from bot.ui.server_text import t
+from bot.ui.catalog import t
 
 T = TypeVar("T")
 

@@ -89,8 +89,12 @@ def table_embed(view: TableView, log: list[str] | None = None) -> discord.Embed:
         title = t("table.title.hand", game=name, hand_id=view.hand_id)
     else:
         title = t("table.title.idle", game=name)
+    if view.closed:
+        title = t("table.closed_title", game=name)
     embed = discord.Embed(title=title, colour=GREEN)
-    if hand and not hand.complete:
+    if view.closed:
+        embed.description = t("table.closed")
+    elif hand and not hand.complete:
         status = t("table.status", round=round_label(hand), pot=hand.pot)
         embed.description = status + "\n" + _turn_line(view, hand)
         if hand.market:
@@ -103,11 +107,13 @@ def table_embed(view: TableView, log: list[str] | None = None) -> discord.Embed:
             join=cmd(variant.id, "join"),
             deal=cmd(variant.id, "deal"),
         )
+    if view.closing and embed.description:
+        embed.description = t("table.closing") + "\n" + embed.description
     lines = [_seat_line(view, i) for i in range(len(view.seats))] or [t("table.nobody")]
     embed.add_field(name=t("table.seats"), value="\n".join(lines)[:1024], inline=False)
     if log:
         embed.add_field(name=t("table.recent"), value="\n".join(log[-6:])[:1024], inline=False)
-    if hand and variant.split:
+    if hand and variant.split and not view.closed:
         embed.set_image(url=f"attachment://{BOARD_FILE}")
     embed.set_footer(
         text=t(

@@ -1,12 +1,10 @@
 """The words of server controls (settings, moderation, limits, privacy), in one table.
 
-Same shape as the catalog (``key -> text`` with named placeholders), so the entries
-move into ``bot/ui/catalog.py`` as they are.
+Same shape as the catalog (``key -> text`` with named placeholders); the catalog
+merges it into its own, so they are said through its ``t`` like every other word.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 MESSAGES: dict[str, str] = {
     # ----- limits
@@ -63,6 +61,36 @@ MESSAGES: dict[str, str] = {
     "privacy.deleted": "Done: your account on this server is erased.",
     "privacy.in_hand": "You are in a hand still being played: try again when it is over.",
     "privacy.not_yours": "This button belongs to someone else.",
+    # ----- closing, kicking, threads
+    "refused.moderators_only": (
+        "Only moderators can do that: Manage Channels here, or the server's moderator role."
+    ),
+    "refused.close_not_yours": "Only a moderator, or whoever opened this table, can close it.",
+    "refused.close_others_seated": (
+        "Other players are still seated ({count}): only a moderator can close the table now."
+    ),
+    "refused.table_closing": "This table closes when this hand ends: no new players or hands.",
+    "refused.kicked_wait": "A moderator removed you from this hand: join again when it ends.",
+    "refused.kick_not_seated": "That player is not seated at this table.",
+    "close.done": "The table is closed; this channel can host a new table.",
+    "close.after_hand": "The table closes when this hand ends.",
+    "close.cancelled": (
+        "Hand #{hand_id} was cancelled: everyone got back exactly what they put in."
+    ),
+    "kick.now": "{name} is removed from the table.",
+    "kick.after_hand": (
+        "{name} makes no more choices in this hand and leaves the table when it ends."
+    ),
+    "thread.name": "{game} #{number}",
+    "thread.opened": "Table open in {thread}.",
+    "thread.not_here": "A thread can only be made in a text channel: open the table without it.",
+    "table.closing": "🔒 This table closes when this hand ends.",
+    "table.closed": "🔒 This table is closed.",
+    "table.closed_title": "{game} — closed",
+    "event.closing": "🔒 The table closes when this hand ends.",
+    "event.closed": "🔒 The table is closed.",
+    "event.kicked": "{name} was removed from the table by a moderator.",
+    "history.cancelled": "cancelled, no chips moved",
     # ----- closed DMs
     "dm.join_probe": "You joined a table. I will send your cards here when a hand is dealt.",
     "dm.closed": (
@@ -70,10 +98,3 @@ MESSAGES: dict[str, str] = {
         "(or `/{variant} hand`) to see your cards."
     ),
 }
-
-
-def t(key: str, **params: Any) -> str:
-    """The catalog's ``t`` (these words are merged into it, and translated there)."""
-    from .catalog import t as catalog_t  # the catalog imports this table
-
-    return catalog_t(key, **params)

@@ -129,7 +129,12 @@ def refusal(
         if p.get("token") is None:
             return t("refused.bad_cards.not_text")
         return t("refused.bad_cards", token=f"'{p['token']}'")
-    if code in (Code.REFILL_IN_HAND, Code.REFILL_NOT_LOW, Code.REFILL_AT_GRANT):
+    if code in (
+        Code.REFILL_IN_HAND,
+        Code.REFILL_NOT_LOW,
+        Code.REFILL_AT_GRANT,
+        Code.CLOSE_OTHERS_SEATED,
+    ):
         return t(f"refused.{code.value}", **p)
     return t(f"refused.{code.value}")
 
