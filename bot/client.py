@@ -70,6 +70,7 @@ class PokerBot(commands.Bot):
         self._rng, self._clock = rng, clock
         self.limits = RateLimiter(clock)  # per-user cooldowns and click rates
         self.tree.error(self.on_app_command_error)
+        self.dm_checked: set[int] = set()  # users whose DMs were tried at a join
 
     async def setup_hook(self) -> None:
         s = self.settings

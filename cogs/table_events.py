@@ -22,7 +22,7 @@ from bot.ui.catalog import t
 from bot.ui.components import table_components
 from bot.ui.handlers import where
 from bot.ui.render import hand_embed, result_embed, table_embed, table_files
-from bot.ui.text import esc, event_line
+from bot.ui.text import event_line
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +32,6 @@ class TableEvents(commands.Cog):
         self.bot = bot
         self.messages: dict[int, int] = {}  # channel id -> table message id
         self.logs: dict[int, deque[str]] = defaultdict(lambda: deque(maxlen=6))
-        self.dm_warned: set[tuple[int, int]] = set()
         self._tasks: set[asyncio.Task[None]] = set()
 
     @property
@@ -118,11 +117,7 @@ class TableEvents(commands.Cog):
             dm = await self.bot.create_dm(discord.Object(user_id))
             await dm.send(embed=embed, files=files)
         except discord.HTTPException:
-            if (channel_id, user_id) in self.dm_warned:
-                return
-            self.dm_warned.add((channel_id, user_id))
-            name = self.manager.view(channel_id).names.get(str(user_id), "")
-            await self._send(channel_id, content=t("hand.dm.closed", name=esc(name)))
+            pass  # closed DMs: the player was told privately when they joined
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -191,31 +191,35 @@ def test_the_privacy_oracle_catches_every_notation():
         assert not pattern.search(text), text
 
 
-async def test_dealt_cards_go_by_dm_and_closed_dms_get_one_public_hint(tmp_path):
+async def test_dealt_cards_go_by_dm_and_closed_dms_are_told_privately_at_join(tmp_path):
     async with DiscordHarness(make_bot(tmp_path / "p.db"), dms_closed={uid(BOB)}) as h:
         await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
-        table = await open_table(h, "a5-draw", [ALICE, BOB])
+        table = (await h.slash(ALICE, TABLE, "a5-draw open")).message
+        alice_join = await h.slash(ALICE, TABLE, "a5-draw join")
+        assert alice_join.followups == []  # her DMs are open: nothing to say
+        (probe,) = h.dms(ALICE)
+        assert "send your cards here" in probe.content
+        bob_join = await h.slash(BOB, TABLE, "a5-draw join")
+        (warning,) = bob_join.followups
+        assert warning.ephemeral and "My hand" in warning.content
+        assert h.dms(BOB) == []
+        # the DM path is tried once: leaving and joining again does not ask again
+        await h.slash(BOB, TABLE, "a5-draw leave")
+        assert (await h.slash(BOB, TABLE, "a5-draw join")).followups == []
         await h.slash(ALICE, TABLE, "a5-draw deal")
-        alice_dm = h.dms(ALICE)
+        alice_dm = [m for m in h.dms(ALICE) if m.attachments]
         assert len(alice_dm) == 1 and alice_dm[0].attachments == ["hand.png"]
         mine = h.bot.manager.my_hand(TABLE, uid(ALICE)).cards
         assert all(card_text(c) in alice_dm[0].text for c in mine)
-        assert h.dms(BOB) == []
-        hints = [
-            m for m in h.messages(TABLE, include_ephemeral=False) if "direct messages" in m.text
-        ]
-        assert len(hints) == 1 and "My hand" in hints[0].text
+        # no public word about anyone's DMs, ever
+        assert "direct messages" not in h.public_text()
         # "My hand" shows Bob his cards, ephemerally
         shown = await h.click(BOB, table, h.message(table.id).custom_id_for("My hand"))
         assert shown.ephemeral and shown.attachments == ["hand.png"]
-        # play on: a draw changes Alice's cards and she gets a new DM; Bob's hint is not repeated
         game = Game(h, TABLE, table)
         await game.play_hand()
         game.check_privacy()
-        hints = [
-            m for m in h.messages(TABLE, include_ephemeral=False) if "direct messages" in m.text
-        ]
-        assert len(hints) == 1
+        assert "direct messages" not in h.public_text()
 
 
 async def test_out_of_turn_unseated_and_duplicate_clicks_are_refused(tmp_path):

@@ -223,9 +223,6 @@ MESSAGES: dict[str, str | Plural] = {
     "hand.may.buy": "Buy left, right or blind.",
     "hand.dm.dealt": "🃏 Your new hand.",
     "hand.dm.drawn": "🔄 Your cards after the draw.",
-    "hand.dm.closed": (
-        "I can't send {name} direct messages; use the **My hand** button to see your cards."
-    ),
     "hand.split": "high: {high}; low: {low}",
     # ----- results
     "result.title": "Hand #{hand_id} — result",

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, ParamSpec
 import discord
 
 from bot.tables.manager import TableManager
-from bot.tables.models import Code, Refused, TableView
+from bot.tables.models import Code, Done, Refused, TableView
 
 from . import i18n
 from .catalog import t
@@ -244,8 +244,27 @@ async def join(interaction: discord.Interaction, channel_id: int) -> None:
     except Refused as exc:
         await refuse(interaction, exc, channel_id)
         return
+    variant = manager.view(channel_id).variant
     async with committed(interaction, "join"):
-        await reply(interaction, outcome(done, manager.view(channel_id).variant))
+        await reply(interaction, outcome(done, variant))
+    if done.code is Done.SEATED:
+        await warn_if_dms_closed(interaction, variant)
+
+
+async def warn_if_dms_closed(interaction: discord.Interaction, variant: str) -> None:
+    """Try the DM path once per player (per run): if their DMs are closed, tell them
+    privately to use My hand, before any card has to go there."""
+    checked: set[int] = interaction.client.dm_checked  # type: ignore[attr-defined]
+    if interaction.user.id in checked:
+        return
+    checked.add(interaction.user.id)
+    try:
+        dm = await interaction.user.create_dm()
+        await dm.send(t("dm.join_probe"))
+    except discord.Forbidden:
+        await interaction.followup.send(t("dm.closed", variant=variant), ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not check the DMs of user %s", interaction.user.id)
 
 
 async def deal(interaction: discord.Interaction, channel_id: int) -> None:
