@@ -739,8 +739,16 @@ class TableManager:
         else:
             await self.store.close_table(table.channel_id)
         self.deadlines.disarm(table.channel_id)
-        view = replace(
-            table.view(), closed=True, closing=False, hand=None, hand_id=None, deadline=None
+        view = replace(  # what the table message shows from now on: no hand, no seats
+            table.view(),
+            closed=True,
+            closing=False,
+            seats=(),
+            hand=None,
+            hand_id=None,
+            turn=0,
+            deadline=None,
+            to_act_user=None,
         )
         table.hand, table.hand_id, table.hand_users, table.deadline = None, None, {}, None
         table.seats, table.kicked, table.closing = [], set(), False

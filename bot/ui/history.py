@@ -29,6 +29,8 @@ def summarize(summary: HandSummary, user_id: int, now: float) -> str:
         net=summary.net,
         ago=ago(now - summary.completed_at),
     )
+    if summary.cancelled:
+        line += " · " + t("history.cancelled")
     if key in hand.players:
         seat = hand.seat_of(key)
         state = "history.folded" if hand.folded[seat] else "history.held"
