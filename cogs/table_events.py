@@ -61,6 +61,8 @@ class TableEvents(commands.Cog):
                 return
             if event.kind == "finished":
                 await self._send(channel_id, embed=result_embed(event))
+            if channel_id not in self.manager.tables:
+                return  # closed since: its "closed" event shows the table's last state
             await self.refresh(channel_id)
             if event.cards_changed and not VARIANTS[event.view.variant].split:
                 for user_id in event.cards_changed:

@@ -19,7 +19,6 @@ from .manager_helpers import (
     check_ledger,
     close_manager,
     open_manager,
-    play,
     refused,
     step,
 )
@@ -100,9 +99,7 @@ async def test_force_close_in_every_phase_gives_back_exactly_what_was_put_in(
 
 
 @pytest.mark.parametrize("variant", VARIANT_IDS)
-async def test_close_in_every_phase_plays_the_hand_out_first(
-    db_path: Target, variant: str
-) -> None:
+async def test_close_in_every_phase_plays_the_hand_out_first(db_path: Target, variant: str) -> None:
     store, manager = await open_manager(db_path)
     events = Recorder()
     manager.subscribe(events)
