@@ -4,6 +4,8 @@ match exactly, and the ledger must add up."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+
 import pytest
 
 from bot.storage.store import Store
@@ -59,6 +61,25 @@ async def table_at_new_phase(
     return False
 
 
+async def every_phase(
+    store: Store, manager: TableManager, variant: str, first: int
+) -> AsyncIterator[tuple[int, dict[int, tuple[int, int]]]]:
+    """For each phase (and round) of the game, a fresh table whose hand is in it, with
+    the players' (balance, held) from before that hand was dealt."""
+    seen: set = set()
+    channel = first
+    while True:
+        if channel == first:
+            before = {u: (GRANT, 0) for u in PLAYERS}  # their accounts are made at the join
+        else:
+            before = await balances(store, PLAYERS)
+        if not await table_at_new_phase(manager, channel, variant, seen, variant):
+            break
+        yield channel, before
+        channel += 1
+    assert len(seen) >= 3  # bet, draw/buy and a later betting round, at least
+
+
 @pytest.mark.parametrize("variant", VARIANT_IDS)
 async def test_force_close_in_every_phase_gives_back_exactly_what_was_put_in(
     db_path: Target, variant: str
@@ -67,15 +88,8 @@ async def test_force_close_in_every_phase_gives_back_exactly_what_was_put_in(
     events = Recorder()
     manager.subscribe(events)
     try:
-        seen: set = set()
-        channel = 1000
-        while True:
-            channel += 1
-            before = await balances(store, PLAYERS) if channel > 1001 else None
-            if not await table_at_new_phase(manager, channel, variant, seen, variant):
-                break
+        async for channel, before in every_phase(store, manager, variant, 1001):
             hand_id = manager.view(channel).hand_id
-            before = before or {u: (GRANT, 0) for u in PLAYERS}
             assert any(held for _, held in (await balances(store, PLAYERS)).values())
             # only a moderator may force it; the opener alone may not (others are seated)
             assert (await refused(manager.close_table(channel, OPENER, force=True))).code is (
@@ -91,9 +105,7 @@ async def test_force_close_in_every_phase_gives_back_exactly_what_was_put_in(
             assert summary.hand_id == hand_id and summary.cancelled and summary.net == 0
             assert await store.load_seats(channel) == []
             check_ledger(db_path)
-        assert len(seen) >= 3  # bet, draw/buy and a later betting round, at least
-        # the channel can host a new table
-        await manager.open_table(GUILD, channel - 1, variant)
+            await manager.open_table(GUILD, channel, variant)  # the channel can host a new table
     finally:
         await close_manager(store, manager)
 
@@ -104,14 +116,7 @@ async def test_close_in_every_phase_plays_the_hand_out_first(db_path: Target, va
     events = Recorder()
     manager.subscribe(events)
     try:
-        seen: set = set()
-        channel = 2000
-        while True:
-            channel += 1
-            before = await balances(store, PLAYERS) if channel > 2001 else None
-            if not await table_at_new_phase(manager, channel, variant, seen, variant):
-                break
-            before = before or {u: (GRANT, 0) for u in PLAYERS}
+        async for channel, before in every_phase(store, manager, variant, 2001):
             assert not await manager.close_table(channel, 99, moderator=True)
             view = manager.view(channel)
             assert view.closing and events.events[-1].kind == "closing"
