@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 import time
+from pathlib import Path
 
 import pytest
 
 from bot.tables.deadlines import Deadlines
 
-from .manager_helpers import wait_for
+from .manager_helpers import close_manager, open_manager, seat_players, wait_for
+
+CH, A, B = 600, 11, 12
 
 
 async def test_deadlines_fire_in_time_order_and_arming_replaces() -> None:
@@ -108,3 +112,35 @@ async def test_close_waits_for_a_firing_deadline() -> None:
     d.arm(1, 1, 1, time.time())  # closed: ignored
     await asyncio.sleep(0.02)
     assert d.armed(1) is None
+
+
+async def test_a_timeout_that_fails_is_tried_again_until_it_times_the_player_out(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Another process holds the database's write lock: the player's own action fails,
+    then the timeout fails (an ERROR alert); once the lock is gone the timeout goes
+    through. The old per-table timer died after its first failure."""
+    path = tmp_path / "t.db"
+    store, m = await open_manager(path, turn_timeout=0.3)
+    await seat_players(m, CH, "a5-draw", [A, B])
+    view = await m.deal(CH, A)
+    first = view.to_act_user
+    assert first is not None and view.hand_id is not None
+    await store._conn.execute("PRAGMA busy_timeout = 20")  # fail fast while locked
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # e.g. a backup holding the write lock
+    try:
+        with caplog.at_level(logging.ERROR, logger="bot.tables.deadlines"):
+            with pytest.raises(sqlite3.OperationalError):
+                await m.act(CH, first, "check")  # act() fails: its deadline stays armed
+            await wait_for(lambda: any("ALERT" in r.getMessage() for r in caplog.records), 5)
+        assert m.view(CH).turn == 0  # nothing applied while the database refused
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    await wait_for(lambda: m.view(CH).turn == 1, 5)  # retried after the backoff
+    record = await store.hand_record(view.hand_id)
+    assert record["actions"] == [{"player": str(first), "action": "check"}]  # the timeout
+    seat = m.tables[CH].seat_of(first)
+    assert seat is not None and seat.timeouts == 1
+    await close_manager(store, m)
