@@ -87,6 +87,8 @@ async def test_the_draw_menu_names_the_real_command(tmp_path):
         picker = await click(h, to_act(h), table, "Draw")
         text = str(picker.embeds)
         assert "/…" not in text and "/a5-draw discard" in text
+        garbage = await h.slash(to_act(h), TABLE, "a5-draw discard", cards="Q" * 80)
+        assert "'QQQQQQQQQQQQ…' is not a card" in garbage.content, garbage.content
 
 
 # ----------------------------------------------------------------- private hands

@@ -13,7 +13,7 @@ from typing import Any
 import discord
 
 from bot.engine import VARIANTS, PublicView
-from bot.engine.cards import Card
+from bot.engine.cards import Card, shown_token
 from bot.engine.rankings import in_order
 from bot.render.text import card_text, cards_text
 from bot.tables.models import Code, Done, Move, Outcome, Refused, Skip, TableEvent, TableView
@@ -128,7 +128,7 @@ def refusal(
     if code is Code.BAD_CARDS:
         if p.get("token") is None:
             return t("refused.bad_cards.not_text")
-        return t("refused.bad_cards", token=f"'{p['token']}'")
+        return t("refused.bad_cards", token=shown_token(p["token"]))  # quoted, cut short
     if code in (
         Code.REFILL_IN_HAND,
         Code.REFILL_NOT_LOW,
