@@ -10,7 +10,10 @@ one process with one Store, exactly as the bot runs them. Printed:
   twice: *saturated* (every agent acts the moment its turn comes, so all N
   tables queue at once: a closed loop whose latency is N / throughput) and
   *paced* (each agent first thinks for a random time, mean ``--think`` s, as
-  people do: the latency a player feels at that load);
+  people do). This is the manager's share of an action at that load, NOT the
+  latency a player feels: the Discord round trips, the fan-out to the table's
+  listeners (message edits, private hands) and card rendering are not included
+  (no listener is subscribed here);
 * the raw rate of single-row durable commits with the same SQLite settings in
   the same directory (``bench/commit_rate.py``), the ceiling to compare with;
 * start-up recovery: deal 1,000 hands, play a few actions in each, close, then
@@ -152,21 +155,21 @@ async def run(args: argparse.Namespace, directory: Path) -> None:
             ">= 50% of raw",
             "yes" if share >= 0.5 else "NO",
         ),
-        ("action latency p50, saturated", f"{tp['p50']:.2f} ms", "", ""),
+        ("m.act() time p50, saturated", f"{tp['p50']:.2f} ms", "", ""),
         (
-            "action latency p99, saturated",
+            "m.act() time p99, saturated",
             f"{tp['p99']:.2f} ms",
             "< 20 ms",
             "yes" if tp["p99"] < 20 else "NO",
         ),
         (
-            f"action latency p50, paced (think {args.think:g} s)",
+            f"m.act() time p50, paced (think {args.think:g} s)",
             f"{paced['p50']:.2f} ms",
             "",
             "",
         ),
         (
-            f"action latency p99, paced (think {args.think:g} s)",
+            f"m.act() time p99, paced (think {args.think:g} s)",
             f"{paced['p99']:.2f} ms",
             "< 20 ms",
             "yes" if paced["p99"] < 20 else "NO",
@@ -190,6 +193,10 @@ async def run(args: argparse.Namespace, directory: Path) -> None:
     print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
     for row in rows:
         print(line.format(*row))
+    print(
+        "m.act() time: table lock, engine and durable commit only; a player also waits for "
+        "Discord, the fan-out to the table's listeners and card rendering (not run here)."
+    )
 
 
 def main() -> None:
