@@ -10,6 +10,10 @@ low-variance sample. Printed per pairing: hands played, A's result in big bets
 
     python bench/opponents.py [--hands 20000] [--games all] [--sizes both]
         [--pairs normal:random,normal:station,hard:normal] [--workers 2] [--json FILE]
+        [--timing 200]
+
+After the matches, a timing pass plays hands in one process with nothing else running
+in it, for the decision time of each strategy on its own.
 """
 
 from __future__ import annotations
@@ -93,6 +97,7 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", help="append one JSON line per pairing to this file")
+    ap.add_argument("--timing", type=int, default=200, help="hands per timing pass (0: none)")
     args = ap.parse_args()
     games = GAMES if args.games == "all" else tuple(args.games.split(","))
     pairs = [tuple(p.split(":")) for p in args.pairs.split(",")]
@@ -134,9 +139,37 @@ def main() -> None:
                         row |= {"bb100": round(mean, 2), "ci95": round(half, 2)}
                         with open(args.json, "a") as f:
                             f.write(json.dumps(row) + "\n")
-    print("\ndecision time p99 (ms):")
+    print("\ndecision time p99 (ms), measured in the match workers (the machine shared):")
     for kind, t in sorted(all_times.items()):
         print(f"  {kind:8} {p99(t) * 1000:6.2f}  ({len(t)} decisions)")
+    if args.timing:
+        timing_pass(games, args.timing)
+
+
+def timing_pass(games: tuple[str, ...], hands: int) -> None:
+    """Decision times alone: one process, every seat the same level, heads-up and full."""
+    print(f"\ndecision time alone, {hands} hands per game and table size (ms):")
+    print(f"  {'level':8} {'p50':>6} {'p99':>6} {'max':>6}")
+    for kind in ("easy", "normal", "hard", "random", "station"):
+        times: list[float] = []
+        for game in games:
+            for seats in (2, VARIANTS[game].max_seats):
+                for seed in range(hands):
+                    rng = random.Random(seed)
+                    deck = list(FULL_DECK)
+                    rng.shuffle(deck)
+                    players = [(f"s{s}", STACK) for s in range(seats)]
+                    hand = Hand.start(game, players, 0, deck, rng=rng)
+                    bot = Strategy(kind, rng)
+                    while not hand.complete:
+                        player = hand.players[hand.to_act]
+                        start = time.perf_counter()
+                        move = bot.decide(observe(hand, player))
+                        times.append(time.perf_counter() - start)
+                        hand.apply(move)
+        times.sort()
+        p50 = times[len(times) // 2] * 1000
+        print(f"  {kind:8} {p50:6.2f} {p99(times) * 1000:6.2f} {times[-1] * 1000:6.2f}")
 
 
 if __name__ == "__main__":
