@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from bot.engine import VARIANTS, Action, Hand
 from bot.engine.cards import format_cards, parse_cards
 from bot.engine.simulate import new_random_hand
-from bot.opponents import KINDS, LEVELS, Strategy, observe
+from bot.opponents import KINDS, LEVELS, Strategy, advise, observe, review
 from bot.opponents.lowball import choose_keep
 from tests.engine_helpers import deck_for
 from tests.test_engine_props import GAMES
@@ -204,3 +204,25 @@ def test_every_action_a_strategy_returns_is_legal(game):
         player = hand.players[hand.to_act]
         hand.apply(bots[player].decide(observe(hand, player)))  # IllegalAction fails the test
     assert sum(hand.net().values()) == 0
+
+
+def test_hint_and_review_of_a_played_hand():
+    """The hint for a wheel is to stand pat; after the hand, the review lists each of the
+    player's decisions beside the level's choice, the same every time it is asked."""
+    hand = heads_up("a5-draw", "5h 4h 3s 2d Ac", "Kc Qd Jh 9s 8c")
+    until_my(hand, "draw")
+    hint = advise(hand, "me", "normal")
+    assert hint.action == Action("me", "discard", cards=()) and len(hint.kept) == 5
+    assert advise(hand, "me", "normal") == hint
+    hand.apply(Action("me", "discard", cards=tuple(parse_cards("5h"))))  # a plain mistake
+    until_my(hand, "bet")
+    hand.apply(Action("me", "check"))
+    hand.apply(Action("you", "check"))
+    assert hand.complete
+    reviews = review(hand.record(), "me", "normal")
+    assert [r.index for r in reviews] == [
+        i for i, a in enumerate(hand.record().actions) if a.player == "me"
+    ]
+    draw = next(r for r in reviews if r.played.action == "discard")
+    assert not draw.same and draw.advice.action.cards == ()
+    assert review(hand.record(), "me", "normal") == reviews

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from bot.engine import Hand, HandRecord
 from bot.engine.cards import FULL_DECK
 from bot.engine.simulate import new_random_hand, random_action
-from bot.opponents import KINDS, Strategy, observe
+from bot.opponents import KINDS, LEVELS, Strategy, advise, observe
 from tests.test_engine_props import GAMES
 
 
@@ -96,3 +96,18 @@ def test_the_permutation_moves_what_the_seat_cannot_see():
         h for s, h in enumerate(hand.holdings) if s != me
     ]
     assert observe(twin, player) == observe(hand, player)
+
+
+@settings(max_examples=40, deadline=None)
+@given(GAMES)
+def test_hints_do_not_depend_on_hidden_cards(game):
+    """A hint is the same whatever the cards the player cannot see, so it reveals none."""
+    variant, seats, seed = game
+    rng = random.Random(seed)
+    hand = random_decision_point(variant, seats, rng)
+    player = hand.players[hand.to_act]
+    twin = with_hidden_cards_permuted(hand, player, rng)
+    for level in LEVELS:
+        advice = advise(hand, player, level)
+        assert advice == advise(twin, player, level)
+        assert set(advice.action.cards or ()) <= set(hand.holdings[hand.seat_of(player)])

@@ -4,7 +4,20 @@ A strategy sees only an ``Observation`` (built by ``observe`` from the seat's ow
 view and the public history) and returns an engine ``Action``.
 """
 
+from .advice import Advice, Review, advise, review
 from .observation import Observation, PublicAction, observe
 from .strategies import BASELINES, KINDS, LEVELS, Strategy
 
-__all__ = ["BASELINES", "KINDS", "LEVELS", "Observation", "PublicAction", "Strategy", "observe"]
+__all__ = [
+    "BASELINES",
+    "KINDS",
+    "LEVELS",
+    "Advice",
+    "Observation",
+    "PublicAction",
+    "Review",
+    "Strategy",
+    "advise",
+    "observe",
+    "review",
+]
