@@ -67,14 +67,20 @@ def with_hidden_cards_permuted(hand: Hand, player: str, rng: random.Random) -> H
     return Hand.replay(other)
 
 
-@settings(max_examples=150, deadline=None)
-@given(GAMES)
-def test_strategy_inputs_do_not_depend_on_hidden_cards(game):
+def hand_and_twin(game: tuple[str, int, int]) -> tuple[Hand, str, Hand]:
+    """A random decision point, the player to act, and its hidden-cards twin."""
     variant, seats, seed = game
     rng = random.Random(seed)
     hand = random_decision_point(variant, seats, rng)
     player = hand.players[hand.to_act]
-    twin = with_hidden_cards_permuted(hand, player, rng)
+    return hand, player, with_hidden_cards_permuted(hand, player, rng)
+
+
+@settings(max_examples=150, deadline=None)
+@given(GAMES)
+def test_strategy_inputs_do_not_depend_on_hidden_cards(game):
+    hand, player, twin = hand_and_twin(game)
+    seed = game[2]
     assert [len(h) for h in twin.holdings] == [len(h) for h in hand.holdings]
     first, second = observe(hand, player), observe(twin, player)
     assert first == second
@@ -102,11 +108,7 @@ def test_the_permutation_moves_what_the_seat_cannot_see():
 @given(GAMES)
 def test_hints_do_not_depend_on_hidden_cards(game):
     """A hint is the same whatever the cards the player cannot see, so it reveals none."""
-    variant, seats, seed = game
-    rng = random.Random(seed)
-    hand = random_decision_point(variant, seats, rng)
-    player = hand.players[hand.to_act]
-    twin = with_hidden_cards_permuted(hand, player, rng)
+    hand, player, twin = hand_and_twin(game)
     for level in LEVELS:
         advice = advise(hand, player, level)
         assert advice == advise(twin, player, level)
