@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 import time
@@ -24,12 +25,12 @@ from bot.ui.catalog import t
 from bot.ui.components import DiscardSelect, TableButton
 from bot.ui.handlers import apologize, refuse, reply
 from bot.ui.limits import RateLimiter, wait_seconds
+from bot.ui.presenter import Presenter
 from bot.ui.translator import CatalogTranslator, LocaleTree
 
 log = logging.getLogger(__name__)
 
 EXTENSIONS = (
-    "cogs.table_events",
     "cogs.a6_draw",
     "cogs.a5_draw",
     "cogs.a5_triple",
@@ -45,6 +46,9 @@ class PokerBot(commands.Bot):
     manager: TableManager
     store: Storage
     guild_settings: GuildSettingsBook
+    presenter: Presenter
+    #: seconds the presenters get at shutdown to show what is queued (docker stop waits 10 s)
+    drain_timeout = 5.0
 
     def __init__(
         self,
@@ -69,6 +73,7 @@ class PokerBot(commands.Bot):
         self.settings = settings
         self._rng, self._clock = rng, clock
         self.limits = RateLimiter(clock)  # per-user cooldowns and click rates
+        self._shutdown: asyncio.Task[None] | None = None
         self.tree.error(self.on_app_command_error)
         self.dm_checked: set[int] = set()  # users whose DMs were tried at a join
 
@@ -88,6 +93,8 @@ class PokerBot(commands.Bot):
         self.guild_settings = GuildSettingsBook(self.store, Defaults(s.turn_timeout, auto_deal))
         restored = await self.manager.start()
         log.info("restored %d tables, %d unfinished hands", len(self.manager.tables), restored)
+        self.presenter = Presenter(self, self.manager, clock=self._clock)
+        await self.presenter.start()
         for extension in EXTENSIONS:
             await self.load_extension(extension_name(extension))
         self.add_dynamic_items(TableButton, DiscardSelect)  # persistent: survive restarts
@@ -100,11 +107,31 @@ class PokerBot(commands.Bot):
         elif _syncs_commands(s):
             await self.tree.sync()
 
+    def is_closed(self) -> bool:
+        # True from the start of close(): the gateway must not reconnect while we drain.
+        return self._shutdown is not None or super().is_closed()
+
     async def close(self) -> None:
+        """Stop in order (SIGTERM, SIGINT, or the end of ``start``); every caller waits for
+        the one shutdown."""
+        if self._shutdown is None:
+            self._shutdown = asyncio.get_running_loop().create_task(self._close_in_order())
+        await asyncio.shield(self._shutdown)
+
+    async def _close_in_order(self) -> None:
+        # 1. The gateway: no new clicks or commands arrive.
+        if self.ws is not None and self.ws.open:
+            await self.ws.close(code=1000)
+        # 2. The presenters show what is queued, for a bounded time, while REST still works.
+        if hasattr(self, "presenter"):
+            await self.presenter.drain(self.drain_timeout)
+            await self.presenter.close()
+        # 3. The tables (timers) and the database: everything needed to carry on is stored.
         if hasattr(self, "manager"):
             await self.manager.close()
         if hasattr(self, "store"):
             await self.store.close()
+        # 4. discord.py's own: extensions, and last the HTTP session.
         await super().close()
 
     async def on_app_command_error(

@@ -77,9 +77,6 @@ class TableCog(commands.GroupCog, group_name="table"):
     def manager(self) -> TableManager:
         return self.bot.manager  # type: ignore[attr-defined, no-any-return]
 
-    def _table_events(self):
-        return self.bot.get_cog("TableEvents")
-
     @property
     def book(self) -> GuildSettingsBook:
         return self.bot.guild_settings  # type: ignore[attr-defined]
@@ -104,6 +101,7 @@ class TableCog(commands.GroupCog, group_name="table"):
         thread: bool = False,
     ) -> None:
         channel_id = interaction.channel_id or 0
+        await handlers.answer_first(interaction)
         settings = await self.book.get(interaction.guild_id or 0)
         if (why := self._open_refusal(interaction, settings)) is not None:
             await handlers.reply(interaction, why)
@@ -151,7 +149,6 @@ class TableCog(commands.GroupCog, group_name="table"):
         if not isinstance(parent, discord.TextChannel):
             await handlers.reply(interaction, t("thread.not_here"))
             return
-        await interaction.response.defer(thinking=True)  # creating a thread is a slow request
         tables = await self.manager.store.load_tables(include_closed=True)
         number = 1 + sum(
             1 for r in tables if r.guild_id == interaction.guild_id and r.variant == self.variant_id
@@ -162,9 +159,6 @@ class TableCog(commands.GroupCog, group_name="table"):
         )
         if not await self._open_here(interaction, created.id, settings, seats, timeout):
             return
-        events = self._table_events()
-        if events:
-            await events.refresh(created.id)  # posts the table message in the thread
         await interaction.followup.send(t("thread.opened", thread=created.mention))
 
     @app_commands.command(
@@ -207,12 +201,8 @@ class TableCog(commands.GroupCog, group_name="table"):
         await handlers.reply(interaction, text)
 
     async def _post(self, interaction: discord.Interaction, channel_id: int) -> None:
-        events = self._table_events()
-        log = events.log_of(channel_id) if events else []
-        message_id = await handlers.post_table(interaction, channel_id, log)
         self._posted[channel_id] = self.bot._clock()  # type: ignore[attr-defined]
-        if events:
-            await events.remember_message(channel_id, message_id)
+        await interaction.delete_original_response()  # the presenter posts the table message
 
     async def _here(self, interaction: discord.Interaction) -> int | None:
         """This channel's table id, refusing if it holds another game's table."""
@@ -248,6 +238,7 @@ class TableCog(commands.GroupCog, group_name="table"):
     async def _simple(
         self, interaction: discord.Interaction, call: Awaitable[Outcome], channel_id: int
     ) -> None:
+        await handlers.answer_first(interaction)
         try:
             done = await call
         except Refused as exc:
@@ -270,15 +261,15 @@ class TableCog(commands.GroupCog, group_name="table"):
     async def table(self, interaction: discord.Interaction) -> None:
         if (ch := await self._here(interaction)) is None:
             return
-        events = self._table_events()
-        message_id = events.messages.get(ch) if events else None
+        message_id = self.bot.presenter.message_id(ch)  # type: ignore[attr-defined]
         posted = self._posted.get(ch)
         now = self.bot._clock()  # type: ignore[attr-defined]
         if message_id is not None and posted is not None and now - posted < TABLE_REPOST:
             link = jump_url(interaction.guild_id or 0, ch, message_id)
             await handlers.reply(interaction, t("limit.table_recent", link=link))
             return
-        await self._post(interaction, ch)
+        self._posted[ch] = now
+        await handlers.post_table(interaction, ch)
 
     @app_commands.command(name="check", description="Check (nothing is owed)")
     async def check(self, interaction: discord.Interaction) -> None:

@@ -31,18 +31,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import copy
 import datetime
 import io
 import json
 import logging
+import random
 import re
 import socket
 import sys
 import time
 import traceback
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import aiohttp
@@ -51,11 +53,13 @@ from discord import app_commands, utils
 from discord.ext import commands
 from discord.http import Route
 from discord.webhook.async_ import AsyncWebhookAdapter
+from multidict import CIMultiDict
 
 __all__ = [
     "APPLICATION_ID",
     "BOT_USER",
     "DiscordHarness",
+    "Fault",
     "HarnessError",
     "Msg",
     "Reply",
@@ -199,7 +203,85 @@ def _http_error(status: int, code: int, message: str, errors: dict | None = None
     if errors:
         body["errors"] = errors
     cls = {403: discord.Forbidden, 404: discord.NotFound}.get(status, discord.HTTPException)
-    return cls(_FakeResponse(status, reason), body)
+    exc = cls(_FakeResponse(status, reason), body)
+    exc._harness_body = body  # type: ignore[attr-defined]  # what Discord's REST answer carries
+    return exc
+
+
+@dataclass
+class Fault:
+    """An injected failure: the next ``times`` requests whose ``"METHOD /path"`` matches the
+    regular expression ``route`` are answered with ``status`` (and Discord error ``code``).
+
+    * ``status=429`` answers like Discord's rate limiter (``retry_after`` seconds, a ``Via``
+      header), so discord.py's own 429 handling sleeps and retries;
+    * ``status`` 500/502/504 are retried by discord.py itself (after 1 s, 3 s, ...); 503 is not;
+    * ``timeout=True`` raises ``asyncio.TimeoutError`` as aiohttp does when a request times out;
+    * ``status=400, code=30046`` is "maximum number of edits to messages older than 1 hour".
+
+    Faults apply to REST requests (``bot.http``); interaction responses only get latency.
+    """
+
+    route: str
+    status: int = 500
+    code: int = 0
+    message: str = "injected by the harness"
+    retry_after: float = 0.0
+    times: int = 1
+    timeout: bool = False
+    hits: int = 0
+
+    def matches(self, method: str, path: str) -> bool:
+        return self.hits < self.times and re.search(self.route, f"{method} {path}") is not None
+
+
+#: the parsed body and files of the REST request discord.py is making in this task
+_REQUEST: contextvars.ContextVar[tuple[Any, list[tuple[str, bytes]], Any]] = contextvars.ContextVar(
+    "harness_request"
+)
+
+
+class _FakeHTTPResponse:
+    """What discord.py reads of an ``aiohttp.ClientResponse``."""
+
+    def __init__(self, status: int, body: Any, headers: Mapping[str, str] | None = None):
+        self.status = status
+        self.reason = {200: "OK", 204: "No Content", 429: "Too Many Requests"}.get(status, "Error")
+        self.headers: CIMultiDict[str] = CIMultiDict(headers or {})
+        self._text = "" if body is None else json.dumps(body)
+        if body is not None:
+            self.headers["content-type"] = "application/json"
+
+    async def text(self, encoding: str = "utf-8") -> str:
+        return self._text
+
+
+class _FakeRequest:
+    def __init__(self, harness: DiscordHarness, method: str, url: str, params: Any):
+        self.harness, self.method, self.url, self.params = harness, method, url, params
+
+    async def __aenter__(self) -> _FakeHTTPResponse:
+        return await self.harness._serve_http(self.method, self.url, self.params)
+
+    async def __aexit__(self, *exc: Any) -> None:
+        return None
+
+
+class _FakeSession:
+    """Stands in for discord.py's ``aiohttp.ClientSession``: every request discord.py makes,
+    including its own retries after a 429 or a 5xx, is answered by the harness."""
+
+    closed = False
+    closed_at: float | None = None
+
+    def __init__(self, harness: DiscordHarness):
+        self.harness = harness
+
+    def request(self, method: str, url: str, **kwargs: Any) -> _FakeRequest:
+        return _FakeRequest(self.harness, method, str(url), kwargs.get("params"))
+
+    async def close(self) -> None:
+        self.closed, self.closed_at = True, time.monotonic()
 
 
 @dataclass
@@ -220,6 +302,11 @@ class Sent:
     message_id: int | None = None
     response: Any = None
     error: BaseException | None = None
+    #: harness clock (time.monotonic) when the bot made the request, and when it was answered
+    at: float = field(default_factory=time.monotonic)
+    done_at: float | None = None
+    #: the injected fault that answered this request, if any
+    fault: Fault | None = None
 
     @property
     def file_names(self) -> list[str]:
@@ -546,11 +633,16 @@ class _FakeGateway:
     def __init__(self, harness: DiscordHarness):
         self._harness = harness
         self.latency = 0.0
-        self.open = False
+        self.open = True  # until the bot closes it
+        self.closed_at: float | None = None
         self.shard_id = None
 
     def is_ratelimited(self) -> bool:
         return False
+
+    async def close(self, code: int = 1000) -> None:
+        self.open = False
+        self.closed_at = time.monotonic()
 
     async def change_presence(self, *, activity=None, status=None, since=0.0) -> None:
         self._harness.presence.append({"activity": activity, "status": status})
@@ -584,6 +676,16 @@ class DiscordHarness:
     auto_sync:
         If the bot did not sync its command tree during setup, sync it globally once (like a
         deploy step) so that the schema used to build slash payloads exists.
+    latency:
+        Seconds every request (REST and interaction responses) takes before Discord answers it:
+        a number, or ``(low, high)`` for a uniform random delay drawn from ``latency_seed``.
+        Discord applies the request when it answers. Change it any time with ``h.latency = ...``.
+    faults:
+        Injected failures (see ``Fault``); add more any time with ``h.fail(...)``.
+
+    REST requests go through discord.py's real ``HTTPClient.request`` (its rate-limit buckets,
+    429 handling and 5xx retries) with a stand-in for its aiohttp session. The harness sends no
+    rate-limit headers, so discord.py keeps one request in flight per bucket.
     """
 
     def __init__(
@@ -595,8 +697,15 @@ class DiscordHarness:
         error_loggers: Iterable[str] = ("discord", "bot", "cogs"),
         auto_sync: bool = True,
         short_timer: float = 1.0,
+        latency: float | tuple[float, float] = 0.0,
+        latency_seed: int = 0,
+        faults: Iterable[Fault] = (),
     ):
         self.bot = bot
+        self.latency = latency
+        self._latency_rng = random.Random(latency_seed)
+        self.faults: list[Fault] = list(faults)
+        self._session = _FakeSession(self)
         self.short_timer = short_timer
         self.settle_timeout = settle_timeout
         self.auto_sync = auto_sync
@@ -1627,17 +1736,61 @@ class DiscordHarness:
         form: Iterable[Mapping[str, Any]] | None = None,
         **kwargs: Any,
     ) -> Any:
-        path = route.url[len(API_BASE) :]
+        http = self.bot.http
+        real = getattr(http, "_HTTPClient__session", None)
+        if real is not self._session:
+            if isinstance(real, aiohttp.ClientSession):
+                await real.close()  # created by static_login; it never connected
+            http._HTTPClient__session = self._session  # type: ignore[attr-defined]
         body = self._body(kwargs.get("json"), form)
-        sent = self._record(
-            "http", route.method, path, body, self._read_files(files), kwargs.get("params")
-        )
-        return await self._answered(sent, lambda: self._answer_http(sent, route.method, path, body))
+        _REQUEST.set((body, self._read_files(files), kwargs.get("params")))
+        return await discord.http.HTTPClient.request(http, route, files=files, form=form, **kwargs)
 
-    @staticmethod
-    async def _answered(sent: Sent, answer: Callable[[], Any]) -> Any:
+    async def _serve_http(self, method: str, url: str, params: Any) -> _FakeHTTPResponse:
+        """One attempt of a REST request, as discord.py's session would make it."""
+        path = url[len(API_BASE) :]
+        body, files, _ = _REQUEST.get((None, [], None))
+        sent = self._record("http", method, path, body, files, params)
+        await self._delay()
+        fault = next((f for f in self.faults if f.matches(method, path)), None)
+        sent.done_at = time.monotonic()
+        if fault is not None:
+            fault.hits += 1
+            sent.fault = fault
+            if fault.timeout:
+                sent.error = TimeoutError()
+                raise sent.error
+            data: dict[str, Any] = {"code": fault.code, "message": fault.message}
+            headers = {}
+            if fault.status == 429:
+                data |= {"retry_after": fault.retry_after, "global": False}
+                headers = {"Via": "1.1 google"}
+            sent.error = HarnessError(f"injected {fault.status} {fault.code}")
+            return _FakeHTTPResponse(fault.status, data, headers)
+        try:
+            result = self._answer_http(sent, method, path, body)
+        except discord.HTTPException as e:
+            sent.error = e
+            return _FakeHTTPResponse(e.status, getattr(e, "_harness_body", {"code": e.code}))
+        sent.response = copy.deepcopy(result)
+        return _FakeHTTPResponse(200 if result is not None else 204, result)
+
+    def fail(self, route: str, status: int = 500, **kwargs: Any) -> Fault:
+        """Answer the next matching REST request(s) with an error; see ``Fault``."""
+        fault = Fault(route, status, **kwargs)
+        self.faults.append(fault)
+        return fault
+
+    async def _delay(self) -> None:
+        latency = self.latency
+        if isinstance(latency, tuple):
+            latency = self._latency_rng.uniform(*latency)
+        await asyncio.sleep(latency)  # a real request always yields to the loop
+
+    async def _answered(self, sent: Sent, answer: Callable[[], Any]) -> Any:
         """Answer a recorded request like Discord, keeping the answer or error on it."""
-        await asyncio.sleep(0)  # a real request always yields to the loop
+        await self._delay()
+        sent.done_at = time.monotonic()
         try:
             result = answer()
         except BaseException as e:
@@ -2014,7 +2167,7 @@ class DiscordHarness:
             sent.visibility = "ephemeral"
         reply.callback_type = ctype
         reply.callback_data = copy.deepcopy(dict(data))
-        reply.ack_latency = time.monotonic() - reply.dispatched_at
+        reply.ack_latency = sent.at - reply.dispatched_at  # when the bot sent it
         interaction: dict[str, Any] = {
             "id": str(reply.interaction_id),
             "type": reply.kind,

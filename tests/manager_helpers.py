@@ -131,7 +131,7 @@ class Recorder:
 
     events: list[TableEvent] = field(default_factory=list)
 
-    async def __call__(self, event: TableEvent) -> None:
+    def __call__(self, event: TableEvent) -> None:
         self.events.append(event)
 
     def kinds(self) -> list[str]:

@@ -14,6 +14,7 @@ import re
 import pytest
 
 from bot.client import PokerBot
+from bot.engine import Hand, public_view
 from bot.engine.cards import format_card, pretty_card
 from bot.render.text import card_text
 from bot.settings import Settings
@@ -60,21 +61,27 @@ class Game:
 
     @property
     def table(self) -> Msg:
-        return self.h.message(self.table_id)
+        """The current table message (the presenter may have posted a new one)."""
+        lane = self.h.bot.presenter.lanes.get(self.channel)  # type: ignore[attr-defined]
+        return self.h.message(lane.message_id if lane and lane.message_id else self.table_id)
 
-    def hidden_cards(self) -> set[int]:
-        """Cards nobody but their owner may see now (the oracle is the engine itself)."""
-        table = self.manager.tables[self.channel]
-        hand = table.hand
-        if hand is None or hand.variant.split:
-            return set(hand.stub[hand.stub_pos :]) if hand else set()
-        hidden = {c for held in hand.holdings for c in held}
-        hidden |= set(hand.dead) | set(hand.stub[hand.stub_pos :])
+    def hidden_cards(self, hand: Hand | None = None) -> set[int]:
+        """Cards nobody but their owner may see (the oracle is the engine itself): of the hand
+        in play, or of ``hand`` once it ended (folded hands, the stub, the dead pile)."""
+        hand = hand or self.manager.tables[self.channel].hand
+        if hand is None:
+            return set()
+        hidden = set(hand.stub[hand.stub_pos :])
+        if not hand.variant.split:
+            hidden |= {c for held in hand.holdings for c in held} | set(hand.dead)
+        if hand.complete:  # cards shown at the showdown are public now
+            hidden -= {c for cards in public_view(hand).shown.values() for c in cards}
         return hidden
 
-    def check_privacy(self) -> None:
-        """No hidden card in any public payload sent since the last check."""
-        pattern = card_pattern(self.hidden_cards())
+    def check_privacy(self, ended: Hand | None = None) -> None:
+        """No hidden card in any public payload sent since the last check; after the action
+        that ended a hand, checked against that hand's hidden cards."""
+        pattern = card_pattern(self.hidden_cards(ended))
         for sent in self.h.sent[self.checked :]:
             if sent.visibility != "public" or pattern is None:
                 continue
@@ -86,6 +93,7 @@ class Game:
         self.checked = len(self.h.sent)
 
     async def step(self, use_slash: bool) -> Reply:
+        before = self.manager.tables[self.channel].hand
         view = self.manager.view(self.channel)
         user = self.by_id[view.to_act_user]
         hand = view.hand
@@ -107,7 +115,8 @@ class Game:
         assert reply.ephemeral, "action replies are ephemeral: they show the actor's cards"
         if "✅" not in str(reply.embeds):
             raise AssertionError(f"the action was refused: {reply.content}")
-        self.check_privacy()
+        ended = before if before is not self.manager.tables[self.channel].hand else None
+        self.check_privacy(ended)
         return reply
 
     async def _draw(self, user: dict, use_slash: bool) -> Reply:
@@ -144,11 +153,13 @@ class Game:
 
 async def open_table(h: DiscordHarness, variant: str, players: list[dict], channel=TABLE) -> Msg:
     opened = await h.slash(players[0], channel, f"{variant} open")
-    assert not opened.ephemeral and opened.message is not None
+    assert opened.deferred and opened.message.deleted  # the table message is the answer
+    table = h.messages(channel, include_ephemeral=False)[-1]
+    assert "Join" in [b["label"] for b in table.buttons()]
     for p in players:
         joined = await h.slash(p, channel, f"{variant} join")
         assert joined.ephemeral and "seat" in joined.content
-    return opened.message
+    return table
 
 
 @pytest.mark.parametrize(
@@ -194,7 +205,8 @@ def test_the_privacy_oracle_catches_every_notation():
 async def test_dealt_cards_go_by_dm_and_closed_dms_are_told_privately_at_join(tmp_path):
     async with DiscordHarness(make_bot(tmp_path / "p.db"), dms_closed={uid(BOB)}) as h:
         await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
-        table = (await h.slash(ALICE, TABLE, "a5-draw open")).message
+        await h.slash(ALICE, TABLE, "a5-draw open")
+        table = h.message(h.bot.presenter.message_id(TABLE))  # type: ignore[attr-defined]
         alice_join = await h.slash(ALICE, TABLE, "a5-draw join")
         assert alice_join.followups == []  # her DMs are open: nothing to say
         (probe,) = h.dms(ALICE)

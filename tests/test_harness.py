@@ -11,7 +11,7 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from tests.harness import APPLICATION_ID, DiscordHarness, HarnessError, users
+from tests.harness import APPLICATION_ID, DiscordHarness, Fault, HarnessError, users
 
 GUILD = 1200000000000000001
 TABLE = 1210000000000000001
@@ -109,6 +109,21 @@ class Toy(commands.Cog):
         await asyncio.sleep(0.05)  # short pause: the harness must wait for it
         await interaction.followup.send("done thinking", ephemeral=False)
 
+    @toy.command(name="post", description="Post in the channel through REST, then answer")
+    async def post(self, interaction: discord.Interaction, edit: str | None = None) -> None:
+        channel = self.bot.get_partial_messageable(interaction.channel_id or 0)
+        try:
+            if edit:
+                await channel.get_partial_message(int(edit)).edit(content="edited")
+            else:
+                await channel.send("posted")
+        except discord.HTTPException as e:
+            await interaction.response.send_message(f"failed {e.status} {e.code}")
+        except TimeoutError:
+            await interaction.response.send_message("timed out")
+        else:
+            await interaction.response.send_message("ok")
+
     @admin.command(name="reset", description="Reset with a factor")
     @app_commands.describe(factor="A number")
     async def reset(
@@ -160,6 +175,7 @@ async def test_login_ready_and_synced_schema(h: DiscordHarness) -> None:
         "orphan",
         "linger",
         "slow",
+        "post",
         "admin",
     }
     play = {o["name"]: o for o in subs["play"]["options"]}
@@ -332,3 +348,51 @@ async def test_network_attempts_raise() -> None:
     # everything is restored afterwards
     assert (aiohttp.ClientSession._request, asyncio.BaseEventLoop.create_connection) == originals
     assert "connect" not in vars(socket.socket)
+
+
+# ----------------------------------------------------------------- latency and injected faults
+
+
+async def test_every_request_takes_the_injected_latency(h: DiscordHarness) -> None:
+    h.latency = 0.15
+    reply = await h.slash(ALICE, TABLE, "toy dm", target=BOB)
+    calls = [s for s in reply.sent if s.transport == "http"]
+    assert [s.path for s in calls] == [
+        "/users/@me/channels",
+        f"/channels/{calls[1].channel_id}/messages",
+    ]
+    assert all(s.done_at - s.at >= 0.15 for s in reply.sent)
+    # the answer was sent only after both REST calls had been answered
+    assert reply.ack_latency >= 0.3
+    h.latency = (0.01, 0.05)
+    await h.slash(ALICE, TABLE, "toy play", name="ace", count=1)
+    assert 0.01 <= h.sent[-1].done_at - h.sent[-1].at < 0.2
+
+
+async def test_a_429_is_retried_by_discord_py_after_retry_after(h: DiscordHarness) -> None:
+    fault = h.fail(r"POST /channels/\d+/messages$", status=429, retry_after=0.2)
+    reply = await h.slash(ALICE, TABLE, "toy post")
+    assert reply.content == "ok" and fault.hits == 1
+    attempts = [s for s in reply.sent if s.path == f"/channels/{TABLE}/messages"]
+    assert [a.fault is fault for a in attempts] == [True, False]
+    assert attempts[1].at - attempts[0].done_at >= 0.2  # discord.py slept retry_after
+    assert [m.content for m in h.messages(TABLE, include_ephemeral=False)][-2:] == ["posted", "ok"]
+
+
+async def test_injected_errors_reach_the_bot_as_discord_py_exceptions(h: DiscordHarness) -> None:
+    h.fail(r"POST /channels/\d+/messages$", status=503)
+    assert (await h.slash(ALICE, TABLE, "toy post")).content == "failed 503 0"
+    h.faults.append(Fault(r"POST /channels/\d+/messages$", timeout=True))
+    assert (await h.slash(ALICE, TABLE, "toy post")).content == "timed out"
+    posted = await h.slash(ALICE, TABLE, "toy post")
+    message = h.messages(TABLE, include_ephemeral=False)[-2]
+    assert posted.content == "ok" and message.content == "posted"
+    h.fail(r"PATCH /channels/\d+/messages/\d+", status=400, code=30046, times=2)
+    for _ in range(2):
+        old = await h.slash(ALICE, TABLE, "toy post", edit=str(message.id))
+        assert old.content == "failed 400 30046"
+    assert (await h.slash(ALICE, TABLE, "toy post", edit=str(message.id))).content == "ok"
+    assert h.message(message.id).content == "edited"
+    # an unknown message is Discord's own 404, raised by discord.py
+    gone = await h.slash(ALICE, TABLE, "toy post", edit="1")
+    assert gone.content == "failed 404 10008"

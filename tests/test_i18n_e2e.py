@@ -9,6 +9,7 @@ import string
 
 import pytest
 
+from bot.engine import Hand
 from bot.rules_text import RULES
 from bot.ui import i18n
 from bot.ui.catalog import MESSAGES, Plural, t
@@ -83,24 +84,25 @@ def spelled_pattern(cards) -> re.Pattern[str] | None:
 class Trilingual(Game):
     """Game, with the privacy scan reading localised card names too."""
 
-    def check_privacy(self) -> None:
-        pattern = spelled_pattern(self.hidden_cards())
+    def check_privacy(self, ended: Hand | None = None) -> None:
+        pattern = spelled_pattern(self.hidden_cards(ended))
         for sent in self.h.sent[self.checked :]:
             if sent.visibility == "public" and pattern is not None:
                 assert not pattern.search(sent.text), f"hidden card in public: {sent.text[:300]}"
-        super().check_privacy()
+        super().check_privacy(ended)
 
 
 async def open_table(h: DiscordHarness, variant: str, players: list[dict]) -> Msg:
     opened = await h.slash(players[0], TABLE, f"{variant} open")
-    assert not opened.ephemeral and opened.message is not None
+    assert opened.message.deleted  # the table message, posted by the presenter, answers
+    table = h.message(h.bot.presenter.message_id(TABLE))  # type: ignore[attr-defined]
     for p in players:
         joined = await h.slash(p, TABLE, f"{variant} join")
         with i18n.using(READERS[uid(p)]):
             assert joined.ephemeral and joined.content.startswith(
                 t("done.seated", seat=0, available=0)[:6]
             )
-    return opened.message
+    return table
 
 
 def private_messages(h: DiscordHarness, user: dict) -> list[Msg]:
@@ -166,13 +168,14 @@ async def test_the_settings_language_overrides_the_servers_locale_for_public_mes
         await h.connect(GUILD, {TABLE: "poker"}, members, preferred_locale="vi")
         changed = await h.slash(EN, TABLE, "settings language", language="pt-BR")
         assert changed.ephemeral and changed.content == "Language is now: pt-BR."
-        opened = await h.slash(VI, TABLE, "a5-draw open")
-        assert_in("pt_BR", opened.message.text, "the table opened after /settings language")
+        await h.slash(VI, TABLE, "a5-draw open")
+        opened = h.message(h.bot.presenter.message_id(TABLE))  # type: ignore[attr-defined]
+        assert_in("pt_BR", opened.text, "the table opened after /settings language")
         joined = await h.slash(VI, TABLE, "a5-draw join")
         assert_in("vi", joined.content, "a Vietnamese player's private answer")
         await h.slash(EN, TABLE, "settings language", language="auto")
         await h.slash(PT, TABLE, "a5-draw join")  # the table message is edited: back to Vietnamese
-        embed = h.message(opened.message.id).embeds[0]
+        embed = h.message(opened.id).embeds[0]
         seats, recent = embed["fields"]
         now = [embed["title"], embed["description"], seats["name"], seats["value"]]
         now += [recent["name"], embed["footer"]["text"]]

@@ -26,10 +26,10 @@ PLAYERS = [BOB, CAROL]
 async def seated(h: DiscordHarness, variant: str = "a5-draw", channel: int = TABLE):
     """Bob opens a table here; Bob and Carol sit down; returns the table message."""
     opened = await h.slash(BOB, channel, f"{variant} open")
-    assert not opened.ephemeral, opened.content
+    assert opened.message.deleted, opened.content  # the presenter posts the table message
     for user in PLAYERS:
         await h.slash(user, channel, f"{variant} join")
-    return opened.message
+    return h.message(h.bot.presenter.message_id(channel))  # type: ignore[attr-defined]
 
 
 async def balances(h: DiscordHarness) -> dict[int, tuple[int, int]]:
@@ -69,7 +69,8 @@ async def test_who_may_close_and_what_the_table_message_shows(tmp_path):
         assert message.buttons() == [] and "closed" in message.text
         assert await h.bot.store.load_tables() == []
         # the channel can host a new table
-        assert not (await h.slash(CAROL, TABLE, "a6-draw open")).ephemeral
+        assert (await h.slash(CAROL, TABLE, "a6-draw open")).message.deleted
+        assert TABLE in h.bot.manager.tables
 
 
 async def test_force_close_cancels_the_hand_and_history_says_so(tmp_path):
@@ -128,7 +129,7 @@ async def test_a_table_in_a_new_thread_closes_when_the_thread_is_archived(tmp_pa
         (thread,) = h.threads(TABLE)
         tid = int(thread["id"])
         assert thread["name"] == "Ace-to-Five Lowball Draw #1"
-        assert f"<#{tid}>" in opened.content and not opened.ephemeral
+        assert f"<#{tid}>" in opened.content
         assert tid in h.bot.manager.tables and TABLE not in h.bot.manager.tables
         (message,) = h.messages(tid, include_ephemeral=False)
         assert "Join" in [b["label"] for b in message.buttons()]
@@ -158,7 +159,8 @@ async def test_a_table_in_an_existing_thread_closes_when_the_thread_is_deleted(t
         # allowed channels: a thread counts as its channel
         await h.slash(ALICE, TABLE, "settings channel-allow", channel=TABLE)
         other = await h.add_thread(TABLE, "second room", CAROL)
-        assert not (await h.slash(CAROL, other, "abyssinia open")).ephemeral
+        assert (await h.slash(CAROL, other, "abyssinia open")).message.deleted
+        assert other in h.bot.manager.tables
         before = await balances(h)
         await h.slash(BOB, tid, "a6-draw deal")
         await h.delete_thread(tid)

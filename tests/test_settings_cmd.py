@@ -13,7 +13,7 @@ import discord
 
 from bot.client import PokerBot
 from bot.settings import Settings
-from tests.harness import DiscordHarness, make_member, users
+from tests.harness import DiscordHarness, Msg, make_member, users
 from tests.manager_helpers import Clock
 
 GUILD = 1300000000000000001
@@ -52,6 +52,11 @@ async def started(h: DiscordHarness) -> None:
 
 def command(h: DiscordHarness, name: str) -> dict:
     return next(c for c in h.command_schema(GUILD) if c["name"] == name)
+
+
+def table_of(h: DiscordHarness, channel: int) -> Msg:
+    """The table message, which the table's presenter posts (the /open answer is removed)."""
+    return h.message(h.bot.presenter.message_id(channel))  # type: ignore[attr-defined]
 
 
 async def test_schema_marks_server_commands_guild_only_and_settings_for_moderators(tmp_path):
@@ -116,8 +121,8 @@ async def test_changes_are_acknowledged_checked_applied_and_kept(tmp_path):
         lang = await h.slash(ALICE, TABLE, "settings language", language="pt-BR")
         assert lang.content == "Language is now: pt-BR."
         # applied without a restart: the next table takes the turn time and the auto deal
-        opened = await h.slash(BOB, TABLE, "a5-draw open")
-        assert not opened.ephemeral
+        await h.slash(BOB, TABLE, "a5-draw open")
+        assert not table_of(h, TABLE).ephemeral
         table = h.bot.manager.tables[TABLE]
         assert table.settings.turn_timeout == 45 and table.settings.auto_deal is True
         # an explicit timeout still wins
@@ -142,8 +147,8 @@ async def test_who_may_open_and_where(tmp_path):
         assert refused.ephemeral and "only moderators open tables" in refused.content
         assert TABLE not in h.bot.manager.tables
         await h.slash(ALICE, TABLE, "settings moderator-role", role=MOD_ROLE)
-        opened = await h.slash(DAVE, TABLE, "a5-draw open")
-        assert not opened.ephemeral and TABLE in h.bot.manager.tables
+        await h.slash(DAVE, TABLE, "a5-draw open")
+        assert TABLE in h.bot.manager.tables and not table_of(h, TABLE).ephemeral
         await h.slash(ALICE, TABLE, "settings who-opens", who="anyone")
         listed = await h.slash(ALICE, TABLE, "settings channel-allow", channel=TABLE)
         assert listed.content == f"Channels for tables is now: <#{TABLE}>."
@@ -154,8 +159,8 @@ async def test_who_may_open_and_where(tmp_path):
         assert not_listed.content == f"<#{OTHER}> is not in the list of channels for tables."
         anywhere = await h.slash(ALICE, TABLE, "settings channels-any")
         assert anywhere.content == "Channels for tables is now: any channel."
-        opened = await h.slash(BOB, OTHER, "a6-draw open")
-        assert not opened.ephemeral
+        await h.slash(BOB, OTHER, "a6-draw open")
+        assert not table_of(h, OTHER).ephemeral
 
 
 async def test_cooldowns_are_per_user_and_end(tmp_path):
@@ -183,7 +188,8 @@ async def test_cooldowns_are_per_user_and_end(tmp_path):
         assert "already has" not in (await h.slash(BOB, TABLE, "a5-draw open")).content
         again = await h.slash(BOB, TABLE, "a5-draw open")
         assert "already has" in again.content
-        assert not (await h.slash(BOB, OTHER, "a6-draw open")).ephemeral
+        await h.slash(BOB, OTHER, "a6-draw open")
+        assert OTHER in h.bot.manager.tables
         third = await h.slash(BOB, OTHER, "a6-draw open")
         assert third.content == "Slow down: try again in 60 s."
 
@@ -192,8 +198,8 @@ async def test_repeated_table_posts_nothing_and_points_at_the_message(tmp_path):
     clock = Clock()
     async with DiscordHarness(make_bot(tmp_path / "p.db", clock)) as h:
         await started(h)
-        opened = await h.slash(BOB, TABLE, "a5-draw open")
-        table_id = opened.message.id
+        await h.slash(BOB, TABLE, "a5-draw open")
+        table_id = table_of(h, TABLE).id
         public = len(h.messages(TABLE, include_ephemeral=False))
         again = await h.slash(CAROL, TABLE, "a5-draw table")
         link = f"https://discord.com/channels/{GUILD}/{TABLE}/{table_id}"
@@ -201,27 +207,28 @@ async def test_repeated_table_posts_nothing_and_points_at_the_message(tmp_path):
         assert len(h.messages(TABLE, include_ephemeral=False)) == public
         clock.now += 61
         reposted = await h.slash(CAROL, TABLE, "a5-draw table")
-        assert not reposted.ephemeral and reposted.message.id != table_id
+        assert reposted.message.deleted and table_of(h, TABLE).id != table_id
         assert len(h.messages(TABLE, include_ephemeral=False)) == public + 1
         # and now the link points at the new message
         clock.now += 1
         pointed = await h.slash(BOB, TABLE, "a5-draw table")
-        assert str(reposted.message.id) in pointed.content
+        assert str(table_of(h, TABLE).id) in pointed.content
 
 
 async def test_button_spam_is_limited_for_the_spammer_only(tmp_path):
     clock = Clock()
     async with DiscordHarness(make_bot(tmp_path / "p.db", clock)) as h:
         await started(h)
-        opened = await h.slash(BOB, TABLE, "a5-draw open")
-        join = opened.message.custom_id_for("Join")
-        answers = [await h.click(BOB, opened.message, join) for _ in range(16)]
+        await h.slash(BOB, TABLE, "a5-draw open")
+        table = table_of(h, TABLE)
+        join = table.custom_id_for("Join")
+        answers = [await h.click(BOB, table, join) for _ in range(16)]
         assert "seat" in answers[0].content
         assert all("already seated" in a.content for a in answers[1:15])
         assert answers[15].ephemeral
         assert answers[15].content == "You are clicking too fast: try again in 5 s."
         # Carol at the same table is not slowed down
-        carol = await h.click(CAROL, opened.message, join)
+        carol = await h.click(CAROL, table, join)
         assert "seat" in carol.content and "too fast" not in carol.content
         clock.now += 5
-        assert "already seated" in (await h.click(BOB, opened.message, join)).content
+        assert "already seated" in (await h.click(BOB, table, join)).content

@@ -11,10 +11,13 @@ arguments and returns PNG bytes (the same input gives the same bytes).
 
 from __future__ import annotations
 
+import asyncio
 import io
 import math
 import unicodedata
-from collections.abc import Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -30,7 +33,9 @@ __all__ = [
     "MarketSlot",
     "PlayerRow",
     "render_board",
+    "render_board_async",
     "render_hand",
+    "render_hand_async",
 ]
 
 MarketSlot = tuple[str, int | None, int | None]
@@ -567,3 +572,51 @@ def render_board(
                 _place(canvas, x, y0, face)
             x += pw + pgap
     return _to_png(canvas)
+
+
+# --------------------------------------------------------------------------- off the event loop
+
+# One thread: FreeType faces are not safe to share between threads, and one thread
+# is enough once finished images are cached.
+_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
+
+
+class _ImageCache:
+    """Finished PNGs by their inputs, least recently used out first; used on the loop only."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.items: OrderedDict[Hashable, bytes] = OrderedDict()
+
+    async def get(self, key: Hashable, draw: Callable[[], bytes]) -> bytes:
+        png = self.items.get(key)
+        if png is None:
+            png = await asyncio.get_running_loop().run_in_executor(_POOL, draw)
+            self.items[key] = png
+            if len(self.items) > self.size:
+                self.items.popitem(last=False)
+        self.items.move_to_end(key)
+        return png
+
+
+_HANDS = _ImageCache(1024)
+_BOARDS = _ImageCache(512)
+
+
+async def render_hand_async(cards: Sequence[int], hidden: int = 0) -> bytes:
+    """``render_hand`` drawn off the event loop; the same cards are drawn once."""
+    key = (tuple(cards), int(hidden))
+    return await _HANDS.get(key, lambda: render_hand(*key))
+
+
+async def render_board_async(
+    market: Sequence[MarketSlot],
+    players: Sequence[PlayerRow],
+    pot: int,
+    title: str = "",
+    labels: BoardLabels = ENGLISH_LABELS,
+) -> bytes:
+    """``render_board`` drawn off the event loop; an unchanged board is not drawn again."""
+    rows = tuple((name, tuple(cards), folded) for name, cards, folded in players)
+    key = (tuple(market), rows, pot, title, labels)
+    return await _BOARDS.get(key, lambda: render_board(*key))

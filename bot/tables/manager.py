@@ -28,7 +28,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
@@ -69,10 +69,11 @@ from .models import (
     TableSettings,
     TableView,
 )
+from .outbox import Outbox, Outgoing
 from .table import Table, describe_action
 
 log = logging.getLogger(__name__)
-Listener = Callable[[TableEvent], Awaitable[None]]
+Listener = Callable[[TableEvent], None]  # a synchronous tap (tests); Discord reads the outbox
 SMALLEST_MINIMUM = min(v.table_minimum for v in VARIANTS.values())
 SETTINGS = tuple(f.name for f in fields(TableSettings))
 TIMEOUT_RANGE = (5, 3600)  # seconds a player may be given to act
@@ -105,6 +106,7 @@ class TableManager:
         self.rng = rng or secrets.SystemRandom()  # tests inject a seeded Random
         self.tables: dict[int, Table] = {}
         self.listeners: list[Listener] = []
+        self.outbox = Outbox()
         self._tasks: set[asyncio.Task[None]] = set()  # strong references, awaited in close()
         self.deadlines = Deadlines(self._on_deadline, clock, retry_delays)
         self._opening = asyncio.Lock()  # check-then-insert of open_table is one step
@@ -179,7 +181,8 @@ class TableManager:
                 # stopped between its last action and its settlement
                 try:
                     async with self._locked(table):
-                        await self._finish(table)
+                        # its result is still to be shown (emitting never waits)
+                        await self._emit(await self._finish(table))
                         if table.closing:
                             await self._close_locked(table)
                 except Exception:  # the dispatcher tries again (see expire)
@@ -868,9 +871,20 @@ class TableManager:
         )
 
     async def _emit(self, event: TableEvent) -> None:
+        """Append the event to its table's outbox and return at once: never waits on Discord.
+
+        Each changed hand is captured now, so its owner's DM shows the cards as they are
+        right after this event, however late the presenter sends it."""
+        table = self.tables.get(event.view.channel_id)
+        hands = {}
+        if table is not None and table.hand is not None:
+            for user_id in event.cards_changed:
+                if str(user_id) in table.hand_users:
+                    hands[user_id] = seat_view(table.hand, str(user_id))
+        self.outbox.put(Outgoing(event, hands))
         for listener in self.listeners:
             try:
-                await listener(event)
+                listener(event)
             except Exception:
                 log.exception(
                     "table listener failed on %s at %s", event.kind, event.view.channel_id

@@ -17,9 +17,8 @@ import discord
 from bot.tables.manager import TableManager
 from bot.tables.models import Code, Done, Refused, TableView
 
-from . import i18n
 from .catalog import t
-from .render import hand_embed, table_embed, table_files
+from .render import hand_embed
 from .text import move_line, outcome, refusal
 
 if TYPE_CHECKING:
@@ -41,6 +40,14 @@ async def reply(interaction: discord.Interaction, text: str, **kwargs: Any) -> N
         await interaction.followup.send(text, ephemeral=True, **kwargs)
     else:
         await interaction.response.send_message(text, ephemeral=True, **kwargs)
+
+
+async def answer_first(interaction: discord.Interaction) -> None:
+    """Defer at once, privately and "thinking", before any slow work (database, renders,
+    other REST calls): Discord then shows nothing failed, and the private result follows
+    as a followup that only the clicker sees."""
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=True, thinking=True)
 
 
 async def refuse(
@@ -134,6 +141,7 @@ async def act(
     hand_id: int | None = None,
     turn: int | None = None,
 ) -> None:
+    await answer_first(interaction)
     manager = manager_of(interaction)
     before = _progress(manager, channel_id)
     try:
@@ -157,14 +165,12 @@ async def act(
         return
     async with committed(interaction, action):
         note = t("done.action", line=move_line(result.move))
-        embed, files = hand_embed(result.seat, note, where(channel_id, before[0]))
-        if interaction.response.is_done():
-            await interaction.followup.send(embed=embed, files=files, ephemeral=True)
-        else:
-            await interaction.response.send_message(embed=embed, files=files, ephemeral=True)
+        embed, files = await hand_embed(result.seat, note, where(channel_id, before[0]))
+        await interaction.followup.send(embed=embed, files=files, ephemeral=True)
 
 
 async def show_hand(interaction: discord.Interaction, channel_id: int, note: str = "") -> None:
+    await answer_first(interaction)
     manager = manager_of(interaction)
     try:
         seat = manager.my_hand(channel_id, interaction.user.id)
@@ -174,8 +180,8 @@ async def show_hand(interaction: discord.Interaction, channel_id: int, note: str
     if seat is None:
         await refuse(interaction, outside(manager.view(channel_id), interaction.user.id))
         return
-    embed, files = hand_embed(seat, note, where(channel_id, manager.view(channel_id).hand_id))
-    await interaction.response.send_message(embed=embed, files=files, ephemeral=True)
+    embed, files = await hand_embed(seat, note, where(channel_id, manager.view(channel_id).hand_id))
+    await interaction.followup.send(embed=embed, files=files, ephemeral=True)
 
 
 def outside(view: TableView, user_id: int) -> Refused:
@@ -193,6 +199,7 @@ async def open_picker(
     """The draw button: the player to act gets their cards and a discard menu, privately."""
     from .components import discard_picker
 
+    await answer_first(interaction)
     manager = manager_of(interaction)
     try:
         view = manager.view(channel_id)
@@ -208,9 +215,9 @@ async def open_picker(
     except Refused as exc:
         await refuse(interaction, exc, channel_id)
         return
-    embed, files = hand_embed(seat, t("picker.note"), where(channel_id, view.hand_id))
+    embed, files = await hand_embed(seat, t("picker.note"), where(channel_id, view.hand_id))
     picker = discard_picker(channel_id, view.hand_id or 0, view.turn, list(seat.cards))
-    await interaction.response.send_message(embed=embed, files=files, view=picker, ephemeral=True)
+    await interaction.followup.send(embed=embed, files=files, view=picker, ephemeral=True)
 
 
 @guarded
@@ -221,6 +228,7 @@ async def button(
     hand_id: int | None,
     turn: int | None,
 ) -> None:
+    await answer_first(interaction)  # every button leads to work: answer before it
     if action == "hand":
         await show_hand(interaction, channel_id)
     elif action == "draw":
@@ -238,6 +246,7 @@ async def button(
 
 
 async def join(interaction: discord.Interaction, channel_id: int) -> None:
+    await answer_first(interaction)
     manager = manager_of(interaction)
     try:
         done = await manager.join(channel_id, interaction.user.id, interaction.user.display_name)
@@ -268,6 +277,7 @@ async def warn_if_dms_closed(interaction: discord.Interaction, variant: str) -> 
 
 
 async def deal(interaction: discord.Interaction, channel_id: int) -> None:
+    await answer_first(interaction)
     manager = manager_of(interaction)
     try:
         await manager.deal(channel_id, interaction.user.id)
@@ -278,12 +288,10 @@ async def deal(interaction: discord.Interaction, channel_id: int) -> None:
         await show_hand(interaction, channel_id, t("done.dealt"))
 
 
-async def post_table(interaction: discord.Interaction, channel_id: int, log: list[str]) -> int:
-    """Send the table message as the public answer; return its message id."""
-    view = manager_of(interaction).view(channel_id)
-    from .components import table_components
-
-    async with i18n.public(interaction.client, interaction.guild_id, interaction.guild_locale):
-        embed, files, components = table_embed(view, log), table_files(view), table_components(view)
-    response = await interaction.response.send_message(embed=embed, files=files, view=components)
-    return int(response.message_id or 0)
+async def post_table(interaction: discord.Interaction, channel_id: int) -> None:
+    """Have the table message posted (by the table's presenter) at the bottom of the channel.
+    The deferred answer is removed: the table message itself is the answer."""
+    await answer_first(interaction)
+    client: PokerBot = interaction.client  # type: ignore[assignment]
+    client.presenter.repost(channel_id)
+    await interaction.delete_original_response()

@@ -11,8 +11,7 @@ import io
 import discord
 
 from bot.engine import VARIANTS, Award, PublicView, SeatView
-from bot.render import render_board, render_hand
-from bot.render.images import BoardLabels
+from bot.render.images import BoardLabels, render_board_async, render_hand_async
 from bot.render.text import card_text, cards_text
 from bot.tables.models import TableEvent, TableView
 
@@ -126,8 +125,9 @@ def table_embed(view: TableView, log: list[str] | None = None) -> discord.Embed:
     return embed
 
 
-def table_files(view: TableView) -> list[discord.File]:
-    """Abyssinia's board image: the market and everyone's bought (open) cards."""
+async def table_files(view: TableView) -> list[discord.File]:
+    """Abyssinia's board image: the market and everyone's bought (open) cards (drawn off the
+    event loop, and only when the board changed)."""
     hand = view.hand
     if hand is None or not VARIANTS[view.variant].split:
         return []
@@ -145,14 +145,14 @@ def table_files(view: TableView) -> list[discord.File]:
         folded=t("seat.folded"),
         locale=i18n.current(),  # numbers written the table's way
     )
-    png = render_board(market, players, hand.pot, labels.title, labels)
+    png = await render_board_async(market, players, hand.pot, labels.title, labels)
     return [discord.File(io.BytesIO(png), filename=BOARD_FILE)]
 
 
-def hand_embed(
+async def hand_embed(
     seat: SeatView, note: str = "", where: str = ""
 ) -> tuple[discord.Embed, list[discord.File]]:
-    """A player's private hand: only ever sent ephemerally or by DM.
+    """A player's private hand: only ever sent ephemerally or by DM (image drawn off the loop).
 
     ``where`` names the table and hand, for players at more than one table."""
     public = seat.public
@@ -183,7 +183,8 @@ def hand_embed(
     if not seat.cards:
         return embed, []
     embed.set_image(url=f"attachment://{HAND_FILE}")
-    return embed, [discord.File(io.BytesIO(render_hand(seat.cards)), filename=HAND_FILE)]
+    png = await render_hand_async(seat.cards)
+    return embed, [discord.File(io.BytesIO(png), filename=HAND_FILE)]
 
 
 def _won_with(award: Award, player: str, result: PublicView) -> str:

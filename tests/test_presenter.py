@@ -1,0 +1,150 @@
+"""The presenter against Discord's failures: refused edits of old messages (30046),
+server errors, permanent errors, restarts and shutdown."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from tests.discord_helpers import assert_table_shows_latest, step, table_message
+from tests.harness import DiscordHarness, HarnessError
+from tests.test_bot_e2e import ALICE, BOB, GUILD, PLAYERS, TABLE, make_bot, open_table, uid
+
+DM_SEND = rf"POST /channels/(?!{TABLE})\d+/messages$"  # a message to any channel but the table's
+
+
+def public(h: DiscordHarness) -> list:
+    return h.messages(TABLE, include_ephemeral=False)
+
+
+async def test_an_edit_refused_with_30046_reposts_the_table_and_disables_the_old_buttons(
+    tmp_path,
+):
+    path = tmp_path / "p.db"
+    async with DiscordHarness(make_bot(path)) as h:
+        await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
+        old = await open_table(h, "a6-draw", [ALICE, BOB])
+        refused = h.fail(rf"PATCH /channels/{TABLE}/messages/{old.id}$", status=400, code=30046)
+        await h.slash(ALICE, TABLE, "a6-draw deal")
+        assert refused.hits == 1
+        new = table_message(h, TABLE)
+        assert new.id != old.id and public(h)[-1].id == new.id
+        assert_table_shows_latest(h, TABLE)
+        stale = h.message(old.id).buttons()
+        assert stale and all(b.get("disabled") for b in stale)
+        # play on: the new message is edited in place, also after a restart
+        await step(h, TABLE)
+        await h.restart(make_bot(path, seed=8))
+        await step(h, TABLE)
+        assert table_message(h, TABLE).id == new.id
+        assert len(h.message(new.id).history) >= 2
+        assert_table_shows_latest(h, TABLE)
+
+
+async def test_a_table_message_near_an_hour_old_is_reposted_instead_of_edited(tmp_path):
+    async with DiscordHarness(make_bot(tmp_path / "p.db")) as h:
+        await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
+        old = await open_table(h, "a5-draw", [ALICE, BOB])
+        edits = len(h.message(old.id).history)
+        h.bot.presenter.clock = lambda: time.time() + 3600
+        await h.slash(ALICE, TABLE, "a5-draw deal")
+        assert table_message(h, TABLE).id != old.id
+        assert_table_shows_latest(h, TABLE)
+        # the old message was edited once more, only to disable its buttons
+        assert len(h.message(old.id).history) == edits + 1
+        assert all(b.get("disabled") for b in h.message(old.id).buttons())
+
+
+async def test_server_errors_are_retried_until_the_table_and_the_dms_are_shown(tmp_path):
+    async with DiscordHarness(make_bot(tmp_path / "p.db")) as h:
+        await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
+        table = await open_table(h, "a5-draw", [ALICE, BOB])
+        h.bot.presenter.retry_delays = (0.05, 0.1)
+        edit = h.fail(rf"PATCH /channels/{TABLE}/messages/{table.id}$", status=503, times=2)
+        dm = h.fail(DM_SEND, status=503)
+        timeout = h.fail(DM_SEND, timeout=True)
+        await h.slash(ALICE, TABLE, "a5-draw deal")
+        assert (edit.hits, dm.hits, timeout.hits) == (2, 1, 1)
+        assert table_message(h, TABLE).id == table.id
+        assert_table_shows_latest(h, TABLE)
+        hands = [[m for m in h.dms(p) if m.attachments] for p in (ALICE, BOB)]
+        assert [len(dms) for dms in hands] == [1, 1]  # delivered once each
+
+
+async def test_a_permanent_failure_is_logged_with_its_context_and_the_game_goes_on(tmp_path):
+    async with DiscordHarness(make_bot(tmp_path / "p.db")) as h:
+        await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
+        await open_table(h, "a6-draw", [ALICE, BOB])
+        h.fail(DM_SEND, status=400, code=50035, times=2)
+        with pytest.raises(HarnessError) as failure:
+            await h.slash(ALICE, TABLE, "a6-draw deal")
+        logged = str(failure.value)
+        assert re.search(rf"hand DM to \d+ at table {TABLE} failed: 400 50035", logged)
+        assert failure.value.reply.ephemeral and "✅" not in failure.value.reply.content
+        await step(h, TABLE)  # the table goes on
+        assert_table_shows_latest(h, TABLE)
+
+
+async def test_a_restart_keeps_the_recent_log_of_the_hand_in_play(tmp_path):
+    path = tmp_path / "p.db"
+    async with DiscordHarness(make_bot(path)) as h:
+        await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
+        await open_table(h, "a5-triple", [ALICE, BOB])
+        await h.slash(ALICE, TABLE, "a5-triple deal")
+        for _ in range(6):
+            await step(h, TABLE, draw=1)
+        before = h.bot.presenter.recent(TABLE)
+        await h.restart(make_bot(path, seed=10))
+        assert h.bot.presenter.recent(TABLE) == before
+        await step(h, TABLE)
+        assert h.bot.presenter.recent(TABLE)[:-1] == before[1:]
+        assert_table_shows_latest(h, TABLE)
+        assert before[-1] in str(table_message(h, TABLE).embeds)
+
+
+async def test_a_hand_settled_at_start_up_posts_its_result_and_updates_the_table(tmp_path):
+    path = tmp_path / "p.db"
+    async with DiscordHarness(make_bot(path)) as h:
+        await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
+        table = await open_table(h, "a5-draw", [ALICE, BOB])
+        await h.slash(ALICE, TABLE, "a5-draw deal")
+        view = h.bot.manager.view(TABLE)
+        first = view.to_act_user
+        second = uid(BOB) if first == uid(ALICE) else uid(ALICE)
+        await h.slash(first, TABLE, "a5-draw bet")
+        # the last action reaches the database, then the bot stops before settling the hand
+        await h.bot.store.append_action(view.hand_id, 1, {"player": str(second), "action": "fold"})
+        await h.restart(make_bot(path, seed=11))
+        results = [m for m in public(h) if "result" in m.text]
+        assert len(results) == 1 and f"Hand #{view.hand_id}" in results[0].text
+        assert h.bot.manager.view(TABLE).hand is None
+        assert table_message(h, TABLE).id == table.id
+        assert_table_shows_latest(h, TABLE)
+        assert "Deal" in [b["label"] for b in table_message(h, TABLE).buttons()]
+
+
+async def test_close_stops_the_gateway_then_shows_the_queue_then_closes_the_store(tmp_path):
+    async with DiscordHarness(make_bot(tmp_path / "p.db"), latency=0.1) as h:
+        await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
+        table = await open_table(h, "a5-draw", [ALICE, BOB])
+        bot, gateway = h.bot, h.bot.ws
+        stored_until = []
+        close_store = bot.store.close
+
+        async def closing_store() -> None:
+            stored_until.append(time.monotonic())
+            await close_store()
+
+        bot.store.close = closing_store
+        # a deal just before SIGTERM (as the turn timer or auto-deal could make): its table
+        # edit and DMs are only queued when close() starts
+        await bot.manager.deal(TABLE)
+        start = len(h.sent)
+        await bot.close()
+        shown = h.sent[start:]
+        assert shown and gateway.closed_at <= min(s.at for s in shown)
+        assert [len([m for m in h.dms(p) if m.attachments]) for p in (ALICE, BOB)] == [1, 1]
+        assert "hand #" in str(h.message(table.id).embeds)
+        assert max(s.done_at for s in shown) <= stored_until[0] <= h._session.closed_at
