@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-import asyncpg  # type: ignore[import-untyped]
+import asyncpg
 
 from bot.storage import db, postgres
 from bot.storage.connection import Connection, Row

@@ -28,7 +28,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-import asyncpg  # type: ignore[import-untyped]
+import asyncpg
 
 from bot.storage.db import GUILD_OWNER_GUARD, LEDGER_GUARDS, MIGRATIONS
 

@@ -347,7 +347,10 @@ class Presenter:
         channel = self.client.get_partial_messageable(lane.channel_id)
         async with i18n.public(self.client, event.view.guild_id):
             notice = t("close.cancelled", hand_id=event.hand_id) if event.hand_id else None
-            content = {"embed": table_embed(event.view, []), "view": table_components(event.view)}
+            content: dict[str, Any] = {
+                "embed": table_embed(event.view, []),
+                "view": table_components(event.view),
+            }
         if notice is not None:
             await channel.send(content=notice)
         if message_id is not None:
