@@ -134,7 +134,10 @@ def _straight_top(ranking: str, high: list[int], bits: int) -> int | None:
     return high[0] if ranking == "high" else high[0] + 1
 
 
-def _analyse(ranking: str, facts: tuple, flush: bool) -> tuple[str, tuple]:
+_Facts = tuple[str, list[int], list[int], int]
+
+
+def _analyse(ranking: str, facts: _Facts, flush: bool) -> tuple[str, tuple[int, tuple[int, ...]]]:
     """Category and a sort key (greater = better) of a hand under ``ranking``."""
     cat, high, low, bits = facts
     cats = CATEGORIES[ranking]
@@ -152,9 +155,9 @@ def _analyse(ranking: str, facts: tuple, flush: bool) -> tuple[str, tuple]:
     return cat, (strength, tuple(-((r + 1) % 13) for r in low))
 
 
-def _build() -> tuple[dict, dict, dict]:
+def _build() -> tuple[dict[str, dict[int, int]], dict[str, list[int]], dict[str, list[str]]]:
     """Product dicts, flush lists and value→category lists for every ranking."""
-    classes: list[tuple[tuple[int, ...], bool, tuple]] = []
+    classes: list[tuple[tuple[int, ...], bool, _Facts]] = []
     for ranks in combinations_with_replacement(range(13), 5):
         if ranks[0] != ranks[4]:
             facts = _facts(ranks)
@@ -172,14 +175,16 @@ def _build() -> tuple[dict, dict, dict]:
         prod: dict[int, int] = {}
         flush_table = [-1] * 8192
         cats = [""] * len(keys)
-        for (ranks, flush, facts), (cat, key) in zip(classes, analysed, strict=True):
+        for (multiset, flush, facts), (cat, key) in zip(classes, analysed, strict=True):
             value = dense[key]
             cats[value] = cat
             if flush:
                 flush_table[facts[3]] = value
             else:
-                a, b, c, d, e = ranks
-                prod[PRIMES[a] * PRIMES[b] * PRIMES[c] * PRIMES[d] * PRIMES[e]] = value
+                product = 1
+                for r in multiset:
+                    product *= PRIMES[r]
+                prod[product] = value
         products[ranking] = prod
         flushes[ranking] = flush_table
         cat_of[ranking] = cats
