@@ -122,3 +122,19 @@ def test_the_dockerfile_installs_pinned_dependencies_before_the_code():
     assert "STOPSIGNAL SIGTERM" in lines
     assert (ROOT / ".dockerignore").read_text().splitlines()[1] == "*"  # an allow-list
     assert (ROOT / "LICENSE").read_text().startswith("MIT License")
+
+
+def test_every_declared_dependency_is_pinned_in_constraints():
+    """A dependency added to pyproject.toml without ``scripts/lock.sh`` would install unpinned."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    declared = project["dependencies"] + sum(project["optional-dependencies"].values(), [])
+    pins = {
+        line.split("==")[0].strip().lower()
+        for line in (ROOT / "constraints.txt").read_text().splitlines()
+        if "==" in line and not line.startswith("#")
+    }
+    names = {re.split(r"[<>=!~\[; ]", spec)[0].lower().replace("_", "-") for spec in declared}
+    missing = sorted(n for n in names if n.replace(".", "-") not in pins)
+    assert not missing, f"not pinned in constraints.txt (run scripts/lock.sh): {missing}"
