@@ -43,7 +43,7 @@ if not __package__:  # run as `python bench/scale.py`: make the repo importable
 
 import asyncpg  # type: ignore[import-untyped]  # noqa: E402
 
-from bench.tables import GAMES, PLAYERS, play_table  # noqa: E402
+from bench.tables import GAMES, PLAYERS, play_all, play_table  # noqa: E402
 from bot.storage import Store  # noqa: E402
 from bot.storage.shards import Shards  # noqa: E402
 from bot.tables.manager import TableManager  # noqa: E402
@@ -87,19 +87,8 @@ async def _play(
     await open_tables(m, channels, guild_ids(index, count))
     ready.put(index)
     await asyncio.get_running_loop().run_in_executor(None, go.wait)
-    latencies: list[float] = []
-    start = time.perf_counter()
-    counts = await asyncio.gather(
-        *(
-            play_table(m, ch, random.Random(seed * 7919 + ch), latencies, None, think)
-            for ch in channels
-        )
-    )
-    elapsed = time.perf_counter() - start
-    assert all(m.view(ch).hand is None for ch in channels), "a hand did not finish"
-    await m.close()
-    await store.close()
-    return {"actions": sum(counts), "seconds": elapsed, "latencies": latencies}
+    actions, elapsed, latencies = await play_all(m, store, channels, seed, think)
+    return {"actions": actions, "seconds": elapsed, "latencies": latencies}
 
 
 def play_worker(*args: Any) -> None:

@@ -89,15 +89,10 @@ async def play_table(
     return played
 
 
-def manager(store: Store, seed: int) -> TableManager:
-    return TableManager(store, turn_timeout=3600, rng=random.Random(seed))
-
-
-async def throughput(path: Path, tables: int, seed: int, think: float = 0.0) -> dict[str, float]:
-    store = await Store.open(path)
-    m = manager(store, seed)
-    await m.start()
-    channels = await setup(m, tables)
+async def play_all(
+    m: TableManager, store: Store, channels: list[int], seed: int, think: float
+) -> tuple[int, float, list[float]]:
+    """Play every table to its end at once, then close; (actions, seconds, act() latencies)."""
     latencies: list[float] = []
     start = time.perf_counter()
     counts = await asyncio.gather(
@@ -110,11 +105,24 @@ async def throughput(path: Path, tables: int, seed: int, think: float = 0.0) -> 
     assert all(m.view(ch).hand is None for ch in channels), "a hand did not finish"
     await m.close()
     await store.close()
+    return sum(counts), elapsed, latencies
+
+
+def manager(store: Store, seed: int) -> TableManager:
+    return TableManager(store, turn_timeout=3600, rng=random.Random(seed))
+
+
+async def throughput(path: Path, tables: int, seed: int, think: float = 0.0) -> dict[str, float]:
+    store = await Store.open(path)
+    m = manager(store, seed)
+    await m.start()
+    channels = await setup(m, tables)
+    actions, elapsed, latencies = await play_all(m, store, channels, seed, think)
     latencies.sort()
     return {
-        "actions": sum(counts),
+        "actions": actions,
         "seconds": elapsed,
-        "rate": sum(counts) / elapsed,
+        "rate": actions / elapsed,
         "p50": statistics.median(latencies) * 1000,
         "p99": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000,
     }
