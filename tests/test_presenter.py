@@ -3,11 +3,17 @@ server errors, permanent errors, restarts and shutdown."""
 
 from __future__ import annotations
 
+import random
 import re
 import time
 
 import pytest
 
+from bot.engine import VARIANTS
+from bot.engine.simulate import play_random_hand
+from bot.tables.models import SeatState, TableSettings
+from bot.tables.table import Table
+from bot.ui.render import table_embed, table_files
 from tests.discord_helpers import assert_table_shows_latest, step, table_message
 from tests.harness import DiscordHarness, HarnessError
 from tests.test_bot_e2e import ALICE, BOB, GUILD, PLAYERS, TABLE, make_bot, open_table, uid
@@ -148,3 +154,25 @@ async def test_close_stops_the_gateway_then_shows_the_queue_then_closes_the_stor
         assert [len([m for m in h.dms(p) if m.attachments]) for p in (ALICE, BOB)] == [1, 1]
         assert "hand #" in str(h.message(table.id).embeds)
         assert max(s.done_at for s in shown) <= stored_until[0] <= h._session.closed_at
+
+
+async def test_the_board_of_a_hand_that_ended_but_is_not_settled_yet_is_drawn():
+    """Between a hand's last action and its settlement (both wait on the database) the
+    presenter may show the table as it is then: the hand complete, still in play."""
+    hand = play_random_hand("abyssinia", 3, random.Random(4))
+    assert hand.complete
+    table = Table(
+        channel_id=TABLE,
+        guild_id=GUILD,
+        variant=VARIANTS["abyssinia"],
+        settings=TableSettings(seat_limit=8, turn_timeout=60),
+        seats=[SeatState(i, 100 + i, f"Player {i}") for i in range(3)],
+        hand=hand,
+        hand_id=12,
+        hand_users={f"p{i}": 100 + i for i in range(3)},
+    )
+    view = table.view()
+    (board,) = await table_files(view)
+    assert board.filename == "board.png" and board.fp.read().startswith(b"\x89PNG")
+    embed = table_embed(view, [])
+    assert embed.title == "Abyssinia — hand #12" and embed.image.url == "attachment://board.png"

@@ -135,8 +135,12 @@ async def table_files(view: TableView) -> list[discord.File]:
         (t(f"source.{o.source}"), o.card, o.price) for o in hand.market if o.source != "blind"
     ]
     players = [(view.name(s.player), s.open_cards, s.folded) for s in hand.seats]
+    if hand.complete:  # shown between its last action and its settlement: no round is left
+        title = t("table.title.hand", game=game(view.variant), hand_id=view.hand_id)
+    else:
+        title = t("board.title", game=game(view.variant), round=round_label(hand))
     labels = BoardLabels(
-        title=t("board.title", game=game(view.variant), round=round_label(hand)),
+        title=title,
         pot=t("board.pot", pot="{pot}"),  # a template: the image fills it in
         blind=t("source.blind"),
         empty=t("board.empty"),
