@@ -1,18 +1,55 @@
-"""What the presenter and latency tests share: playing fast through Discord, and the
-check that the table message shows the stored state."""
+"""What the end-to-end tests and bench/discord.py share: the bot as built for them, opening
+a table through Discord, playing fast, and the check that the table message shows the
+stored state."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import random
+from pathlib import Path
+from typing import Any
 
+from bot.client import PokerBot
 from bot.engine.cards import format_card
+from bot.settings import Settings
 from bot.ui.components import table_components
 from bot.ui.render import table_embed
-from tests.harness import DiscordHarness, Msg, Reply
-from tests.test_bot_e2e import PLAYERS, uid
+from tests.harness import DiscordHarness, Msg, Reply, users
+
+GUILD = 1300000000000000001
+TABLE = 1310000000000000001
+PLAYERS = users(4)
+
+
+def make_bot(path: Path | str, seed: int = 7) -> PokerBot:
+    """The production bot on a SQLite file; turn timers that never fire in a test, no
+    auto-deal (players deal)."""
+    path = Path(path)
+    settings = Settings(_env_file=None, database_path=path, turn_timeout=3600, next_hand_delay=0)  # type: ignore[call-arg]
+    return PokerBot(settings, rng=random.Random(seed))
+
+
+def uid(user: dict[str, Any]) -> int:
+    return int(user["id"])
+
 
 BY_ID = {uid(p): p for p in PLAYERS}
+
+
+async def open_table(
+    h: DiscordHarness, variant: str, players: list[dict[str, Any]], channel: int = TABLE
+) -> Msg:
+    """``/<variant> open`` by the first player, then ``/<variant> join`` by each."""
+    opened = await h.slash(players[0], channel, f"{variant} open")
+    answer = opened.message
+    assert opened.deferred and answer is not None and answer.deleted  # the table message is it
+    table = h.messages(channel, include_ephemeral=False)[-1]
+    assert "Join" in [b["label"] for b in table.buttons()]
+    for p in players:
+        joined = await h.slash(p, channel, f"{variant} join")
+        assert joined.ephemeral and "seat" in joined.content
+    return table
 
 
 def table_message(h: DiscordHarness, channel: int) -> Msg:

@@ -682,6 +682,10 @@ class DiscordHarness:
         Discord applies the request when it answers. Change it any time with ``h.latency = ...``.
     faults:
         Injected failures (see ``Fault``); add more any time with ``h.fail(...)``.
+    keep_payloads:
+        False (for load, e.g. bench/discord.py): requests are recorded without copies of
+        their bodies and answers (``Sent.json`` and ``Sent.response`` are None) and messages
+        without their edit history, so the harness's own memory stays small.
 
     REST requests go through discord.py's real ``HTTPClient.request`` (its rate-limit buckets,
     429 handling and 5xx retries) with a stand-in for its aiohttp session. The harness sends no
@@ -700,8 +704,10 @@ class DiscordHarness:
         latency: float | tuple[float, float] = 0.0,
         latency_seed: int = 0,
         faults: Iterable[Fault] = (),
+        keep_payloads: bool = True,
     ):
         self.bot = bot
+        self.keep_payloads = keep_payloads
         self.latency = latency
         self._latency_rng = random.Random(latency_seed)
         self.faults: list[Fault] = list(faults)
@@ -738,6 +744,7 @@ class DiscordHarness:
 
         self._last_snowflake = 0
         self._tasks: list[asyncio.Task] = []
+        self._prune_at = 1000
         self._seen_exc: set[int] = set()
         self._undo: list[Any] = []
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -1323,12 +1330,9 @@ class DiscordHarness:
     async def _dispatch(
         self, payload: dict[str, Any], reply: Reply, expect_response: bool
     ) -> Reply:
-        self._raise_errors("before dispatch")
-        self._replies[reply.token] = reply
         start = len(self.sent)
-        reply.dispatched_at = time.monotonic()
         try:
-            self.bot._connection.parsers["INTERACTION_CREATE"](payload)
+            self._dispatch_now(payload, reply)
             await self.settle()
         finally:
             reply.sent = self.sent[start:]
@@ -1340,6 +1344,41 @@ class DiscordHarness:
                 reply=reply,
             )
         return reply
+
+    def _dispatch_now(self, payload: dict[str, Any], reply: Reply) -> Reply:
+        """Hand the interaction to the gateway parser (the bot's handlers start as tasks)."""
+        self._raise_errors("before dispatch")
+        self._replies[reply.token] = reply
+        reply.dispatched_at = time.monotonic()
+        self.bot._connection.parsers["INTERACTION_CREATE"](payload)
+        return reply
+
+    def _forget_done_tasks(self) -> None:
+        """Without settling, keep the tracked task list short (and still report crashes)."""
+        if len(self._tasks) > self._prune_at:
+            self._check_task_exceptions()
+            self._tasks[:] = [t for t in self._tasks if not t.done()]
+            self._prune_at = max(1000, 2 * len(self._tasks))
+
+    def send_slash(
+        self, user: Mapping[str, Any] | int, channel_id: int, command: str, /, **options: Any
+    ) -> Reply:
+        """Like ``slash``, but return the moment the bot has the interaction, without waiting
+        for it to settle: for load, with many interactions in flight at once. The answer
+        lands on the Reply later (``callback_type``, ``ack_latency``, ``message``); bot errors
+        are collected as usual and raised by the next dispatch or ``settle``."""
+        data = self._command_data(channel_id, command, options, focused=None)
+        payload, reply = self._interaction_payload(2, user, channel_id, data)
+        self._forget_done_tasks()
+        return self._dispatch_now(payload, reply)
+
+    def send_click(
+        self, user: Mapping[str, Any] | int, message: Msg | Reply | int, custom_id: str
+    ) -> Reply:
+        """Like ``click``, without waiting for the bot to settle (see ``send_slash``)."""
+        payload, reply = self._click_payload(user, message, custom_id)
+        self._forget_done_tasks()
+        return self._dispatch_now(payload, reply)
 
     def _raise_errors(self, when: str, reply: Reply | None = None) -> None:
         if self.errors:
@@ -1413,12 +1452,17 @@ class DiscordHarness:
         expect_response: bool = True,
     ) -> Reply:
         """Press the button ``custom_id`` on the stored message."""
+        payload, reply = self._click_payload(user, message, custom_id)
+        return await self._dispatch(payload, reply, expect_response)
+
+    def _click_payload(
+        self, user: Mapping[str, Any] | int, message: Msg | Reply | int, custom_id: str
+    ) -> tuple[dict[str, Any], Reply]:
         uid = self._uid(user)
         msg = self._message_arg(message)
         self._component_check(uid, msg, custom_id, 2)
         data = {"custom_id": custom_id, "component_type": 2}
-        payload, reply = self._interaction_payload(3, uid, msg.channel_id, data, message=msg)
-        return await self._dispatch(payload, reply, expect_response)
+        return self._interaction_payload(3, uid, msg.channel_id, data, message=msg)
 
     async def select(
         self,
@@ -1693,7 +1737,7 @@ class DiscordHarness:
             transport=transport,
             method=method,
             path=path,
-            json=copy.deepcopy(body),
+            json=copy.deepcopy(body) if self.keep_payloads else None,
             files=files,
             params=dict(params) if params else None,
             interaction_token=token,
@@ -1772,7 +1816,8 @@ class DiscordHarness:
         except discord.HTTPException as e:
             sent.error = e
             return _FakeHTTPResponse(e.status, getattr(e, "_harness_body", {"code": e.code}))
-        sent.response = copy.deepcopy(result)
+        if self.keep_payloads:
+            sent.response = copy.deepcopy(result)
         return _FakeHTTPResponse(200 if result is not None else 204, result)
 
     def fail(self, route: str, status: int = 500, **kwargs: Any) -> Fault:
@@ -1796,7 +1841,8 @@ class DiscordHarness:
         except BaseException as e:
             sent.error = e
             raise
-        sent.response = copy.deepcopy(result)
+        if self.keep_payloads:
+            sent.response = copy.deepcopy(result)
         return result
 
     def _answer_http(self, sent: Sent, method: str, path: str, body: Any) -> Any:
@@ -2052,7 +2098,8 @@ class DiscordHarness:
         new["flags"] = flags
         new["edited_timestamp"] = self._now()
         _validate_message(new)
-        msg.history.append(msg.payload)
+        if self.keep_payloads:
+            msg.history.append(msg.payload)
         msg.payload = new
         self._mark(sent, msg)
         return msg.as_discord()

@@ -18,23 +18,12 @@ from bot.engine import Hand, public_view
 from bot.engine.cards import format_card, pretty_card
 from bot.render.text import card_text
 from bot.settings import Settings
-from tests.harness import DiscordHarness, HarnessError, Msg, Reply, users
+from tests.discord_helpers import GUILD, PLAYERS, TABLE, make_bot, open_table, uid
+from tests.harness import DiscordHarness, HarnessError, Msg, Reply
 
-GUILD = 1300000000000000001
-TABLE = 1310000000000000001
 OTHER = 1310000000000000002
-PLAYERS = users(4)
 ALICE, BOB, CAROL, DAVE = PLAYERS
 EPHEMERAL = 64
-
-
-def make_bot(path, seed: int = 7) -> PokerBot:
-    settings = Settings(_env_file=None, database_path=path, turn_timeout=3600, next_hand_delay=0)  # type: ignore[call-arg]
-    return PokerBot(settings, rng=random.Random(seed))
-
-
-def uid(user: dict) -> int:
-    return int(user["id"])
 
 
 def card_pattern(cards) -> re.Pattern[str] | None:
@@ -149,17 +138,6 @@ class Game:
                 return
             await self.step(use_slash=i % 3 == 2)
         raise AssertionError("the hand did not finish")
-
-
-async def open_table(h: DiscordHarness, variant: str, players: list[dict], channel=TABLE) -> Msg:
-    opened = await h.slash(players[0], channel, f"{variant} open")
-    assert opened.deferred and opened.message.deleted  # the table message is the answer
-    table = h.messages(channel, include_ephemeral=False)[-1]
-    assert "Join" in [b["label"] for b in table.buttons()]
-    for p in players:
-        joined = await h.slash(p, channel, f"{variant} join")
-        assert joined.ephemeral and "seat" in joined.content
-    return table
 
 
 @pytest.mark.parametrize(
