@@ -7,6 +7,7 @@ import random
 import re
 import time
 
+import discord
 import pytest
 
 from bot.engine import VARIANTS
@@ -15,7 +16,7 @@ from bot.tables.models import SeatState, TableSettings
 from bot.tables.table import Table
 from bot.ui.render import table_embed, table_files
 from tests.discord_helpers import assert_table_shows_latest, step, table_message
-from tests.harness import DiscordHarness, HarnessError
+from tests.harness import DiscordHarness, HarnessError, users
 from tests.test_bot_e2e import ALICE, BOB, GUILD, PLAYERS, TABLE, make_bot, open_table, uid
 
 DM_SEND = rf"POST /channels/(?!{TABLE})\d+/messages$"  # a message to any channel but the table's
@@ -176,3 +177,18 @@ async def test_the_board_of_a_hand_that_ended_but_is_not_settled_yet_is_drawn():
     assert board.filename == "board.png" and board.fp.read().startswith(b"\x89PNG")
     embed = table_embed(view, [])
     assert embed.title == "Abyssinia — hand #12" and embed.image.url == "attachment://board.png"
+
+
+async def test_past_128_dm_channels_a_hand_dm_is_still_one_request(tmp_path):
+    """discord.py remembers the last 128 DM channels only; the bot remembers its players'."""
+    others = users(len(PLAYERS) + 130)[len(PLAYERS) :]
+    async with DiscordHarness(make_bot(tmp_path / "p.db")) as h:
+        await h.connect(GUILD, {TABLE: "poker"}, PLAYERS + others)
+        await open_table(h, "a5-draw", [ALICE, BOB])  # their DMs are tried as they join
+        for other in others:  # the bot writes to 130 other people (players at other tables)
+            await h.bot.create_dm(discord.Object(uid(other)))
+        start = len(h.sent)
+        await h.slash(ALICE, TABLE, "a5-draw deal")
+        sent = h.sent[start:]
+        assert len([s for s in sent if s.visibility == "dm"]) == 2
+        assert [s for s in sent if s.path == "/users/@me/channels"] == []

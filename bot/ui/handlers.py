@@ -267,8 +267,9 @@ async def warn_if_dms_closed(interaction: discord.Interaction, variant: str) -> 
     if interaction.user.id in checked:
         return
     checked.add(interaction.user.id)
+    client: PokerBot = interaction.client  # type: ignore[assignment]
     try:
-        dm = await interaction.user.create_dm()
+        dm = await client.presenter.dm_channel(interaction.user.id)
         await dm.send(t("dm.join_probe"))
     except discord.Forbidden:
         await interaction.followup.send(t("dm.closed", variant=variant), ephemeral=True)

@@ -109,6 +109,10 @@ class Presenter:
         self.clock = clock
         self.lanes: dict[int, _Lane] = {}
         self._messages: dict[int, int] = {}
+        #: user id -> their DM channel id. discord.py remembers only the last 128 DM channels,
+        #: so past that many players every DM cost a second request (all on one rate-limit
+        #: bucket): the channel is created once per user and process instead.
+        self._dm_channels: dict[int, int] = {}
         self.edits = 0  # table message edits and posts made, for the benchmark
 
     # ----- life cycle ----------------------------------------------------------------
@@ -332,7 +336,7 @@ class Presenter:
             note = t("hand.dm.dealt") if event.kind == "dealt" else t("hand.dm.drawn")
             embed, files = await hand_embed(seat, note, where(lane.channel_id, event.hand_id))
         try:
-            dm = await self.client.create_dm(discord.Object(user_id))
+            dm = await self.dm_channel(user_id)
             await dm.send(embed=embed, files=files)
         except discord.Forbidden:
             pass  # closed DMs: the player was told privately when they joined
@@ -358,6 +362,14 @@ class Presenter:
                 await channel.get_partial_message(message_id).edit(attachments=[], **content)
 
     # ----- helpers -----------------------------------------------------------------------
+
+    async def dm_channel(self, user_id: int) -> discord.PartialMessageable:
+        """The user's DM channel, created (one request) only the first time."""
+        channel_id = self._dm_channels.get(user_id)
+        if channel_id is None:
+            dm = await self.client.create_dm(discord.Object(user_id))
+            channel_id = self._dm_channels[user_id] = dm.id
+        return self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
 
     def _delay(self, failures: int) -> float:
         return self.retry_delays[min(failures, len(self.retry_delays) - 1)]
