@@ -18,7 +18,7 @@ from typing import Any
 import aiohttp
 import discord
 
-from bot.client import make_bot
+from bot.client import PokerBot, freeze_heap, make_bot
 from bot.settings import Settings, SettingsError, load_settings
 from bot.storage import ops
 from bot.storage.backend import open_connection
@@ -65,7 +65,15 @@ def main() -> int:
 async def _run(settings: Settings, token: str) -> None:
     await check_database(settings.database)
     async with make_bot(settings) as bot:
-        await run_until_signal(bot.start(token, reconnect=True), bot.close)
+        await run_until_signal(_start(bot, token), bot.close)
+
+
+async def _start(bot: PokerBot, token: str) -> None:
+    """``bot.start``, with the start-up heap frozen between the login (``setup_hook``: the
+    database, the tables, the extensions) and the gateway."""
+    await bot.login(token)
+    freeze_heap()
+    await bot.connect(reconnect=True)
 
 
 async def check_database(target: str | Path) -> None:
