@@ -1,0 +1,477 @@
+"""The bot under Discord's conditions: many tables at once through the real discord.py.
+
+The production bot (``bot.client.PokerBot`` with its presenter, the SQLite store on a
+file in a temp directory, the render thread) is logged in and fed gateway payloads by
+``tests/harness.py``; every REST call and interaction response takes a random
+``--latency`` (default 100–300 ms, seeded) before "Discord" answers it. ``--tables``
+tables (default 200: the four games in turn, 2 or 3 players each) are opened and joined
+without latency (not measured); then every table plays ``--hands`` hands at once, each
+player acting the moment the previous action is stored (a burst): the player to act
+clicks the table message's button when the message on "Discord" already shows it for
+this turn, and otherwise types the slash command (discards with cards always by
+command; the picker would be two interactions). The hand ends, a player deals again.
+Printed, per run and as the run-to-run spread over ``--runs``:
+
+* initial-response latency p50 / p99 of every interaction of the burst (actions and
+  deals): from the harness handing the INTERACTION_CREATE payload to discord.py, to the
+  moment the bot made its first response call (``Reply.ack_latency``);
+* the event loop's longest stall: a monitor task sleeps 5 ms in a loop and records the
+  largest overshoot, from the first action until the presenters have shown everything;
+* requests per action (REST and interaction responses and followups, everything the bot
+  sent to "Discord" from the first action until all was shown, divided by the game
+  actions: check, call, bet, raise, fold, discard, buy; deals are not actions but their
+  requests count) and table-message edits per action;
+* hands per minute (hands completed ÷ time until the last action of all was stored).
+
+What the numbers include: discord.py's real request path (rate-limit buckets, JSON,
+response parsing), the bot's handlers, the table manager with durable SQLite commits,
+the presenters and the render thread. **The harness shares the process and the event
+loop with the bot**: building every interaction payload, recording every request with
+deep copies of its body, answering it and updating its model of every message, and the
+agent coroutines deciding the moves. The loop-stall and initial-response figures
+therefore include the harness's own work: they are upper bounds for the bot alone.
+Excluded: the network (latency is a sleep: no sockets, TLS or gateway decompression),
+real Discord rate limits (the harness sends no rate-limit headers and answers no 429
+here, so discord.py keeps one request in flight per route), and other processes' load
+on the machine (2 cores here, shared).
+
+    python -m bench.discord [--tables 200] [--hands 2] [--runs 3] [--seed 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+if not __package__:  # run as `python bench/discord.py`: make the repo importable, and keep
+    here = Path(__file__).resolve().parent  # this file from shadowing the discord package
+    sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != here]
+    sys.path.insert(0, str(here.parent))
+
+import random  # noqa: E402
+
+from bench.tables import GAMES, choose  # noqa: E402
+from bot.client import freeze_heap  # noqa: E402
+from bot.engine.record import parse_record  # noqa: E402
+from bot.tables.models import TableEvent  # noqa: E402
+from bot.tables.table import Table  # noqa: E402
+from tests.discord_helpers import (  # noqa: E402
+    GUILD,
+    assert_table_shows_latest,
+    make_bot,
+    open_table,
+    table_message,
+    uid,
+)
+from tests.harness import DiscordHarness, Reply, users  # noqa: E402
+
+FIRST_CHANNEL = 1320000000000000001
+#: a move not stored this long after its interaction: something is stuck
+STUCK = 120.0
+TARGET_P99 = 0.100
+TARGET_STALL = 0.050
+TARGET_EDITS = 1.5
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One table of the benchmark: its channel, game and players."""
+
+    channel: int
+    variant: str
+    players: tuple[dict[str, Any], ...]
+
+
+def plan(tables: int) -> list[Seat]:
+    """The four games in turn; 2 or 3 players (alternating every four tables)."""
+    people = users(3 * tables)
+    return [
+        Seat(
+            FIRST_CHANNEL + i,
+            GAMES[i % len(GAMES)],
+            tuple(people[3 * i : 3 * i + 2 + (i // len(GAMES)) % 2]),
+        )
+        for i in range(tables)
+    ]
+
+
+@dataclass
+class Tally:
+    """What the agents did during the burst."""
+
+    actions: int = 0
+    deals: int = 0
+    clicks: int = 0  # actions and deals by button (the rest by slash command)
+    refused: list[str] = field(default_factory=list)  # refusal texts (then tried again)
+    replies: list[Reply] = field(default_factory=list)
+    hand_ids: list[int] = field(default_factory=list)
+
+
+@dataclass
+class Figures:
+    """One run's results."""
+
+    tables: int
+    hands: int
+    seconds: float  # from the first interaction until the last action was stored
+    tally: Tally
+    ack: list[float]  # initial-response latency of every interaction of the burst (s)
+    answer: list[float]  # dispatch to the private answer (the followup with the cards) (s)
+    stall: float  # the longest event-loop stall (s)
+    gc_pause: float  # the longest garbage-collector pause during the burst (s)
+    requests: int  # everything sent to "Discord" during the burst and until all was shown
+    webhook: int  # of which interaction responses and followups
+    edits: int  # table-message edits (PATCH of a table message)
+    presenter_edits: int  # the presenter's own count of table edits and posts
+    stored_actions: int  # actions in the stored records of the hands played
+
+    @property
+    def actions(self) -> int:
+        return self.tally.actions
+
+    def percentile(self, q: float, of: str = "ack") -> float:
+        ordered = sorted(getattr(self, of))
+        return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
+
+    @property
+    def hands_per_minute(self) -> float:
+        return self.hands / self.seconds * 60
+
+
+class LagMonitor:
+    """Sleeps ``interval`` over and over; the overshoot of each sleep is how long the
+    event loop was busy with something else. Also times the garbage collector's pauses
+    (they stop the loop too, and walk the harness's records as well as the bot's heap)."""
+
+    def __init__(self, interval: float = 0.005) -> None:
+        self.interval = interval
+        self.longest = 0.0
+        self.longest_gc = 0.0
+        self._gc_start = 0.0
+        self._stop = False
+
+    async def run(self) -> None:
+        loop = asyncio.get_running_loop()
+        gc.callbacks.append(self._on_gc)
+        try:
+            while not self._stop:
+                start = loop.time()
+                await asyncio.sleep(self.interval)
+                self.longest = max(self.longest, loop.time() - start - self.interval)
+        finally:
+            gc.callbacks.remove(self._on_gc)
+
+    def _on_gc(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._gc_start = time.perf_counter()
+        else:
+            self.longest_gc = max(self.longest_gc, time.perf_counter() - self._gc_start)
+
+    def stop(self) -> None:
+        self._stop = True
+
+
+def _progress(table: Table) -> tuple[int | None, int]:
+    """Where the table stands: it moves exactly when an action or a deal is stored."""
+    return table.hand_id, -1 if table.hand is None else len(table.hand.actions)
+
+
+def _next_move(
+    h: DiscordHarness, seat: Seat, rng: random.Random
+) -> tuple[dict[str, Any], str, str, dict[str, Any]]:
+    """(player, button custom_id, slash command, its options) for the next step: a deal
+    between hands, else the player to act's random legal move."""
+    manager = h.bot.manager  # type: ignore[attr-defined]
+    ch, variant = seat.channel, seat.variant
+    view = manager.view(ch)
+    if view.hand is None:
+        return seat.players[0], f"pk:{ch}:deal", f"{variant} deal", {}
+    player = next(p for p in seat.players if uid(p) == view.to_act_user)
+    mine = manager.my_hand(ch, view.to_act_user)
+    move = choose(mine.decision, rng)
+    suffix = f"{view.hand_id}:{view.turn}"
+    action = move["action"]
+    if action == "discard":
+        cards = " ".join(move["cards"])
+        button = f"pk:{ch}:pat:{suffix}" if not cards else ""  # a draw needs the picker
+        return player, button, f"{variant} discard", {"cards": cards} if cards else {}
+    if action == "buy":
+        source = move["source"]
+        return player, f"pk:{ch}:{source}:{suffix}", f"{variant} buy", {"from": source}
+    return player, f"pk:{ch}:{action}:{suffix}", f"{variant} {action}", {}
+
+
+def _finished(reply: Reply) -> bool:
+    """The bot has answered and its private answer is shown (not "thinking" any more)."""
+    message = reply.message
+    return reply.callback_type is not None and not (message is not None and message.loading)
+
+
+async def _step(
+    h: DiscordHarness, seat: Seat, rng: random.Random, stored: asyncio.Event, tally: Tally
+) -> None:
+    """Make the next move at once and wait until it is stored. A refused move (say, a click
+    past the click rate) is made again, by command."""
+    table: Table = h.bot.manager.tables[seat.channel]  # type: ignore[attr-defined]
+    loop = asyncio.get_running_loop()
+    by_command = False
+    while True:
+        before = _progress(table)
+        player, button, command, options = _next_move(h, seat, rng)
+        shown = table_message(h, seat.channel)
+        component = shown.component(button) if button and not by_command else None
+        stored.clear()
+        if component is not None and not component.get("disabled"):
+            reply = h.send_click(player, shown, button)
+            tally.clicks += 1
+        else:
+            reply = h.send_slash(player, seat.channel, command, **options)
+        tally.replies.append(reply)
+        if await _stored(table, before, reply, stored, loop.time() + STUCK):
+            if before[1] == -1:
+                tally.deals += 1
+                tally.hand_ids.append(table.hand_id or 0)
+            else:
+                tally.actions += 1
+            return
+        tally.refused.append(str(reply.content))
+        by_command = True
+
+
+async def _stored(
+    table: Table, before: tuple[int | None, int], reply: Reply, stored: asyncio.Event,
+    give_up: float,
+) -> bool:  # fmt: skip
+    """True once the table has stored the move (its event was emitted), False if the bot
+    answered without storing it (refused)."""
+    while True:
+        if stored.is_set():
+            stored.clear()
+            if _progress(table) != before:
+                return True
+        try:
+            async with asyncio.timeout(1.0):
+                await stored.wait()
+        except TimeoutError:
+            if _progress(table) == before and _finished(reply):
+                return False
+            if asyncio.get_running_loop().time() > give_up:
+                raise AssertionError(f"{reply!r} at {table.channel_id} stuck") from None
+
+
+async def _play(
+    h: DiscordHarness, seat: Seat, hands: int, rng: random.Random, stored: asyncio.Event,
+    tally: Tally,
+) -> None:  # fmt: skip
+    table: Table = h.bot.manager.tables[seat.channel]  # type: ignore[attr-defined]
+    for _ in range(hands):
+        await _step(h, seat, rng, stored, tally)  # the deal
+        while table.hand is not None:
+            await _step(h, seat, rng, stored, tally)
+
+
+async def run_once(
+    tables: int, hands: int, seed: int, latency: float | tuple[float, float], directory: Path
+) -> Figures:
+    """Set up ``tables`` tables, play ``hands`` hands at each at once, check what Discord
+    shows against the stored state, and measure."""
+    seats = plan(tables)
+    channels = {s.channel: f"table-{i}" for i, s in enumerate(seats)}
+    people = [p for s in seats for p in s.players]
+    bot = make_bot(directory / f"discord-{seed}.db", seed=seed)
+    try:
+        async with DiscordHarness(
+            bot, latency_seed=seed, settle_timeout=STUCK, keep_payloads=False
+        ) as h:
+            await h.connect(GUILD, channels, people)
+            freeze_heap()  # as `python -m bot` does between the login and the gateway
+            for seat in seats:  # one at a time: the fastest way through the harness's settling
+                await open_table(h, seat.variant, list(seat.players), seat.channel)
+            stored = {s.channel: asyncio.Event() for s in seats}
+
+            def on_event(event: TableEvent) -> None:  # called as each step is stored
+                stored[event.view.channel_id].set()
+
+            bot.manager.subscribe(on_event)
+            h.latency = latency
+            tally = Tally()
+            first_request, first_edits = len(h.sent), bot.presenter.edits
+            monitor = LagMonitor()
+            watching = asyncio.create_task(monitor.run())
+            start = time.perf_counter()
+            await asyncio.gather(
+                *(
+                    _play(
+                        h,
+                        s,
+                        hands,
+                        random.Random(seed * 7919 + s.channel),
+                        stored[s.channel],
+                        tally,
+                    )
+                    for s in seats
+                )
+            )
+            seconds = time.perf_counter() - start
+            assert await bot.presenter.drain(STUCK), "the presenters did not catch up"
+            monitor.stop()
+            await watching
+            await h.settle()
+            h.assert_no_errors()
+            for seat in seats:  # what Discord shows is the stored state
+                assert_table_shows_latest(h, seat.channel)
+            assert all(_finished(r) for r in tally.replies), "an interaction was never answered"
+            sent = h.sent[first_request:]
+            followed: dict[str, float] = {}  # interaction token -> its first followup
+            for s in sent:
+                if s.method == "POST" and s.path.startswith("/webhooks/") and s.interaction_token:
+                    followed.setdefault(s.interaction_token, s.at)
+            tables_ = {str(s.channel) for s in seats}
+            edits = [
+                s
+                for s in sent
+                if s.transport == "http" and s.method == "PATCH" and s.path.split("/")[2] in tables_
+            ]
+            stored_actions = 0
+            for hand_id in tally.hand_ids:
+                stored_actions += len(parse_record(await bot.store.hand_record(hand_id)).actions)
+            return Figures(
+                tables=tables,
+                hands=len(tally.hand_ids),
+                seconds=seconds,
+                tally=tally,
+                ack=[r.ack_latency for r in tally.replies if r.ack_latency is not None],
+                answer=[
+                    followed[r.token] - r.dispatched_at
+                    for r in tally.replies
+                    if r.token in followed
+                ],
+                stall=monitor.longest,
+                gc_pause=monitor.longest_gc,
+                requests=len(sent),
+                webhook=sum(s.transport == "webhook" for s in sent),
+                edits=len(edits),
+                presenter_edits=bot.presenter.edits - first_edits,
+                stored_actions=stored_actions,
+            )
+    finally:
+        gc.unfreeze()  # the next run starts from a clean heap
+
+
+# ----- printing ---------------------------------------------------------------------------
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms"
+
+
+def _met(values: list[float], ok: Any) -> str:
+    hits = sum(bool(ok(v)) for v in values)
+    if hits == len(values):
+        return "yes"
+    return "NO" if hits == 0 else f"in {hits} of {len(values)} runs"
+
+
+def report(runs: list[Figures], latency: float | tuple[float, float]) -> None:
+    first = runs[0]
+    low, high = latency if isinstance(latency, tuple) else (latency, latency)
+    for i, f in enumerate(runs, 1):
+        t = f.tally
+        print(
+            f"run {i}: {f.tables} tables, {f.hands} hands, {t.actions:,} actions "
+            f"({t.clicks:,} of {t.actions + t.deals:,} interactions by button), {t.deals} deals, "
+            f"{len(t.refused)} refused and tried again, {f.seconds:.1f} s; "
+            f"{f.requests:,} requests ({f.webhook:,} interaction responses/followups), "
+            f"{f.edits:,} table edits; stored actions {f.stored_actions:,}"
+        )
+    rows: list[tuple[str, list[float], Any, str, Any]] = [
+        ("initial response p50", [f.percentile(0.5) for f in runs], _ms, "", None),
+        (
+            "initial response p99",
+            [f.percentile(0.99) for f in runs],
+            _ms,
+            f"< {TARGET_P99 * 1000:.0f} ms",
+            lambda v: v < TARGET_P99,
+        ),
+        (
+            "longest event-loop stall",
+            [f.stall for f in runs],
+            _ms,
+            f"< {TARGET_STALL * 1000:.0f} ms",
+            lambda v: v < TARGET_STALL,
+        ),
+        ("private answer p50", [f.percentile(0.5, "answer") for f in runs], _ms, "", None),
+        ("private answer p99", [f.percentile(0.99, "answer") for f in runs], _ms, "", None),
+        ("longest garbage-collector pause", [f.gc_pause for f in runs], _ms, "", None),
+        (
+            "requests per action",
+            [f.requests / f.actions for f in runs],
+            lambda v: f"{v:.2f}",
+            "",
+            None,
+        ),
+        (
+            "table edits per action",
+            [f.edits / f.actions for f in runs],
+            lambda v: f"{v:.2f}",
+            f"<= {TARGET_EDITS}",
+            lambda v: v <= TARGET_EDITS,
+        ),
+        ("hands per minute", [f.hands_per_minute for f in runs], lambda v: f"{v:,.0f}", "", None),
+    ]
+    print(
+        f"\n{first.tables} tables, {first.hands // first.tables} hands each, REST latency "
+        f"{low * 1000:.0f}-{high * 1000:.0f} ms per call; {len(runs)} run(s)"
+    )
+    table = [("metric", "median", "min-max over runs", "target", "met?")]
+    for name, values, fmt, target, ok in rows:
+        spread = f"{fmt(min(values))} - {fmt(max(values))}"
+        table.append(
+            (name, fmt(statistics.median(values)), spread, target, _met(values, ok) if ok else "")
+        )
+    widths = [max(len(r[i]) for r in table) for i in range(5)]
+    line = "| " + " | ".join(f"{{:<{w}}}" for w in widths) + " |"
+    print(line.format(*table[0]))
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for row in table[1:]:
+        print(line.format(*row))
+    print(
+        "The harness (fake Discord) and the players run on the bot's event loop: the stall "
+        "and initial-response figures include their work."
+    )
+
+
+async def main_async(args: argparse.Namespace, directory: Path) -> list[Figures]:
+    latency = (args.latency[0], args.latency[1])
+    runs = []
+    for i in range(args.runs):
+        runs.append(await run_once(args.tables, args.hands, args.seed + i, latency, directory))
+    report(runs, latency)
+    return runs
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else "")
+    parser.add_argument("--tables", type=int, default=200, help="concurrent tables")
+    parser.add_argument("--hands", type=int, default=2, help="hands played at each table")
+    parser.add_argument("--runs", type=int, default=3, help="runs, for the spread")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--latency", type=float, nargs=2, default=(0.1, 0.3), metavar=("LOW", "HIGH"),
+        help="seconds each REST call takes (uniform between LOW and HIGH)",
+    )  # fmt: skip
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as directory:
+        asyncio.run(main_async(args, Path(directory)))
+
+
+if __name__ == "__main__":
+    main()

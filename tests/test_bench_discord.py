@@ -1,0 +1,26 @@
+"""bench/discord.py's code path at a tiny size, so that the benchmark cannot rot. Nothing
+here says how fast the machine is: only that the run completes and its counts agree."""
+
+from __future__ import annotations
+
+from bench.discord import GAMES, plan, report, run_once
+
+
+async def test_the_discord_benchmark_plays_every_game_and_its_counts_agree(tmp_path, capsys):
+    figures = await run_once(tables=4, hands=1, seed=3, latency=0.0, directory=tmp_path)
+    # (run_once itself checks that every interaction was answered and that each table
+    # message ended equal to the table's latest public view)
+    assert {seat.variant for seat in plan(4)} == set(GAMES)
+    assert figures.hands == 4 and figures.tally.deals == 4
+    assert figures.actions == figures.stored_actions > 0
+    assert len(figures.tally.replies) == figures.actions + figures.tally.deals + len(
+        figures.tally.refused
+    )
+    assert len(figures.ack) == len(figures.tally.replies)
+    assert len(figures.answer) == len(figures.tally.replies)  # each got its private answer
+    assert figures.edits == figures.presenter_edits > 0
+    assert figures.requests >= figures.webhook >= 2 * len(figures.tally.replies)
+    report([figures, figures], 0.0)
+    printed = capsys.readouterr().out
+    for target in ("initial response p99", "longest event-loop stall", "table edits per action"):
+        assert target in printed
