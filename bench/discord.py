@@ -35,7 +35,10 @@ real Discord rate limits (the harness sends no rate-limit headers and answers no
 here, so discord.py keeps one request in flight per route), and other processes' load
 on the machine (2 cores here, shared).
 
-    python -m bench.discord [--tables 200] [--hands 2] [--runs 3] [--seed 1]
+    python -m bench.discord [--tables 200] [--hands 2] [--runs 3] [--seed 1] [--think 0]
+
+``--think S`` makes each player think for a random time first (mean S seconds), as people
+do, instead of the burst.
 """
 
 from __future__ import annotations
@@ -269,17 +272,25 @@ async def _stored(
 
 async def _play(
     h: DiscordHarness, seat: Seat, hands: int, rng: random.Random, stored: asyncio.Event,
-    tally: Tally,
+    tally: Tally, think: float,
 ) -> None:  # fmt: skip
     table: Table = h.bot.manager.tables[seat.channel]  # type: ignore[attr-defined]
     for _ in range(hands):
-        await _step(h, seat, rng, stored, tally)  # the deal
-        while table.hand is not None:
-            await _step(h, seat, rng, stored, tally)
+        while True:
+            if think:
+                await asyncio.sleep(rng.expovariate(1 / think))  # the player thinks first
+            await _step(h, seat, rng, stored, tally)  # the deal, then each action
+            if table.hand is None:
+                break
 
 
 async def run_once(
-    tables: int, hands: int, seed: int, latency: float | tuple[float, float], directory: Path
+    tables: int,
+    hands: int,
+    seed: int,
+    latency: float | tuple[float, float],
+    directory: Path,
+    think: float = 0.0,
 ) -> Figures:
     """Set up ``tables`` tables, play ``hands`` hands at each at once, check what Discord
     shows against the stored state, and measure."""
@@ -316,6 +327,7 @@ async def run_once(
                         random.Random(seed * 7919 + s.channel),
                         stored[s.channel],
                         tally,
+                        think,
                     )
                     for s in seats
                 )
@@ -380,7 +392,7 @@ def _met(values: list[float], ok: Any) -> str:
     return "NO" if hits == 0 else f"in {hits} of {len(values)} runs"
 
 
-def report(runs: list[Figures], latency: float | tuple[float, float]) -> None:
+def report(runs: list[Figures], latency: float | tuple[float, float], think: float = 0.0) -> None:
     first = runs[0]
     low, high = latency if isinstance(latency, tuple) else (latency, latency)
     for i, f in enumerate(runs, 1):
@@ -429,7 +441,9 @@ def report(runs: list[Figures], latency: float | tuple[float, float]) -> None:
     ]
     print(
         f"\n{first.tables} tables, {first.hands // first.tables} hands each, REST latency "
-        f"{low * 1000:.0f}-{high * 1000:.0f} ms per call; {len(runs)} run(s)"
+        f"{low * 1000:.0f}-{high * 1000:.0f} ms per call; "
+        + (f"players think {think:g} s on average first; " if think else "a burst: no thinking; ")
+        + f"{len(runs)} run(s)"
     )
     table = [("metric", "median", "min-max over runs", "target", "met?")]
     for name, values, fmt, target, ok in rows:
@@ -453,8 +467,10 @@ async def main_async(args: argparse.Namespace, directory: Path) -> list[Figures]
     latency = (args.latency[0], args.latency[1])
     runs = []
     for i in range(args.runs):
-        runs.append(await run_once(args.tables, args.hands, args.seed + i, latency, directory))
-    report(runs, latency)
+        runs.append(
+            await run_once(args.tables, args.hands, args.seed + i, latency, directory, args.think)
+        )
+    report(runs, latency, args.think)
     return runs
 
 
@@ -464,6 +480,10 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=2, help="hands played at each table")
     parser.add_argument("--runs", type=int, default=3, help="runs, for the spread")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--think", type=float, default=0.0,
+        help="mean seconds a player thinks before each move (default 0: a burst)",
+    )  # fmt: skip
     parser.add_argument(
         "--latency", type=float, nargs=2, default=(0.1, 0.3), metavar=("LOW", "HIGH"),
         help="seconds each REST call takes (uniform between LOW and HIGH)",
