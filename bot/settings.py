@@ -29,12 +29,14 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "starting_grant": (1, 10**9),
     "turn_timeout": (5, 3600),
     "next_hand_delay": (0, 3600),
+    "bot_pause": (0, 60),
     "dev_guild_id": (1, 2**63 - 1),
 }
 _RULE = {
     "starting_grant": "must be a whole number of chips from {low} to {high}",
     "turn_timeout": "must be a number of seconds from {low} to {high}",
     "next_hand_delay": "must be a number of seconds from {low} to {high} (0 turns auto-deal off)",
+    "bot_pause": "must be a number of seconds from {low} to {high}",
     "dev_guild_id": "must be a Discord server id (a whole number from {low} to {high}) or empty",
 }
 
@@ -51,10 +53,11 @@ class Settings(BaseSettings):
     discord_token: SecretStr | None = None
     database_path: Path = Path("./data/poker.db")
     # postgresql://user:password@host:port/db: use PostgreSQL instead of the SQLite file.
-    database_url: str | None = None
+    database_url: SecretStr | None = None  # its password must never reach a log or repr
     starting_grant: int = 200
     turn_timeout: float = 60.0
     next_hand_delay: float = 5.0  # 0 disables auto-deal
+    bot_pause: float = 1.5  # seconds a computer player waits before acting (practice tables)
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     # Sharded processes (README "Scaling"): this process runs shards SHARD_IDS ("0,1")
@@ -88,10 +91,17 @@ class Settings(BaseSettings):
     @property
     def database(self) -> str | Path:
         """Where the Store keeps everything: the PostgreSQL URL, else the SQLite file."""
-        return self.database_url or self.database_path
+        if self.database_url is not None:
+            return self.database_url.get_secret_value()
+        return self.database_path
 
     @field_validator(
-        "starting_grant", "turn_timeout", "next_hand_delay", "dev_guild_id", mode="before"
+        "starting_grant",
+        "turn_timeout",
+        "next_hand_delay",
+        "bot_pause",
+        "dev_guild_id",
+        mode="before",
     )
     @classmethod
     def _check_bounds(cls, value: object, info: ValidationInfo) -> object:

@@ -81,7 +81,7 @@ def check(*, env_file: Path | None) -> None:
             value = getattr(loaded, field)
             assert value is None or low <= value <= high
         assert loaded.require_token() == TOKEN
-        assert "fuzz-secret" not in repr(loaded).replace(repr(loaded.database_url), "")
+        assert "fuzz-secret" not in repr(loaded)
 
 
 DATABASE_URLS = st.one_of(

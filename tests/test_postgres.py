@@ -58,7 +58,10 @@ def test_translate_numbers_placeholders_outside_strings() -> None:
 
 def test_database_url_setting(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DATABASE_URL", "postgresql://bot:secret@db/poker")
-    assert load_settings(env_file=None).database == "postgresql://bot:secret@db/poker"
+    loaded = load_settings(env_file=None)
+    assert loaded.database == "postgresql://bot:secret@db/poker"
+    # Settings are logged and shown in tracebacks: the password must never be in them.
+    assert "secret" not in repr(loaded) and "secret" not in str(loaded)
     monkeypatch.setenv("DATABASE_URL", "")
     assert load_settings(env_file=None).database == Path("./data/poker.db")
     monkeypatch.setenv("DATABASE_URL", "mysql://bot:secret@db/poker")

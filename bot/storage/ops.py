@@ -271,7 +271,9 @@ def run(argv: Sequence[str]) -> int:
             else:
                 print(data)
         else:
-            url = args.url or settings.database_url
+            url = args.url or (
+                settings.database_url.get_secret_value() if settings.database_url else None
+            )
             if not url or not postgres.is_postgres_url(url):
                 raise OperationFailed("give the PostgreSQL database: DATABASE_URL or --url")
             path = args.sqlite or settings.database_path

@@ -1,0 +1,84 @@
+"""Practice tables in Discord: seating computer players, and hints (private)."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.opponents import Advice
+from bot.render.text import cards_text
+from bot.tables.models import Outcome, Refused
+
+from .catalog import t
+from .handlers import answer_first, manager_of, refuse, reply
+from .text import outcome
+
+NICKS = 7  # bot.nick.0 … bot.nick.6 in the catalog
+
+
+def bot_name(index: int, level: str) -> str:
+    return t("bot.name", nick=t(f"bot.nick.{index % NICKS}"), level=t(f"level.{level}"))
+
+
+async def add_bots(
+    interaction: discord.Interaction, channel_id: int, count: int, level: str
+) -> list[Outcome] | None:
+    """Seat ``count`` computer players; None (and the refusal said) if one is refused."""
+    manager = manager_of(interaction)
+    done = []
+    for _ in range(count):
+        seated = sum(1 for s in manager.view(channel_id).seats if s.bot)
+        try:
+            done.append(
+                await manager.add_bot(
+                    channel_id, interaction.user.id, level, bot_name(seated, level)
+                )
+            )
+        except Refused as exc:
+            await refuse(interaction, exc, channel_id)
+            return None
+    return done
+
+
+async def addbot(interaction: discord.Interaction, channel_id: int, level: str) -> None:
+    await answer_first(interaction)
+    done = await add_bots(interaction, channel_id, 1, level)
+    if done:
+        await reply(interaction, outcome(done[0], manager_of(interaction).view(channel_id).variant))
+
+
+async def removebot(interaction: discord.Interaction, channel_id: int) -> None:
+    await answer_first(interaction)
+    manager = manager_of(interaction)
+    try:
+        done = await manager.remove_bot(channel_id, interaction.user.id)
+    except Refused as exc:
+        await refuse(interaction, exc, channel_id)
+        return
+    await reply(interaction, outcome(done, manager.view(channel_id).variant))
+
+
+def advice_text(advice: Advice) -> str:
+    action = advice.action
+    if action.action == "discard":
+        count = len(action.cards or ())
+        if count == 0:
+            what = t("hint.pat")
+        elif not advice.kept:
+            what = t("hint.draw.all")
+        else:
+            what = t("hint.draw", count=count, kept=cards_text(advice.kept))
+    elif action.action == "buy":
+        what = t("hint.buy", source=t(f"source.{action.source}"))
+    else:
+        what = t(f"verb.{action.action}")
+    return t("hint.line", level=t(f"level.{advice.level}"), what=what)
+
+
+async def hint(interaction: discord.Interaction, channel_id: int) -> None:
+    """What the table's computer level would do at the caller's decision: only to them."""
+    try:
+        advice = manager_of(interaction).hint(channel_id, interaction.user.id)
+    except Refused as exc:
+        await refuse(interaction, exc, channel_id)
+        return
+    await reply(interaction, advice_text(advice))
