@@ -100,7 +100,7 @@ def main() -> None:
     ap.add_argument("--timing", type=int, default=200, help="hands per timing pass (0: none)")
     args = ap.parse_args()
     games = GAMES if args.games == "all" else tuple(args.games.split(","))
-    pairs = [tuple(p.split(":")) for p in args.pairs.split(",")]
+    pairs = [tuple(p.split(":")) for p in args.pairs.split(",") if p]  # "": timing only
     sizes = {"hu": ("hu",), "max": ("max",), "both": ("hu", "max")}[args.sizes]
     all_times: dict[str, list[float]] = {}
     print(f"{'game':10} {'seats':>5} {'pairing':16} {'hands':>7}  big bets/100 (95% CI)")

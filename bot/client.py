@@ -22,6 +22,7 @@ from bot.storage.store import Store
 from bot.tables.guild_settings import Defaults, GuildSettingsBook
 from bot.tables.manager import TableManager
 from bot.tables.models import Refused
+from bot.tables.practice import PracticeDriver
 from bot.ui.catalog import t
 from bot.ui.components import DiscardSelect, TableButton
 from bot.ui.handlers import apologize, refuse, reply
@@ -92,7 +93,10 @@ class PokerBot(commands.Bot):
         )
         auto_deal = s.next_hand_delay > 0
         self.guild_settings = GuildSettingsBook(self.store, Defaults(s.turn_timeout, auto_deal))
+        # Computer players act through the manager like clicks (practice tables).
+        self.practice = PracticeDriver(self.manager, pause=s.bot_pause, rng=self._rng)
         restored = await self.manager.start()
+        self.practice.resume()
         log.info("restored %d tables, %d unfinished hands", len(self.manager.tables), restored)
         self.presenter = Presenter(self, self.manager, clock=self._clock)
         await self.presenter.start()
@@ -123,6 +127,8 @@ class PokerBot(commands.Bot):
         # 1. The gateway: no new clicks or commands arrive.
         if self.ws is not None and self.ws.open:
             await self.ws.close(code=1000)
+        if hasattr(self, "practice"):  # and no computer player acts any more
+            await self.practice.close()
         # 2. The presenters show what is queued, for a bounded time, while REST still works.
         if hasattr(self, "presenter"):
             await self.presenter.drain(self.drain_timeout)

@@ -14,10 +14,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine import VARIANTS
+from bot.opponents import LEVELS
 from bot.tables.guild_settings import GuildSettings, GuildSettingsBook, allows_channel
 from bot.tables.manager import TIMEOUT_RANGE, TableManager
 from bot.tables.models import Outcome, Refused
-from bot.ui import handlers
+from bot.ui import handlers, practice
 from bot.ui.autocomplete import buy_choices, discard_choices
 from bot.ui.catalog import t
 from bot.ui.limits import TABLE_REPOST, cooldown, limiter_of
@@ -38,8 +39,9 @@ def open_command(variant_id: str) -> app_commands.Command[Any, ..., None]:
             seats: int | None = None,
             timeout: int | None = None,
             thread: bool = False,
+            bots: int | None = None,
         ) -> None:
-            await self._open(interaction, seats, timeout, thread)
+            await self._open(interaction, seats, timeout, thread, bots)
 
     callback = Opener.open_
     callback.__annotations__ = {  # real objects: the ranges differ per game
@@ -47,12 +49,14 @@ def open_command(variant_id: str) -> app_commands.Command[Any, ..., None]:
         "seats": app_commands.Range[int, v.min_seats, v.max_seats] | None,
         "timeout": app_commands.Range[int, low, high] | None,
         "thread": bool,
+        "bots": app_commands.Range[int, 1, v.max_seats - 1] | None,
         "return": None,
     }
     described = app_commands.describe(
         seats="Most players at the table (default: the game's maximum)",
         timeout="Seconds each player has to act (default from the bot's settings)",
         thread="Open the table in a new thread of this channel",
+        bots="Computer players to seat beside you: a practice table, no chips move",
     )(cooldown("open", count=False)(callback))  # counted in _open, once a table is opened
     return app_commands.command(
         name="open", description="Open a table for this game in this channel"
@@ -99,6 +103,7 @@ class TableCog(commands.GroupCog, group_name="table"):
         seats: int | None,
         timeout: int | None,
         thread: bool = False,
+        bots: int | None = None,
     ) -> None:
         channel_id = interaction.channel_id or 0
         await handlers.answer_first(interaction)
@@ -107,8 +112,8 @@ class TableCog(commands.GroupCog, group_name="table"):
             await handlers.reply(interaction, why)
             return
         if thread:
-            await self._open_in_thread(interaction, settings, seats, timeout)
-        elif await self._open_here(interaction, channel_id, settings, seats, timeout):
+            await self._open_in_thread(interaction, settings, seats, timeout, bots)
+        elif await self._open_here(interaction, channel_id, settings, seats, timeout, bots):
             await self._post(interaction, channel_id)
 
     async def _open_here(
@@ -118,8 +123,11 @@ class TableCog(commands.GroupCog, group_name="table"):
         settings: GuildSettings,
         seats: int | None,
         timeout: int | None,
+        bots: int | None = None,
     ) -> bool:
-        """Open the table in ``channel_id`` with the server's settings; False if refused."""
+        """Open the table in ``channel_id`` with the server's settings; False if refused.
+        With ``bots``, a practice table: the opener sits down first (a table keeps a
+        person), then that many computer players."""
         turn_time = timeout if timeout is not None else settings.turn_timeout  # None: bot's
         try:
             await self.manager.open_table(
@@ -135,6 +143,15 @@ class TableCog(commands.GroupCog, group_name="table"):
             await handlers.refuse(interaction, exc, variant=self.variant_id)
             return False
         limiter_of(interaction).note("open", interaction.user.id)
+        if bots:
+            try:
+                await self.manager.join(
+                    channel_id, interaction.user.id, interaction.user.display_name
+                )
+            except Refused as exc:
+                await handlers.refuse(interaction, exc, channel_id, self.variant_id)
+                return True  # the table is open (and is posted); only the seat was refused
+            await practice.add_bots(interaction, channel_id, bots, "normal")
         return True
 
     async def _open_in_thread(
@@ -143,6 +160,7 @@ class TableCog(commands.GroupCog, group_name="table"):
         settings: GuildSettings,
         seats: int | None,
         timeout: int | None,
+        bots: int | None = None,
     ) -> None:
         """A new public thread named after the game and its number, with the table in it."""
         parent = interaction.channel
@@ -157,7 +175,7 @@ class TableCog(commands.GroupCog, group_name="table"):
         created = await parent.create_thread(
             name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
         )
-        if not await self._open_here(interaction, created.id, settings, seats, timeout):
+        if not await self._open_here(interaction, created.id, settings, seats, timeout, bots):
             return
         await interaction.followup.send(t("thread.opened", thread=created.mention))
 
@@ -245,6 +263,27 @@ class TableCog(commands.GroupCog, group_name="table"):
             await handlers.refuse(interaction, exc, channel_id)
             return
         await handlers.reply(interaction, outcome(done, self.variant_id))
+
+    @app_commands.command(
+        name="addbot", description="Seat a computer player between hands (a practice table)"
+    )
+    @app_commands.describe(level="How well it plays (default: normal)")
+    @app_commands.choices(level=[app_commands.Choice(name=lv, value=lv) for lv in LEVELS])
+    async def addbot(self, interaction: discord.Interaction, level: str = "normal") -> None:
+        if (ch := await self._here(interaction)) is not None:
+            await practice.addbot(interaction, ch, level)
+
+    @app_commands.command(name="removebot", description="Stand a computer player up")
+    async def removebot(self, interaction: discord.Interaction) -> None:
+        if (ch := await self._here(interaction)) is not None:
+            await practice.removebot(interaction, ch)
+
+    @app_commands.command(
+        name="hint", description="What the computer players' level would do now (only you see it)"
+    )
+    async def hint(self, interaction: discord.Interaction) -> None:
+        if (ch := await self._here(interaction)) is not None:
+            await practice.hint(interaction, ch)
 
     @app_commands.command(name="deal", description="Deal the next hand")
     async def deal(self, interaction: discord.Interaction) -> None:

@@ -14,7 +14,7 @@ import pytest
 from bot.engine import Hand, parse_header
 from bot.engine.record import parse_actions
 from bot.tables.manager import TableManager
-from bot.tables.models import Code, Done
+from bot.tables.models import Code, Done, TableEvent
 from bot.tables.practice import PracticeDriver
 from tests.databases import Databases
 
@@ -76,7 +76,7 @@ async def test_practice_hands_move_no_chips_and_are_recorded(
     board_before = await store.leaderboard(GUILD, 1)
     finished = []
 
-    async def listen(event) -> None:
+    def listen(event: TableEvent) -> None:
         if event.kind == "finished":
             finished.append(event)
 

@@ -46,8 +46,8 @@ async def test_one_person_and_two_computer_players_play_whole_hands(tmp_path, va
     async with DiscordHarness(practice_bot(tmp_path / "p.db")) as h:
         await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
         opened = await h.slash(ALICE, TABLE, f"{variant} open", bots=2)
-        assert not opened.ephemeral and opened.message is not None
-        table = opened.message
+        assert opened.deferred and opened.message.deleted  # the table message is the answer
+        table = h.messages(TABLE, include_ephemeral=False)[-1]
         seats = h.bot.manager.view(TABLE).seats  # type: ignore[attr-defined]
         assert [s.bot for s in seats] == [None, "normal", "normal"]
         assert h.message(table.id).text.count("🤖") >= 2  # marked as bots on the table

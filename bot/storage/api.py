@@ -65,6 +65,8 @@ class Storage(Protocol):
         *,
         button: int | None = KEEP,
         deadline: float | None = KEEP,
+        practice: bool = False,
+        seats: Sequence[SeatRow] | None = None,
     ) -> int: ...
     async def append_action(
         self,

@@ -191,6 +191,16 @@ HAND_NAMES = """
 ALTER TABLE hand_players ADD COLUMN display_name TEXT;
 """
 
+# v7: practice tables (issue 11): computer players' seats (``bot``: their level), the
+# practice stacks everyone plays from there, and hands that move no chips: a practice
+# hand's players hold nothing and their results go to ``practice_net``, never the ledger.
+PRACTICE = """
+ALTER TABLE seats ADD COLUMN bot TEXT;
+ALTER TABLE seats ADD COLUMN practice_stack INTEGER;
+ALTER TABLE hands ADD COLUMN practice INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE hand_players ADD COLUMN practice_net INTEGER;
+"""
+
 # PostgreSQL runs this same list (bot/storage/postgres.py maps the column types);
 # a migration using SQLite-only syntax needs its PostgreSQL text in postgres.DIALECT.
 MIGRATIONS: list[str] = [
@@ -200,6 +210,7 @@ MIGRATIONS: list[str] = [
     SERVER_CONTROLS,
     GUILD_OWNER_GUARD,
     HAND_NAMES,
+    PRACTICE,
 ]
 
 

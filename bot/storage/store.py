@@ -139,6 +139,8 @@ class SeatRow:
     sitting_out: bool = False
     leaving: bool = False
     timeouts_in_row: int = 0
+    bot: str | None = None  # a computer player's level (practice tables)
+    practice_stack: int | None = None  # chips at a practice table, never the ledger's
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +191,7 @@ class HandSummary:
     net: int  # this user's result
     record: dict[str, Any]  # as hand_record()
     cancelled: bool = False  # voided by a forced close: every net is 0
+    practice: bool = False  # played at a practice table: no chips moved
 
 
 def _dumps(value: Any) -> str:
@@ -239,6 +242,8 @@ def _seat(row: Row) -> SeatRow:
         sitting_out=bool(row["sitting_out"]),
         leaving=bool(row["leaving"]),
         timeouts_in_row=row["timeouts_in_row"],
+        bot=row["bot"],
+        practice_stack=row["practice_stack"],
     )
 
 
@@ -462,7 +467,7 @@ class Store(ServerStore):
             raise UnknownTable(channel_id)
         await conn.executemany(
             "INSERT INTO seats (channel_id, seat, user_id, display_name, sitting_out, "
-            "leaving, timeouts_in_row) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "leaving, timeouts_in_row, bot, practice_stack) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 (
                     channel_id,
@@ -472,6 +477,8 @@ class Store(ServerStore):
                     int(s.sitting_out),
                     int(s.leaving),
                     s.timeouts_in_row,
+                    s.bot,
+                    s.practice_stack,
                 )
                 for s in seats
             ],
@@ -614,6 +621,8 @@ class Store(ServerStore):
         *,
         button: int | None = KEEP,
         deadline: float | None = KEEP,
+        practice: bool = False,
+        seats: Sequence[SeatRow] | None = None,
     ) -> int:
         """Record a new live hand and hold each player's chips; return its hand_id.
 
@@ -626,29 +635,37 @@ class Store(ServerStore):
         exist) in the same transaction: the deal and the button it moves are
         one step. All or nothing: InsufficientChips / UnknownAccount /
         UnknownTable leave the database untouched.
+
+        A ``practice`` hand (a table with computer players) holds nothing and
+        touches no account: every hold must be 0, and only people (user ids
+        above 0) get a ``hand_players`` row, for /history. ``seats`` (if given)
+        replace the table's seats in the same transaction (refilled practice
+        stacks).
         """
         _check_hand_args(header, holds, seat_users)
+        if practice and any(holds.values()):
+            raise ValueError(f"a practice hand holds no chips: {dict(holds)}")
+        if seats is not None:
+            _check_seats(seats)
         async with self._write("start_hand") as conn:
-            for user_id in seat_users:
+            for user_id in seat_users if not practice else ():
                 account = await self._get_account(conn, guild_id, user_id)
                 if account.available < holds[user_id]:
                     raise InsufficientChips(user_id, account.available, holds[user_id])
-            row = await self._one(
-                conn,
-                "INSERT INTO hands (guild_id, channel_id, variant, header_json, started_at) "
-                "VALUES (?, ?, ?, ?, ?) RETURNING hand_id",
-                (guild_id, channel_id, variant, _dumps(dict(header)), self._clock()),
+            hand_id = await self._insert_hand(
+                conn, guild_id, channel_id, variant, header, int(practice)
             )
-            assert row is not None  # RETURNING gives the new row
-            hand_id = int(row[0])
             await conn.executemany(
                 "INSERT INTO hand_players (hand_id, seat, guild_id, user_id, hold, display_name) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 [
                     (hand_id, i, guild_id, u, holds[u], (names or {}).get(u))
                     for i, u in enumerate(seat_users)
+                    if u > 0 or not practice
                 ],
             )
+            if seats is not None:
+                await self._replace_seats(conn, channel_id, seats)
             updates = {"button": button, "turn_deadline": deadline}
             changes = {column: value for column, value in updates.items() if value is not KEEP}
             if changes:
@@ -821,6 +838,8 @@ class Store(ServerStore):
         player's hold. One transaction: hand complete, holds released, a
         'hand' ledger entry per player, balances/net_won/hands_played updated,
         and ``seats`` (if given) replacing the table's seats (leavers gone, ...).
+        A practice hand moves no chips: its people's results go to
+        ``practice_net`` (for /history) and no account or ledger row changes.
         """
         if sum(net.values()) != 0:
             raise BadSettlement(f"hand #{hand_id}: nets sum to {sum(net.values())}, not 0")
@@ -831,19 +850,25 @@ class Store(ServerStore):
                 hand = await self._live_hand_row(conn, hand_id)
             except HandNotLive:
                 return False
-            players = await self._all(
-                conn,
-                "SELECT user_id, hold FROM hand_players WHERE hand_id = ? ORDER BY seat",
-                (hand_id,),
-            )
-            _check_settlement(hand_id, net, {p["user_id"]: p["hold"] for p in players})
             await conn.execute(
                 "UPDATE hands SET status = 'complete', completed_at = ? WHERE hand_id = ?",
                 (self._clock(), hand_id),
             )
-            await self._settle_all(
-                conn, hand, [(p["user_id"], net.get(p["user_id"], 0)) for p in players]
-            )
+            if hand["practice"]:
+                await conn.executemany(
+                    "UPDATE hand_players SET practice_net = ? WHERE hand_id = ? AND user_id = ?",
+                    [(chips, hand_id, user) for user, chips in net.items() if user > 0],
+                )
+            else:
+                players = await self._all(
+                    conn,
+                    "SELECT user_id, hold FROM hand_players WHERE hand_id = ? ORDER BY seat",
+                    (hand_id,),
+                )
+                _check_settlement(hand_id, net, {p["user_id"]: p["hold"] for p in players})
+                await self._settle_all(
+                    conn, hand, [(p["user_id"], net.get(p["user_id"], 0)) for p in players]
+                )
             if seats is not None:
                 await self._replace_seats(conn, hand["channel_id"], seats)
         return True
@@ -859,6 +884,24 @@ class Store(ServerStore):
                 "DELETE FROM hand_reshuffles WHERE hand_id = ? AND idx >= ?", (hand_id, first)
             )
         return int(cursor.rowcount)
+
+    async def _insert_hand(
+        self,
+        conn: Connection,
+        guild_id: int,
+        channel_id: int,
+        variant: str,
+        header: Mapping[str, Any],
+        practice: int,
+    ) -> int:
+        row = await self._one(
+            conn,
+            "INSERT INTO hands (guild_id, channel_id, variant, header_json, started_at, "
+            "practice) VALUES (?, ?, ?, ?, ?, ?) RETURNING hand_id",
+            (guild_id, channel_id, variant, _dumps(dict(header)), self._clock(), practice),
+        )
+        assert row is not None  # RETURNING gives the new row
+        return int(row[0])
 
     async def _settle_all(
         self, conn: Connection, hand: Row, results: list[tuple[int, int]]
@@ -990,7 +1033,8 @@ class Store(ServerStore):
         async with self._read() as conn:
             rows = await self._all(
                 conn,
-                "SELECT h.*, hp.net FROM hand_players hp JOIN hands h ON h.hand_id = hp.hand_id "
+                "SELECT h.*, COALESCE(hp.net, hp.practice_net) AS net "
+                "FROM hand_players hp JOIN hands h ON h.hand_id = hp.hand_id "
                 "WHERE hp.guild_id = ? AND hp.user_id = ? AND h.status = 'complete' "
                 "ORDER BY h.completed_at DESC, h.hand_id DESC LIMIT ?",
                 (guild_id, user_id, limit),
@@ -1004,6 +1048,7 @@ class Store(ServerStore):
                     net=row["net"],
                     record=await self._record(conn, row),
                     cancelled=bool(row["cancelled"]),
+                    practice=bool(row["practice"]),
                 )
                 for row in rows
             ]

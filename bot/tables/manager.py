@@ -44,6 +44,7 @@ from bot.engine import (
 )
 from bot.engine.cards import FULL_DECK, format_cards
 from bot.engine.record import RecordError, parse_record
+from bot.opponents import LEVELS, Advice, advise
 from bot.storage.api import Storage
 from bot.storage.server_store import PlayerInHand
 from bot.storage.shards import Shards
@@ -206,7 +207,7 @@ class TableManager:
             stored["reshuffles"] = live.reshuffles[: hand.reshuffles_used]
             hand = Hand.replay(parse_record(stored), rng=self.rng)
         table.hand, table.hand_id = hand, live.hand_id
-        table.hand_users = dict(zip(hand.players, live.seat_users, strict=True))
+        table.hand_users = {p: int(p) for p in hand.players}  # keys are user ids (bots' too)
         table.hand_names = {str(u): name for u, name in live.names.items()}
         return True
 
@@ -384,7 +385,7 @@ class TableManager:
                 seat.leaving = True
                 await self._save_seats(table)
                 return Outcome(Done.LEAVING)
-            table.seats.remove(seat)
+            table.unseat(seat)
             await self._save_seats(table)
             view = table.view()
         await self._emit(TableEvent("left", view, _who(seat)))
@@ -406,6 +407,64 @@ class TableManager:
             outcome = Outcome(Done.BACK)
             await self._emit(TableEvent("back", view, _who(seat)))
         return outcome
+
+    # ----- computer players (practice tables) -------------------------------
+
+    async def add_bot(self, channel_id: int, user_id: int, level: str, name: str) -> Outcome:
+        """Seat a computer player of ``level`` named ``name`` (the UI's words), between
+        hands, for a seated person (a table keeps at least one)."""
+        if level not in LEVELS:
+            raise Refused(Code.UNKNOWN_LEVEL, level=level, levels=LEVELS)
+        table = self.table(channel_id)
+        async with self._locked(table):
+            self._seated(table, user_id)
+            self._refuse_if_closing(table)
+            if table.hand is not None:
+                raise Refused(Code.HAND_RUNNING)
+            number = table.free_seat()
+            if number is None:
+                raise Refused(Code.TABLE_FULL, seats=table.settings.seat_limit)
+            bot_id = min([0, *(s.user_id for s in table.seats)]) - 1  # ids below 1: no account
+            stack = max(self.starting_grant, table.variant.table_minimum)
+            table.seats.append(SeatState(number, bot_id, name, bot=level, stack=stack))
+            table.seats.sort(key=lambda s: s.seat)
+            await self._save_seats(table)
+            view = table.view()
+        seated = {"user_id": bot_id, "name": name, "seat": number + 1}
+        await self._emit(TableEvent("seated", view, seated))
+        return Outcome(Done.BOT_SEATED, {"name": name, "seat": number + 1, "level": level})
+
+    async def remove_bot(self, channel_id: int, user_id: int) -> Outcome:
+        """Stand up the last computer player seated, between hands."""
+        table = self.table(channel_id)
+        async with self._locked(table):
+            self._seated(table, user_id)
+            if table.hand is not None:
+                raise Refused(Code.HAND_RUNNING)
+            bots = [s for s in table.seats if s.bot]
+            if not bots:
+                raise Refused(Code.NO_BOT)
+            bot = max(bots, key=lambda s: -s.user_id)  # the latest: ids count down
+            table.seats.remove(bot)
+            await self._save_seats(table)
+            view = table.view()
+        await self._emit(TableEvent("left", view, _who(bot)))
+        return Outcome(Done.BOT_LEFT, {"name": bot.name})
+
+    def hint(self, channel_id: int, user_id: int) -> Advice:
+        """What the table's strongest computer level would do at the caller's decision now;
+        only at a practice table, only on the caller's turn, from their own view."""
+        table = self.table(channel_id)
+        levels = [s.bot for s in table.seats if s.bot]
+        if not levels:
+            raise Refused(Code.NOT_PRACTICE)
+        hand = self._current_hand(table)
+        key = str(user_id)
+        if key not in table.hand_users:
+            self._seated(table, user_id)
+            raise Refused(Code.NOT_DEALT_IN)
+        _check_turn(table, hand, key)
+        return advise(hand, key, max(levels, key=LEVELS.index))
 
     # ----- dealing ----------------------------------------------------------
 
@@ -436,17 +495,21 @@ class TableManager:
         minimum = table.variant.table_minimum
         users = [s.user_id for s, _ in players]
         deadline = self.clock() + table.settings.turn_timeout
+        practice = table.practice
         try:  # the hand, its holds, the new button and the deadline: one transaction
             hand_id = await self.store.start_hand(
                 table.guild_id,
                 table.channel_id,
                 table.variant.id,
                 hand.header.header_json(),
-                {u: minimum for u in users},
+                {u: 0 if practice else minimum for u in users},
                 users,
                 {s.user_id: s.name for s, _ in players},
                 button=dealer,
                 deadline=deadline,
+                practice=practice,
+                # practice stacks refilled for this hand (the ledger is never touched)
+                seats=_seat_rows(table.seats) if practice else None,
             )
         except InsufficientChips as exc:  # a hand elsewhere took the chips meanwhile
             _set_rng_state(self.rng, rng_state)  # a refusal changes nothing, the rng neither
@@ -473,6 +536,12 @@ class TableManager:
         for seat in table.seats:
             if seat.sitting_out:
                 skipped.append(Skip(seat.user_id, seat.name, "sitting_out"))
+                continue
+            if table.practice:
+                # A practice stack, refilled between hands when it cannot cover the minimum.
+                if seat.stack is None or seat.stack < minimum:
+                    seat.stack = max(self.starting_grant, minimum)
+                players.append((seat, seat.stack))
                 continue
             account = await self.store.balance(table.guild_id, seat.user_id)
             available = account.available if account else 0
@@ -511,14 +580,7 @@ class TableManager:
             ):
                 same_hand = hand_id is None or hand_id == table.hand_id
                 raise Refused(Code.STALE_BUTTON, **(_already(hand, key, turn) if same_hand else {}))
-            decision = hand.decision()
-            assert decision is not None
-            if decision.player != key:
-                raise Refused(
-                    Code.NOT_YOUR_TURN,
-                    waiting_for=table.hand_users[decision.player],
-                    name=table.view().name(decision.player),
-                )
+            _check_turn(table, hand, key)
             move = self._build_action(key, action, cards, source)
             events = await self._apply(table, move, timeout=False)
             events += await self._act_for_kicked(table)
@@ -601,11 +663,19 @@ class TableManager:
         hand, hand_id = table.hand, table.hand_id
         assert hand is not None and hand_id is not None
         net = {table.hand_users[p]: chips for p, chips in hand.net().items()}
+        practice = table.practice
+        stacks = hand.stacks() if practice else {}
         staying = [
-            replace(s, sitting_out=s.sitting_out or s.timeouts >= 2)  # sleepers sit out
+            replace(
+                s,
+                sitting_out=s.sitting_out or s.timeouts >= 2,  # sleepers sit out
+                stack=stacks.get(str(s.user_id), s.stack),  # practice chips carry on
+            )
             for s in table.seats
             if not s.leaving
         ]
+        if practice and all(s.bot for s in staying):
+            staying = []  # the last person left: the computer players stand up
         rows = _seat_rows(staying) if staying != table.seats else None
         if not await self.store.finish_hand(hand_id, net, seats=rows):
             raise StorageError(f"hand #{hand_id} was already settled")  # reload: take the DB's
@@ -661,6 +731,9 @@ class TableManager:
             else:
                 move = hand.default_action()
                 assert move is not None
+                seat = table.seat_of(table.hand_users[move.player])
+                if seat is not None and seat.bot:
+                    return False  # computer players never time out: the practice driver acts
                 events = await self._apply(table, move, timeout=True)
                 events += await self._act_for_kicked(table)
         for event in events:
@@ -783,7 +856,7 @@ class TableManager:
                 events += await self._act_for_kicked(table)
                 now = False
             else:
-                table.seats.remove(seat)
+                table.unseat(seat)
                 await self._save_seats(table)
                 events.append(TableEvent("kicked", table.view(), _who(seat)))
                 now = True
@@ -831,7 +904,9 @@ class TableManager:
             for table in tables:
                 seat = table.seat_of(user_id)
                 if seat is not None:
-                    table.seats.remove(seat)
+                    table.unseat(seat)
+                    if not table.seats:  # the computer players stood up with the last person
+                        await self._save_seats(table)
                     views.append(table.view())
         for view in views:
             await self._emit(TableEvent("left", view))  # erased: no name to show
@@ -879,7 +954,8 @@ class TableManager:
         hands = {}
         if table is not None and table.hand is not None:
             for user_id in event.cards_changed:
-                if str(user_id) in table.hand_users:
+                seat = table.seat_of(user_id)
+                if str(user_id) in table.hand_users and not (seat and seat.bot):  # no DMs
                     hands[user_id] = seat_view(table.hand, str(user_id))
         self.outbox.put(Outgoing(event, hands))
         for listener in self.listeners:
@@ -902,6 +978,18 @@ def _already(hand: Hand, key: str, turn: int | None) -> dict[str, str]:
     if turn is not None and 0 <= turn < len(hand.actions) and hand.actions[turn].player == key:
         return {"applied": hand.actions[turn].action}
     return {}
+
+
+def _check_turn(table: Table, hand: Hand, key: str) -> None:
+    """Refuse unless it is the turn of player ``key``."""
+    decision = hand.decision()
+    assert decision is not None
+    if decision.player != key:
+        raise Refused(
+            Code.NOT_YOUR_TURN,
+            waiting_for=table.hand_users[decision.player],
+            name=table.view().name(decision.player),
+        )
 
 
 def _who(seat: SeatState) -> dict[str, object]:
@@ -949,12 +1037,24 @@ class _Before:
 
 
 def _seat_rows(seats: Sequence[SeatState]) -> list[SeatRow]:
-    return [SeatRow(s.seat, s.user_id, s.name, s.sitting_out, s.leaving, s.timeouts) for s in seats]
+    return [
+        SeatRow(s.seat, s.user_id, s.name, s.sitting_out, s.leaving, s.timeouts, s.bot, s.stack)
+        for s in seats
+    ]
 
 
 def _seats(rows: Sequence[SeatRow]) -> list[SeatState]:
     return [
-        SeatState(s.seat, s.user_id, s.display_name, s.sitting_out, s.leaving, s.timeouts_in_row)
+        SeatState(
+            s.seat,
+            s.user_id,
+            s.display_name,
+            s.sitting_out,
+            s.leaving,
+            s.timeouts_in_row,
+            s.bot,
+            s.practice_stack,
+        )
         for s in rows
     ]
 

@@ -45,6 +45,9 @@ class Code(StrEnum):
     KICK_NOT_SEATED = "kick_not_seated"  # the player to kick has no seat here
     KICKED_WAIT = "kicked_wait"  # kicked during this hand: rejoin when it ends
     GUILD_ELSEWHERE = "guild_elsewhere"  # another bot process holds this server's tables
+    NO_BOT = "no_bot"  # no computer player to remove
+    UNKNOWN_LEVEL = "unknown_level"  # level, levels: the known ones
+    NOT_PRACTICE = "not_practice"  # hints are for practice tables (with computer players)
 
 
 class Refused(Exception):
@@ -80,6 +83,8 @@ class Done(StrEnum):
     LEAVING = "leaving"  # leaves when the hand ends
     SITTING_OUT = "sitting_out"  # after_hand: bool
     BACK = "back"
+    BOT_SEATED = "bot_seated"  # name, seat (1-based), level
+    BOT_LEFT = "bot_left"  # name
 
 
 @dataclass(frozen=True)
@@ -96,6 +101,8 @@ class SeatState:
     sitting_out: bool = False
     leaving: bool = False  # leaves when the current hand ends
     timeouts: int = 0  # timeouts in a row
+    bot: str | None = None  # a computer player's level (a practice table)
+    stack: int | None = None  # chips at a practice table; the ledger is never touched there
 
 
 @dataclass(frozen=True)

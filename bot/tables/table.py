@@ -39,6 +39,21 @@ class Table:
         key = str(user_id)
         return key in self.hand_users and not self.hand.folded[self.hand.seat_of(key)]
 
+    @property
+    def practice(self) -> bool:
+        """A table with any computer player: its hands move no chips in the ledger."""
+        return any(s.bot for s in self.seats)
+
+    def humans(self) -> list[SeatState]:
+        return [s for s in self.seats if not s.bot]
+
+    def unseat(self, seat: SeatState) -> None:
+        """Remove ``seat``; a table keeps a person, so when the last one goes the computer
+        players stand up too."""
+        self.seats.remove(seat)
+        if not self.humans():
+            self.seats = []
+
     def free_seat(self) -> int | None:
         taken = {s.seat for s in self.seats}
         return next((n for n in range(self.settings.seat_limit) if n not in taken), None)

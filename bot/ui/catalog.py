@@ -109,6 +109,34 @@ MESSAGES: dict[str, str | Plural] = {
         "You sit out after this hand. Use {command} again to come back."
     ),
     "done.back": "You are back and will be dealt into the next hand.",
+    "done.bot_seated": (
+        "{name} sits in seat {seat}. A table with computer players is a practice table: "
+        "its hands move no chips and never count on the leaderboard."
+    ),
+    "done.bot_left": "{name} stands up.",
+    # ----- practice tables: computer players and hints
+    "bot.name": "🤖 {nick} ({level})",
+    "bot.nick.0": "Dealer's Cousin",
+    "bot.nick.1": "Lucky Deuce",
+    "bot.nick.2": "Mr. Wheel",
+    "bot.nick.3": "Aunt Six-Four",
+    "bot.nick.4": "The Snowman",
+    "bot.nick.5": "Rusty Kicker",
+    "bot.nick.6": "Captain Pat",
+    "level.easy": "easy",
+    "level.normal": "normal",
+    "level.hard": "hard",
+    "hint.line": "💡 {level} would {what} here.",
+    "hint.pat": "stand pat",
+    "hint.draw": "draw {count}: keep {kept}",
+    "hint.draw.all": "draw five",
+    "hint.buy": "buy {source}",
+    "refused.no_bot": "There is no computer player at this table.",
+    "refused.unknown_level": "Unknown level: the levels are easy, normal and hard.",
+    "refused.not_practice": (
+        "Hints are given at practice tables only: tables with computer players."
+    ),
+    "history.practice": "practice",
     "done.refill": "Refilled {added} chips. Refills don't count on the leaderboard.",
     "done.action": "✅ {line}",
     "done.dealt": "🃏 The cards are dealt.",

@@ -31,6 +31,8 @@ def summarize(summary: HandSummary, user_id: int, now: float) -> str:
     )
     if summary.cancelled:
         line += " · " + t("history.cancelled")
+    if summary.practice:
+        line += " · " + t("history.practice")
     if key in hand.players:
         seat = hand.seat_of(key)
         state = "history.folded" if hand.folded[seat] else "history.held"

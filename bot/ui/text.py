@@ -194,6 +194,8 @@ def outcome(result: Outcome, variant: str) -> str:
     if result.code is Done.SEATED:
         key = "done.seated.short" if p["available"] < p["minimum"] else "done.seated"
         return t(key, **p)
+    if result.code in (Done.BOT_SEATED, Done.BOT_LEFT):
+        return t(f"done.{result.code.value}", name=esc(p["name"]), seat=p.get("seat"))
     if result.code is Done.SITTING_OUT:
         key = "done.sitting_out.after_hand" if p.get("after_hand") else "done.sitting_out"
         return t(key, command=cmd(variant, "sitout"))
