@@ -26,6 +26,7 @@ from .manager_helpers import (
     ledger_snapshot,
     open_manager,
     refused,
+    seat_players,
     step,
 )
 
@@ -227,3 +228,53 @@ async def test_hints_at_practice_tables_only_and_on_your_turn(databases: Databas
 
 async def _async(fn, *args):
     return fn(*args)
+
+
+async def test_a_kicked_or_erased_last_person_stands_the_computer_players_up(
+    databases: Databases,
+) -> None:
+    path = databases.target("p.db")
+    store, m = await open_manager(path, seed=12)
+    driver = await practice_table(m, "a5-draw", ["normal", "easy"])
+    assert await m.kick(CH, A)  # between hands: at once
+    assert m.tables[CH].seats == []
+    await driver.close()
+    await close_manager(store, m)
+    store, m = await open_manager(path, seed=12)  # and so it was stored
+    assert m.tables[CH].seats == []
+    await m.join(CH, A, "anna")
+    await m.add_bot(CH, A, "hard", "b")
+    await m.forget_player(GUILD, A)
+    assert m.tables[CH].seats == []
+    await close_manager(store, m)
+    store, m = await open_manager(path, seed=12)
+    assert m.tables[CH].seats == []
+    await close_manager(store, m)
+
+
+async def test_the_last_practice_hand_is_reviewed_for_its_players_only(
+    databases: Databases,
+) -> None:
+    store, m = await open_manager(databases.target("p.db"), seed=13)
+    await seat_players(m, 800, "a6-draw", [A, B])  # a real table: nothing to review
+    await m.deal(800, A)
+    while m.view(800).hand is not None:
+        await step(m, 800, "real")
+    assert await m.review_last(800, A) is None
+    assert m.view(800).review_hand_id is None
+    driver = await practice_table(m, "a5-triple", ["easy", "hard"])
+    assert await m.review_last(CH, A) is None  # no hand yet
+    await play_hand(m, driver, "review")
+    hand_id = m.view(CH).review_hand_id
+    assert hand_id is not None
+    last = await m.review_last(CH, A)
+    assert last is not None and last.hand_id == hand_id and last.level == "hard"
+    record = await store.hand_record(hand_id)
+    mine = [a for a in record["actions"] if a["player"] == str(A)]
+    assert [r.index for r in last.decisions] == [
+        i for i, a in enumerate(record["actions"]) if a["player"] == str(A)
+    ]
+    assert len(mine) == len(last.decisions) > 0
+    assert await m.review_last(CH, B) is None  # Ben was not in it
+    await driver.close()
+    await close_manager(store, m)

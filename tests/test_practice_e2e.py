@@ -7,14 +7,33 @@ act by themselves (pause 0), and the real ledger is never touched.
 
 from __future__ import annotations
 
+import dataclasses
 import random
+import re
 
 import pytest
 
 from bot.client import PokerBot
+from bot.engine import Hand
+from bot.engine.cards import FULL_DECK
+from bot.engine.record import HandRecord, parse_record
 from bot.settings import Settings
 from tests.harness import DiscordHarness
-from tests.test_bot_e2e import ALICE, GUILD, PLAYERS, TABLE, Game, uid
+from tests.test_bot_e2e import ALICE, GUILD, PLAYERS, TABLE, Game, card_pattern, uid
+
+
+def seen_by(record: HandRecord, player: str) -> set[int]:
+    """Every card ``player`` held at some point of the hand, or saw face up."""
+    hand = Hand(dataclasses.replace(record, actions=[]))
+    seen: set[int] = set()
+    for action in [None, *record.actions]:
+        if action is not None:
+            hand.apply(action)
+        seen |= set(hand.holdings[hand.seat_of(player)])
+        if hand.variant.split:  # Abyssinia: everything bought is face up
+            seen |= {c for held in hand.holdings for c in held}
+            seen |= {c for c in hand.market if c is not None}
+    return seen
 
 
 def practice_bot(path) -> PokerBot:
@@ -56,6 +75,19 @@ async def test_one_person_and_two_computer_players_play_whole_hands(tmp_path, va
         game.check_privacy()
         results = [m for m in h.messages(TABLE, include_ephemeral=False) if "result" in m.text]
         assert len(results) == 1
+        # Between hands, the review button shows Alice's decisions next to the computer
+        # level's, privately, naming no card she never saw.
+        button = game.table.custom_id_for("📘 Review my last hand")
+        review = await h.click(ALICE, game.table, button)
+        assert review.ephemeral
+        text = review.content + "".join(f.content for f in review.followups)
+        assert "📘" in text and "normal" in text, text
+        hand_id = game.manager.tables[TABLE].last_practice[0]
+        record = parse_record(await h.bot.store.hand_record(hand_id))  # type: ignore[attr-defined]
+        mine = [a for a in record.actions if a.player == str(uid(ALICE))]
+        assert len(re.findall(r"^\d+\. ", text, re.M)) == len(mine) > 0
+        pattern = card_pattern(set(FULL_DECK) - seen_by(record, str(uid(ALICE))))
+        assert pattern is not None and not pattern.search(text), text
         # A hint on Alice's turn is private; the real ledger never moved.
         await h.slash(ALICE, TABLE, f"{variant} deal")
         await h.bot.practice.settle()  # type: ignore[attr-defined]

@@ -44,7 +44,7 @@ from bot.engine import (
 )
 from bot.engine.cards import FULL_DECK, format_cards
 from bot.engine.record import RecordError, parse_record
-from bot.opponents import LEVELS, Advice, advise
+from bot.opponents import LEVELS, Advice, Review, advise, review
 from bot.storage.api import Storage
 from bot.storage.server_store import PlayerInHand
 from bot.storage.shards import Shards
@@ -455,8 +455,8 @@ class TableManager:
         """What the table's strongest computer level would do at the caller's decision now;
         only at a practice table, only on the caller's turn, from their own view."""
         table = self.table(channel_id)
-        levels = [s.bot for s in table.seats if s.bot]
-        if not levels:
+        level = _strongest(table)
+        if level is None:
             raise Refused(Code.NOT_PRACTICE)
         hand = self._current_hand(table)
         key = str(user_id)
@@ -464,7 +464,23 @@ class TableManager:
             self._seated(table, user_id)
             raise Refused(Code.NOT_DEALT_IN)
         _check_turn(table, hand, key)
-        return advise(hand, key, max(levels, key=LEVELS.index))
+        return advise(hand, key, level)
+
+    async def review_last(self, channel_id: int, user_id: int) -> PracticeReview | None:
+        """The caller's decisions in the table's last practice hand, each next to what the
+        strongest computer level there would have done (None: no such hand, or they were
+        not in it). Built from the stored record, from the caller's view at each step."""
+        table = self.table(channel_id)
+        if table.last_practice is None:
+            return None
+        hand_id, level = table.last_practice
+        record = parse_record(await self.store.hand_record(hand_id))
+        key = str(user_id)
+        if all(s.player != key for s in record.seats):
+            return None
+        # ``hard`` simulates: a few ms per decision, so off the event loop
+        reviews = await asyncio.to_thread(review, record, key, level)
+        return PracticeReview(hand_id, level, tuple(reviews))
 
     # ----- dealing ----------------------------------------------------------
 
@@ -665,6 +681,7 @@ class TableManager:
         net = {table.hand_users[p]: chips for p, chips in hand.net().items()}
         practice = table.practice
         stacks = hand.stacks() if practice else {}
+        level = _strongest(table)
         staying = [
             replace(
                 s,
@@ -684,6 +701,7 @@ class TableManager:
         table.hand, table.hand_id, table.hand_users, table.hand_names = None, None, {}, {}
         table.seats, table.deadline = staying, None
         table.kicked.clear()  # they were leaving: their seats went
+        table.last_practice = (hand_id, level) if practice and level else None
         self.deadlines.disarm(table.channel_id)
         view = table.view()
         view = replace(view, names={**view.names, **names})
@@ -1034,6 +1052,19 @@ class _Before:
         table.hand, table.hand_id, table.hand_users = hand, self.hand_id, self.hand_users
         table.seats, table.button, table.deadline = self.seats, self.button, self.deadline
         table.stale = True
+
+
+@dataclass(frozen=True)
+class PracticeReview:
+    hand_id: int
+    level: str  # the computer level compared with
+    decisions: tuple[Review, ...]
+
+
+def _strongest(table: Table) -> str | None:
+    """The strongest computer level seated (None: not a practice table)."""
+    levels = [s.bot for s in table.seats if s.bot]
+    return max(levels, key=LEVELS.index) if levels else None
 
 
 def _seat_rows(seats: Sequence[SeatState]) -> list[SeatRow]:

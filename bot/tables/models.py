@@ -130,6 +130,7 @@ class TableView:
     to_act_user: int | None
     closing: bool = False  # the table closes when this hand ends
     closed: bool = False  # the table is closed: its message keeps no buttons
+    review_hand_id: int | None = None  # a practice table's last hand, to review between hands
 
     def name(self, player: str) -> str:
         return self.names.get(player, player)

@@ -29,6 +29,8 @@ class Table:
     opener: int | None = None  # who opened it: may close it while nobody else is seated
     closing: bool = False  # closes as soon as the hand in play ends
     kicked: set[int] = field(default_factory=set)  # removed by a moderator, still in the hand
+    # the last practice hand and the level its review compares with (My hand, after it)
+    last_practice: tuple[int, str] | None = None
 
     def seat_of(self, user_id: int) -> SeatState | None:
         return next((s for s in self.seats if s.user_id == user_id), None)
@@ -88,6 +90,7 @@ class Table:
             names=names,
             to_act_user=self.hand_users.get(to_act) if to_act else None,
             closing=self.closing,
+            review_hand_id=self.last_practice[0] if self.last_practice else None,
         )
 
 

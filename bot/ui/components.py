@@ -168,6 +168,10 @@ def table_components(view: TableView) -> discord.ui.View:
         join, deal = t("button.join"), t("button.deal")
         ui.add_item(TableButton(ch, "join", label=join, style=discord.ButtonStyle.primary))
         ui.add_item(TableButton(ch, "deal", label=deal, style=discord.ButtonStyle.success))
+        if view.review_hand_id is not None and any(s.bot for s in view.seats):
+            # a practice table: your decisions in the last hand next to the computer's
+            review = t("button.review")
+            ui.add_item(TableButton(ch, "hand", label=review, style=discord.ButtonStyle.secondary))
     return ui
 
 

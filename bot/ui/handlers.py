@@ -18,6 +18,7 @@ from bot.tables.manager import TableManager
 from bot.tables.models import Code, Done, Refused, TableView
 
 from .catalog import t
+from .coaching import review_text
 from .render import hand_embed
 from .text import move_line, outcome, refusal
 
@@ -178,7 +179,13 @@ async def show_hand(interaction: discord.Interaction, channel_id: int, note: str
         await refuse(interaction, exc, channel_id)
         return
     if seat is None:
-        await refuse(interaction, outside(manager.view(channel_id), interaction.user.id))
+        view = manager.view(channel_id)
+        if view.hand is None:  # between hands at a practice table: the last one, reviewed
+            last = await manager.review_last(channel_id, interaction.user.id)
+            if last is not None:
+                await reply(interaction, where(channel_id, last.hand_id) + "\n" + review_text(last))
+                return
+        await refuse(interaction, outside(view, interaction.user.id))
         return
     embed, files = await hand_embed(seat, note, where(channel_id, manager.view(channel_id).hand_id))
     await interaction.followup.send(embed=embed, files=files, ephemeral=True)

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import discord
 
-from bot.opponents import Advice
-from bot.render.text import cards_text
 from bot.tables.models import Outcome, Refused
 
 from .catalog import t
+from .coaching import advice_text
 from .handlers import answer_first, manager_of, refuse, reply
 from .text import outcome
 
@@ -55,23 +54,6 @@ async def removebot(interaction: discord.Interaction, channel_id: int) -> None:
         await refuse(interaction, exc, channel_id)
         return
     await reply(interaction, outcome(done, manager.view(channel_id).variant))
-
-
-def advice_text(advice: Advice) -> str:
-    action = advice.action
-    if action.action == "discard":
-        count = len(action.cards or ())
-        if count == 0:
-            what = t("hint.pat")
-        elif not advice.kept:
-            what = t("hint.draw.all")
-        else:
-            what = t("hint.draw", count=count, kept=cards_text(advice.kept))
-    elif action.action == "buy":
-        what = t("hint.buy", source=t(f"source.{action.source}"))
-    else:
-        what = t(f"verb.{action.action}")
-    return t("hint.line", level=t(f"level.{advice.level}"), what=what)
 
 
 async def hint(interaction: discord.Interaction, channel_id: int) -> None:
