@@ -13,7 +13,7 @@ from bot.tables.manager import TableManager
 from bot.tables.models import Refused
 from bot.ui import i18n
 from bot.ui.catalog import t
-from bot.ui.handlers import refuse, reply
+from bot.ui.handlers import answer_first, refuse, reply
 from bot.ui.history import summarize
 from bot.ui.limits import cooldown
 from bot.ui.text import esc
@@ -44,6 +44,7 @@ class General(commands.Cog):
     ) -> None:
         if (guild := await self._guild(interaction)) is None:
             return
+        await interaction.response.defer(thinking=True)  # public; answered before the read
         rows, total = await self.manager.store.leaderboard(guild, page, 10)
         pages = max(1, -(-total // 10))
         async with i18n.public(self.bot, guild, interaction.guild_locale):  # a public answer
@@ -65,13 +66,14 @@ class General(commands.Cog):
                 embed.description = t("leaderboard.beyond", page=page, count=pages)
             else:
                 embed.description = t("leaderboard.empty")
-        await interaction.response.send_message(embed=embed)
+        await interaction.followup.send(embed=embed)
 
     @app_commands.command(name="balance", description="Your chips on this server")
     @app_commands.guild_only()
     async def balance(self, interaction: discord.Interaction) -> None:
         if (guild := await self._guild(interaction)) is None:
             return
+        await answer_first(interaction)
         a = await self.manager.balance(guild, interaction.user.id, interaction.user.display_name)
         text = t(
             "balance",
@@ -89,6 +91,7 @@ class General(commands.Cog):
     async def refill(self, interaction: discord.Interaction) -> None:
         if (guild := await self._guild(interaction)) is None:
             return
+        await answer_first(interaction)
         try:
             added = await self.manager.refill(
                 guild, interaction.user.id, interaction.user.display_name
@@ -107,6 +110,7 @@ class General(commands.Cog):
     ) -> None:
         if (guild := await self._guild(interaction)) is None:
             return
+        await answer_first(interaction)
         hands = await self.manager.store.recent_hands(guild, interaction.user.id, count)
         if not hands:
             await reply(interaction, t("history.none"))

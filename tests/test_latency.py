@@ -152,3 +152,31 @@ async def test_a_click_during_a_slow_table_edit_is_not_lost(tmp_path):
         assert second.ack_latency < 0.25
         assert h.bot.manager.view(TABLE).turn == turn + 1
         assert_table_shows_latest(h, TABLE)
+
+
+async def test_account_commands_answer_before_their_database_read(tmp_path):
+    """/balance, /refill, /history and /leaderboard defer at once: a busy database (here
+    the store held by another step for 400 ms) never makes Discord wait."""
+    async with DiscordHarness(make_bot(tmp_path / "p.db"), latency=0.3) as h:
+        await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
+        await h.slash(ALICE, TABLE, "balance")  # an account to show
+        store = h.bot.store  # type: ignore[attr-defined]
+        for command in ("balance", "refill", "history", "leaderboard"):
+            held = asyncio.Event()
+
+            async def busy(held: asyncio.Event) -> None:
+                async with store._lock:  # what a long write of another table does
+                    held.set()
+                    await asyncio.sleep(0.4)
+
+            task = asyncio.create_task(busy(held))
+            await held.wait()
+            reply = await h.slash(ALICE, TABLE, command)
+            await task
+            assert reply.ack_latency < 0.25, (command, reply.ack_latency)
+            text = (
+                reply.content
+                + str(reply.embeds)
+                + "".join(f.content + str(f.embeds) for f in reply.followups)
+            )
+            assert text.strip(), command  # and the answer still came
