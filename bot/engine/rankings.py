@@ -12,7 +12,9 @@ Evaluation uses two tables per ranking, built once at import (about 0.1 s):
 * a flush (all five cards share the suit bit, bits 12-15) is identified by the
   OR of its rank bits (bits 16-28), looked up in a list of 8192 entries.
 
-``a5`` ignores flushes, so it needs only the product lookup.
+``a5`` ignores flushes, so it needs only the product lookup. ``high`` and ``a6`` look
+up the product first too: only a hand of five distinct ranks can be a flush, and the
+table marks those, so the (in CPython, costlier) suit test runs for half the hands.
 
 The functions take a sequence of exactly five distinct card ints (see
 ``bot.engine.cards``); they do not validate their input beyond unpacking it.
@@ -191,20 +193,38 @@ def _build() -> tuple[dict[str, dict[int, int]], dict[str, list[int]], dict[str,
     return products, flushes, cat_of
 
 
+def _flush_marked(products: dict[int, int], flushes: list[int]) -> dict[int, int]:
+    """``products`` with the value of every five-distinct-rank hand stored as ``~value``
+    (negative): only those can be flushes, so a hand with a pair or more (half of all
+    hands) is decided by the one lookup, without the suit test. The suit test costs more
+    than the lookup in CPython: its ANDs of whole card ints allocate, ``& 255`` does not."""
+    marked = dict(products)
+    for bits in (b for b, value in enumerate(flushes) if value >= 0):
+        product = 1
+        for r in range(13):
+            if bits >> r & 1:
+                product *= PRIMES[r]
+        marked[product] = ~products[product]
+    return marked
+
+
 _PRODUCTS, _FLUSHES, _CATEGORY_OF = _build()
-_HIGH_PROD = _PRODUCTS["high"]
+_HIGH_MARKED = _flush_marked(_PRODUCTS["high"], _FLUSHES["high"])
 _HIGH_FLUSH = _FLUSHES["high"]
 _A5_PROD = _PRODUCTS["a5"]
-_A6_PROD = _PRODUCTS["a6"]
+_A6_MARKED = _flush_marked(_PRODUCTS["a6"], _FLUSHES["a6"])
 _A6_FLUSH = _FLUSHES["a6"]
 
 
 def high_value(cards: Sequence[Card]) -> int:
     """Value of five cards under ``high`` (greater = better)."""
     a, b, c, d, e = cards
-    if a & b & c & d & e & 0xF000:
+    value = _HIGH_MARKED[(a & 255) * (b & 255) * (c & 255) * (d & 255) * (e & 255)]
+    if value >= 0:  # a pair or more: never a flush
+        return value
+    if a & b & 0xF000 and a & b & c & d & e & 0xF000:  # most fail at the first two cards
         return _HIGH_FLUSH[(a | b | c | d | e) >> 16]
-    return _HIGH_PROD[(a & 255) * (b & 255) * (c & 255) * (d & 255) * (e & 255)]
+    return ~value
 
 
 def a5_value(cards: Sequence[Card]) -> int:
@@ -216,9 +236,12 @@ def a5_value(cards: Sequence[Card]) -> int:
 def a6_value(cards: Sequence[Card]) -> int:
     """Value of five cards under ace-to-six low (greater = better = lower hand)."""
     a, b, c, d, e = cards
-    if a & b & c & d & e & 0xF000:
+    value = _A6_MARKED[(a & 255) * (b & 255) * (c & 255) * (d & 255) * (e & 255)]
+    if value >= 0:  # a pair or more: never a flush
+        return value
+    if a & b & 0xF000 and a & b & c & d & e & 0xF000:
         return _A6_FLUSH[(a | b | c | d | e) >> 16]
-    return _A6_PROD[(a & 255) * (b & 255) * (c & 255) * (d & 255) * (e & 255)]
+    return ~value
 
 
 VALUE: dict[str, Callable[[Sequence[Card]], int]] = {
