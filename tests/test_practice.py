@@ -278,3 +278,19 @@ async def test_the_last_practice_hand_is_reviewed_for_its_players_only(
     assert await m.review_last(CH, B) is None  # Ben was not in it
     await driver.close()
     await close_manager(store, m)
+
+
+async def test_the_opener_may_close_their_practice_table_with_its_computer_players(
+    databases: Databases,
+) -> None:
+    store, m = await open_manager(databases.target("p.db"), seed=14)
+    await m.open_table(GUILD, CH, "a6-draw", opener=A)
+    await m.join(CH, A, "anna")
+    await m.add_bot(CH, A, "normal", "b1")
+    await m.join(CH, B, "ben")
+    refusal = await refused(m.close_table(CH, A, moderator=False))
+    assert refusal.code == Code.CLOSE_OTHERS_SEATED and refusal.params["count"] == 1  # ben
+    await m.leave(CH, B)
+    assert await m.close_table(CH, A, moderator=False)  # the computer player is no one
+    assert CH not in m.tables
+    await close_manager(store, m)

@@ -12,6 +12,7 @@ from bot.storage.store import Store
 from bot.tables.manager import TableManager
 from bot.tables.models import Code
 from tests.databases import Target
+from tests.test_crash_reshuffle import InjectedFailure, failing_commits
 
 from .manager_helpers import (
     GRANT,
@@ -238,5 +239,23 @@ async def test_kicking_a_player_not_to_act_folds_them_at_their_turn(db_path: Tar
         assert await manager.kick(1, to_act)
         assert to_act not in [s.user_id for s in manager.view(1).seats]
         assert (await refused(manager.kick(1, 4242))).code is Code.KICK_NOT_SEATED
+    finally:
+        await close_manager(store, manager)
+
+
+async def test_a_kick_in_a_hand_is_stored_whole_or_not_at_all(db_path: Target) -> None:
+    """The kicked player's seat (leaving) and the table's kicked list are one transaction:
+    when it fails, neither is stored (the old code had stored the seat already)."""
+    store, manager = await open_manager(db_path)
+    try:
+        to_act, other = await kick_setup(manager, 1)
+        with failing_commits("save_table", 1) as failed, pytest.raises(InjectedFailure):
+            await manager.kick(1, other)
+        assert failed
+        stored = {s.user_id: s for s in await store.load_seats(1)}
+        assert not stored[other].leaving
+        assert not next(s for s in manager.view(1).seats if s.user_id == other).leaving
+        assert await manager.kick(1, other) is False  # tried again: now it holds
+        assert {s.user_id: s for s in await store.load_seats(1)}[other].leaving
     finally:
         await close_manager(store, manager)

@@ -378,8 +378,11 @@ class Store(ServerStore):
 
     # ------------------------------------------------------------ tables & seats
 
-    async def save_table(self, table: TableRow) -> None:
-        """Insert or replace the table's row (seats are saved separately)."""
+    async def save_table(self, table: TableRow, *, seats: Sequence[SeatRow] | None = None) -> None:
+        """Insert or replace the table's row, and with ``seats`` all its seats, in one
+        transaction (without, the seats are left as they are)."""
+        if seats is not None:
+            _check_seats(seats)
         async with self._write("save_table") as conn:
             await conn.execute(
                 """INSERT INTO tables (channel_id, guild_id, variant, settings_json, button,
@@ -401,6 +404,8 @@ class Store(ServerStore):
                     self._clock(),
                 ),
             )
+            if seats is not None:
+                await self._replace_seats(conn, table.channel_id, seats)
 
     async def load_tables(self, include_closed: bool = False) -> list[TableRow]:
         """Open tables (all if include_closed), by channel_id."""

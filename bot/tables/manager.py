@@ -808,7 +808,8 @@ class TableManager:
             if not moderator:
                 if table.opener != user_id:
                     raise Refused(Code.CLOSE_NOT_YOURS)
-                others = [s for s in table.seats if s.user_id != user_id]
+                # computer players don't count: the opener may close their practice table
+                others = [s for s in table.humans() if s.user_id != user_id]
                 if others:
                     raise Refused(Code.CLOSE_OTHERS_SEATED, count=len(others))
             playing = table.hand is not None and not table.hand.complete
@@ -868,8 +869,8 @@ class TableManager:
             if table.in_hand(user_id):
                 seat.leaving = True
                 table.kicked.add(user_id)
-                await self._save_seats(table)
-                await self.store.save_table(self._table_row(table))
+                # the seat (leaving) and the table row (who is kicked): one transaction
+                await self.store.save_table(self._table_row(table), seats=_seat_rows(table.seats))
                 events.append(TableEvent("kicked", table.view(), _who(seat), hand_id=table.hand_id))
                 events += await self._act_for_kicked(table)
                 now = False
