@@ -38,6 +38,27 @@ async def test_deadlines_fire_in_time_order_and_arming_replaces() -> None:
     await d.close()
 
 
+async def test_many_turns_with_long_timeouts_keep_only_live_deadlines() -> None:
+    """Every action re-arms its table: with hour-long turns, 5,000 actions at 3 tables
+    must not leave 5,000 entries waiting an hour each; the live ones still fire."""
+    fired: list[tuple[int, int, int]] = []
+
+    async def fire(channel: int, hand: int, turn: int) -> None:
+        fired.append((channel, hand, turn))
+
+    d = Deadlines(fire, time.time)
+    now = time.time()
+    for turn in range(5000):
+        d.arm(turn % 3, 1, turn, now + 3600)
+    assert len(d._heap) <= 2 * 3 + 64
+    d.arm(0, 1, 5000, now + 0.01)  # the latest turn of each table, due soon
+    d.arm(1, 1, 5001, now + 0.02)
+    await wait_for(lambda: len(fired) == 2)
+    assert fired == [(0, 1, 5000), (1, 1, 5001)]
+    assert d.armed(2) is not None and d.armed(2).turn == 4997  # still waiting its hour
+    await d.close()
+
+
 async def test_a_failing_deadline_is_retried_with_backoff_and_alerts(
     caplog: pytest.LogCaptureFixture,
 ) -> None:

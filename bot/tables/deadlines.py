@@ -24,6 +24,7 @@ log = logging.getLogger(__name__)
 Fire = Callable[[int, int, int], Awaitable[object]]  # (channel_id, hand_id, turn)
 RETRY_DELAYS: tuple[float, ...] = (1.0, 2.0, 5.0, 10.0, 30.0, 60.0)  # then 60 s each time
 MAX_SLEEP = 1.0  # seconds: a clock that jumps is noticed within this
+_SLACK = 64  # stale heap entries allowed beyond twice the live ones before compacting
 
 
 @dataclass(frozen=True)
@@ -79,9 +80,20 @@ class Deadlines:
         entry = Deadline(when, channel_id, hand_id, turn)
         self._current[channel_id] = entry
         heapq.heappush(self._heap, (when, next(self._order), entry))
+        if len(self._heap) > 2 * len(self._current) + _SLACK:
+            self._compact()
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._run())
         self._wake.set()
+
+    def _compact(self) -> None:
+        """Drop replaced entries. Every action re-arms its table, so with long turn times
+        the heap would otherwise hold one stale entry per action until each comes due:
+        memory, and objects for every garbage-collector pass to walk."""
+        self._heap = [
+            item for item in self._heap if self._current.get(item[2].channel_id) is item[2]
+        ]
+        heapq.heapify(self._heap)
 
     def disarm(self, channel_id: int) -> None:
         self._current.pop(channel_id, None)
