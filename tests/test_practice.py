@@ -294,3 +294,24 @@ async def test_the_opener_may_close_their_practice_table_with_its_computer_playe
     assert await m.close_table(CH, A, moderator=False)  # the computer player is no one
     assert CH not in m.tables
     await close_manager(store, m)
+
+
+async def test_erasing_a_practice_player_keeps_their_hands_replayable(
+    databases: Databases,
+) -> None:
+    """The anonymous id of an erased player never takes a computer player's id (-1, -2, …)
+    in their practice hands: the old code renamed them to -1 beside the computer's -1."""
+    path = databases.target("p.db")
+    store, m = await open_manager(path, seed=15)
+    driver = await practice_table(m, "a5-draw", ["normal", "easy"])
+    await play_hand(m, driver, "erase")
+    hand_id = m.view(CH).review_hand_id
+    assert hand_id is not None
+    await driver.close()
+    await m.leave(CH, A)
+    anon = await m.forget_player(GUILD, A)
+    record = await store.hand_record(hand_id)
+    players = [seat["player"] for seat in record["seats"]]
+    assert str(anon) in players and len(set(players)) == len(players)
+    replay(record)  # still a valid hand record
+    await close_manager(store, m)

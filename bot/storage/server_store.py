@@ -181,7 +181,8 @@ class ServerStore:
         Their past hands stay, so others' histories and the ledger still add up: in
         ``hand_players``, the ledger and the hand records (header seats and actions)
         their id becomes a new negative id, unique in the database, whose account is
-        named "deleted player" and carries the same numbers. Their seats go too.
+        named "deleted player" and carries the same numbers. Their seats go too, and the
+        computer players of a table left without a person.
         Raises PlayerInHand while chips of theirs are held in a live hand (the caller
         must unseat them first), UnknownAccount if there is nothing to erase.
         """
@@ -195,8 +196,20 @@ class ServerStore:
             )
             if live is not None:
                 raise PlayerInHand(guild_id, user_id)
+            hands = await self._all(
+                conn,
+                "SELECT h.hand_id, h.header_json FROM hands h JOIN hand_players hp "
+                "USING (hand_id) WHERE hp.guild_id = ? AND hp.user_id = ?",
+                (guild_id, user_id),
+            )
+            headers = [json.loads(hand["header_json"]) for hand in hands]
             lowest = await self._one(conn, "SELECT MIN(user_id) FROM accounts", ())
-            anon = min(-1, int(lowest[0] or 0) - 1) if lowest else -1
+            # Below every account, and below every player of those hands: a practice
+            # hand's computer players have small negative ids (-1, -2, …) of their own.
+            taken = [int(lowest[0] or 0) if lowest else 0]
+            players = [str(seat["player"]) for header in headers for seat in header["seats"]]
+            taken += [int(p) for p in players if p.lstrip("-").isdigit()]
+            anon = min(-1, min(taken) - 1)
             await conn.execute(
                 "INSERT INTO accounts (guild_id, user_id, display_name, balance, granted, "
                 "refilled, net_won, hands_played, created_at) "
@@ -204,15 +217,9 @@ class ServerStore:
                 "created_at FROM accounts WHERE guild_id = ? AND user_id = ?",
                 (anon, DELETED_NAME, guild_id, user_id),
             )
-            hands = await self._all(
-                conn,
-                "SELECT h.hand_id, h.header_json FROM hands h JOIN hand_players hp "
-                "USING (hand_id) WHERE hp.guild_id = ? AND hp.user_id = ?",
-                (guild_id, user_id),
-            )
             old, new = str(user_id), str(anon)
-            for hand in hands:
-                header = _rename(json.loads(hand["header_json"]), old, new)
+            for hand, stored in zip(hands, headers, strict=True):
+                header = _rename(stored, old, new)
                 await conn.execute(
                     "UPDATE hands SET header_json = ? WHERE hand_id = ?",
                     (json.dumps(header, separators=(",", ":")), hand["hand_id"]),
@@ -247,6 +254,13 @@ class ServerStore:
                 "DELETE FROM seats WHERE user_id = ? AND channel_id IN "
                 "(SELECT channel_id FROM tables WHERE guild_id = ?)",
                 (user_id, guild_id),
+            )
+            # a table keeps a person: where none is left, the computer players stand up too
+            await conn.execute(
+                "DELETE FROM seats WHERE bot IS NOT NULL AND channel_id IN "
+                "(SELECT channel_id FROM tables WHERE guild_id = ?) AND channel_id NOT IN "
+                "(SELECT channel_id FROM seats WHERE bot IS NULL)",
+                (guild_id,),
             )
             await conn.execute(
                 "DELETE FROM accounts WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)

@@ -923,9 +923,7 @@ class TableManager:
             for table in tables:
                 seat = table.seat_of(user_id)
                 if seat is not None:
-                    table.unseat(seat)
-                    if not table.seats:  # the computer players stood up with the last person
-                        await self._save_seats(table)
+                    table.unseat(seat)  # the store stood the computer players up too
                     views.append(table.view())
         for view in views:
             await self._emit(TableEvent("left", view))  # erased: no name to show
