@@ -314,7 +314,7 @@ async def run_once(
             bot.manager.subscribe(on_event)
             h.latency = latency
             tally = Tally()
-            first_request, first_edits = len(h.sent), bot.presenter.edits
+            first_request, first_edits = len(h.sent_log), bot.presenter.edits
             monitor = LagMonitor()
             watching = asyncio.create_task(monitor.run())
             start = time.perf_counter()
@@ -341,16 +341,12 @@ async def run_once(
             for seat in seats:  # what Discord shows is the stored state
                 assert_table_shows_latest(h, seat.channel)
             assert all(_finished(r) for r in tally.replies), "an interaction was never answered"
-            sent = h.sent[first_request:]
-            followed: dict[str, float] = {}  # interaction token -> its first followup
-            for s in sent:
-                if s.method == "POST" and s.path.startswith("/webhooks/") and s.interaction_token:
-                    followed.setdefault(s.interaction_token, s.at)
+            sent = h.sent_log[first_request:]  # (transport, method, path, at)
             tables_ = {str(s.channel) for s in seats}
             edits = [
-                s
-                for s in sent
-                if s.transport == "http" and s.method == "PATCH" and s.path.split("/")[2] in tables_
+                path
+                for transport, method, path, _ in sent
+                if transport == "http" and method == "PATCH" and path.split("/")[2] in tables_
             ]
             stored_actions = 0
             for hand_id in tally.hand_ids:
@@ -362,14 +358,14 @@ async def run_once(
                 tally=tally,
                 ack=[r.ack_latency for r in tally.replies if r.ack_latency is not None],
                 answer=[
-                    followed[r.token] - r.dispatched_at
+                    r.first_followup_at - r.dispatched_at
                     for r in tally.replies
-                    if r.token in followed
+                    if r.first_followup_at is not None
                 ],
                 stall=monitor.longest,
                 gc_pause=monitor.longest_gc,
                 requests=len(sent),
-                webhook=sum(s.transport == "webhook" for s in sent),
+                webhook=sum(transport == "webhook" for transport, *_ in sent),
                 edits=len(edits),
                 presenter_edits=bot.presenter.edits - first_edits,
                 stored_actions=stored_actions,

@@ -43,7 +43,7 @@ import socket
 import sys
 import time
 import traceback
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -335,9 +335,24 @@ def _walk_components(components: Iterable[Mapping[str, Any]]) -> Iterable[dict[s
 
 
 class Msg:
-    """The harness' view of one Discord message (current state + edit history)."""
+    """The harness' view of one Discord message (current state + edit history).
 
-    def __init__(self, payload: dict[str, Any], *, visible_to: int | None, interaction: str | None):
+    ``packed`` (the harness's ``keep_payloads=False``): the payload is kept as its JSON text,
+    which the garbage collector never walks, and decoded on each read; no edit history."""
+
+    __slots__ = ("_payload", "_json", "id", "channel_id", "flags", "visible_to",
+                 "interaction_token", "history", "deleted", "files")  # fmt: skip
+
+    def __init__(
+        self,
+        payload: dict[str, Any],
+        *,
+        visible_to: int | None,
+        interaction: str | None,
+        packed: bool = False,
+    ):
+        self._payload: dict[str, Any] | None = None
+        self._json: str | None = "" if packed else None
         self.payload = payload
         self.visible_to = visible_to  # user id for ephemeral messages
         self.interaction_token = interaction
@@ -345,12 +360,26 @@ class Msg:
         self.deleted = False
         self.files: dict[str, bytes] = {}  # attachment filename -> bytes (all versions)
 
-    id = property(lambda self: int(self.payload["id"]))
-    channel_id = property(lambda self: int(self.payload["channel_id"]))
+    @property
+    def payload(self) -> dict[str, Any]:
+        if self._json is not None:
+            return json.loads(self._json)  # type: ignore[no-any-return]
+        assert self._payload is not None
+        return self._payload
+
+    @payload.setter
+    def payload(self, value: dict[str, Any]) -> None:
+        if self._json is not None:
+            self._json = json.dumps(value)
+        else:
+            self._payload = value
+        self.id = int(value["id"])
+        self.channel_id = int(value["channel_id"])
+        self.flags = int(value.get("flags") or 0)
+
     content = property(lambda self: self.payload.get("content") or "")
     embeds = property(lambda self: self.payload.get("embeds") or [])
     components = property(lambda self: self.payload.get("components") or [])
-    flags = property(lambda self: int(self.payload.get("flags") or 0))
     ephemeral = property(lambda self: bool(self.flags & EPHEMERAL))
     loading = property(lambda self: bool(self.flags & LOADING))
 
@@ -395,7 +424,7 @@ class Msg:
         return "\n".join(parts)
 
     def as_discord(self) -> dict[str, Any]:
-        return copy.deepcopy(self.payload)
+        return self.payload if self._json is not None else copy.deepcopy(self.payload)
 
     def __repr__(self) -> str:
         flags = " ephemeral" if self.ephemeral else ""
@@ -404,6 +433,11 @@ class Msg:
 
 class Reply:
     """Everything recorded for one interaction."""
+
+    __slots__ = ("_h", "interaction_id", "token", "kind", "user_id", "channel_id", "guild_id",
+                 "component_message_id", "callback_type", "_callback_json", "original_id",
+                 "followup_ids", "choices", "modal", "sent", "dispatched_at", "ack_latency",
+                 "first_followup_at", "_first_followup_pending")  # fmt: skip
 
     def __init__(self, harness: DiscordHarness, *, interaction_id: int, token: str, kind: int,
                  user_id: int, channel_id: int, guild_id: int | None,
@@ -417,14 +451,17 @@ class Reply:
         self.guild_id = guild_id
         self.component_message_id = component_message_id
         self.callback_type: int | None = None
-        self.callback_data: dict[str, Any] | None = None
+        self._callback_json: str | None = None  # text: never walked by the collector
         self.original_id: int | None = None
-        self.followup_ids: list[int] = []
+        self.followup_ids: tuple[int, ...] = ()
         self.choices: list[dict[str, Any]] | None = None
         self.modal: dict[str, Any] | None = None
-        self.sent: list[Sent] = []  # every request made while this interaction was handled
+        #: every request made while this interaction was handled (by ``slash``/``click``)
+        self.sent: Sequence[Sent] = ()
         self.dispatched_at = time.monotonic()
         self.ack_latency: float | None = None
+        #: harness clock when the bot first posted a followup with this interaction's token
+        self.first_followup_at: float | None = None
         self._first_followup_pending = False
 
     # -- what Discord shows -------------------------------------------------------------------
@@ -441,6 +478,11 @@ class Reply:
     @property
     def followups(self) -> list[Msg]:
         return [self._h.message(i) for i in self.followup_ids]
+
+    @property
+    def callback_data(self) -> dict[str, Any] | None:
+        """The data of the bot's initial response (a copy)."""
+        return None if self._callback_json is None else json.loads(self._callback_json)
 
     @property
     def deferred(self) -> bool:
@@ -683,9 +725,10 @@ class DiscordHarness:
     faults:
         Injected failures (see ``Fault``); add more any time with ``h.fail(...)``.
     keep_payloads:
-        False (for load, e.g. bench/discord.py): requests are recorded without copies of
-        their bodies and answers (``Sent.json`` and ``Sent.response`` are None) and messages
-        without their edit history, so the harness's own memory stays small.
+        False (for load, e.g. bench/discord.py): requests are not kept (``sent`` stays
+        empty; ``sent_log`` has a plain tuple per request), messages are kept as JSON text
+        without their edit history, and each interaction's answer likewise, so the harness
+        adds almost nothing to the heap the garbage collector walks in the bot's process.
 
     REST requests go through discord.py's real ``HTTPClient.request`` (its rate-limit buckets,
     429 handling and 5xx retries) with a stand-in for its aiohttp session. The harness sends no
@@ -718,7 +761,11 @@ class DiscordHarness:
         self.error_loggers = tuple(error_loggers)
         self.dms_closed: set[int] = {int(u) for u in dms_closed}
 
+        #: every request the bot made (with ``keep_payloads=False``: none, see ``sent_log``)
         self.sent: list[Sent] = []
+        #: with ``keep_payloads=False``: (transport, method, path, at) of every request
+        self.sent_log: list[tuple[str, str, str, float]] = []
+        self.requests = 0  # how many requests the bot made
         self.errors: list[str] = []
         self.presence: list[dict[str, Any]] = []
         #: scope (None = global, else guild id) -> the command JSON the bot PUT
@@ -1733,7 +1780,7 @@ class DiscordHarness:
     # -------------------------------------------------------------- recording helpers ----
     def _record(self, transport, method, path, body, files, params, token=None) -> Sent:
         sent = Sent(
-            seq=len(self.sent),
+            seq=self.requests,
             transport=transport,
             method=method,
             path=path,
@@ -1742,7 +1789,11 @@ class DiscordHarness:
             params=dict(params) if params else None,
             interaction_token=token,
         )
-        self.sent.append(sent)
+        self.requests += 1
+        if self.keep_payloads:
+            self.sent.append(sent)
+        else:  # a plain tuple of strings and numbers: the collector stops walking it
+            self.sent_log.append((transport, method, path, sent.at))
         return sent
 
     @staticmethod
@@ -2068,7 +2119,12 @@ class DiscordHarness:
             }
         _validate_message(payload)
         visible_to = reply.user_id if (payload["flags"] & EPHEMERAL and reply) else None
-        msg = Msg(payload, visible_to=visible_to, interaction=reply.token if reply else None)
+        msg = Msg(
+            payload,
+            visible_to=visible_to,
+            interaction=reply.token if reply else None,
+            packed=not self.keep_payloads,
+        )
         msg.files.update(blobs)
         self._msgs[mid] = msg
         self._channel_msgs.setdefault(channel_id, []).append(mid)
@@ -2080,7 +2136,7 @@ class DiscordHarness:
     def _edit(
         self, sent: Sent, msg: Msg, body: Mapping[str, Any], files: list[tuple[str, bytes]]
     ) -> dict[str, Any]:
-        new = copy.deepcopy(msg.payload)
+        new = msg.as_discord()  # a copy
         if "content" in body:
             new["content"] = body["content"] or ""
         for key in ("embeds", "components"):
@@ -2213,7 +2269,7 @@ class DiscordHarness:
             reply.modal = dict(data)
             sent.visibility = "ephemeral"
         reply.callback_type = ctype
-        reply.callback_data = copy.deepcopy(dict(data))
+        reply._callback_json = json.dumps(data)
         reply.ack_latency = sent.at - reply.dispatched_at  # when the bot sent it
         interaction: dict[str, Any] = {
             "id": str(reply.interaction_id),
@@ -2232,6 +2288,8 @@ class DiscordHarness:
     def _followup(self, sent: Sent, reply: Reply, body: Mapping[str, Any]) -> dict[str, Any]:
         if reply.callback_type is None:
             raise _http_error(404, 10015, "Unknown Webhook")
+        if reply.first_followup_at is None:
+            reply.first_followup_at = sent.at
         if reply._first_followup_pending:
             # The first followup after a "thinking" defer replaces the loading message and keeps
             # the defer's ephemerality (the followup's own ephemeral flag is ignored).
@@ -2241,5 +2299,5 @@ class DiscordHarness:
                 payload = self._edit(sent, original, body, sent.files)
                 return payload
         msg = self._create(sent, reply.channel_id, body, sent.files, reply=reply)
-        reply.followup_ids.append(msg.id)
+        reply.followup_ids += (msg.id,)
         return msg.as_discord()
