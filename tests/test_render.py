@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
+import itertools
+import subprocess
+import sys
+import threading
+from functools import partial
+from pathlib import Path
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
-from bot.engine.cards import parse_card, parse_cards
-from bot.render import board_text, cards_text, market_text, render_board, render_hand
-from bot.render.images import MAX_WIDTH
+from bot.engine.cards import FULL_DECK, parse_card, parse_cards
+from bot.render import board_text, cards_text, images, market_text, render_board, render_hand
+from bot.render.images import MAX_WIDTH, BoardLabels, render_hand_async
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -140,6 +147,143 @@ def test_board_is_deterministic():
 def test_names_outside_the_font_do_not_crash():
     players = [("Dũng Nguyễn", parse_cards("2h"), False), ("東京 🎲", [], False)]
     _open(render_board(_market(), players, pot=3))
+
+
+def _clear_tile_caches() -> None:
+    """Forget every cached tile, card and glyph check, as in a freshly started bot."""
+    for value in vars(images).values():
+        if hasattr(value, "cache_clear"):
+            value.cache_clear()
+
+
+def _eight_players(first_cards: str = "As Kd Qh Jc Ts") -> list:
+    return [
+        (
+            "Dũng Nguyễn" if i == 3 else f"player{i}",
+            parse_cards(first_cards if i == 0 else "2h 3c"),
+            i == 5,
+        )
+        for i in range(8)
+    ]
+
+
+def test_board_from_cached_tiles_equals_the_board_drawn_from_nothing():
+    portuguese = BoardLabels(
+        pot="Pote {pot}", folded="desistiu", costs="custa {price}", locale="pt_BR"
+    )
+    market = [("left", parse_card("2c"), 2), ("right", None, None)]
+    players = _eight_players()
+    target = (market, players, 1234, "round 3", portuguese)
+    # tiles of the same names, cards and words in other states, places and languages
+    render_board(market, [(n, c, not f) for n, c, f in players], 1234, "round 3", portuguese)
+    render_board(_market(), players[:3], 1234, "round 3")
+    render_board(market, players[::-1], 1234, "round 3", portuguese)
+    render_board(market, [(n, [*c, parse_card("9d")], f) for n, c, f in players], 1234)
+    warm = render_board(*target)
+    _clear_tile_caches()
+    assert render_board(*target) == warm
+
+
+def _changed_box(a: bytes, b: bytes) -> tuple[int, int, int, int]:
+    box = ImageChops.difference(_open(a), _open(b)).getbbox()
+    assert box is not None
+    return box
+
+
+def test_one_players_cards_change_only_their_row():
+    base = render_board(_market(), _eight_players(), pot=40)
+    header = _changed_box(base, render_board(_market(), _eight_players(), pot=41))
+    market = _changed_box(
+        base,
+        render_board(
+            [("left", parse_card("2c"), 2), ("right", None, None)], _eight_players(), pot=40
+        ),
+    )
+    rows = []
+    for i in range(8):
+        players = _eight_players()
+        name, _, folded = players[i]
+        players[i] = (name, parse_cards("9s 9h 9d 9c"), folded)
+        rows.append(_changed_box(base, render_board(_market(), players, pot=40)))
+    assert header[3] <= market[1]  # the pot above the market
+    for i, (left, top, right, bottom) in enumerate(rows):
+        assert top >= market[3]  # every row below the market
+        assert bottom - top <= 100  # within one row (cards 84 px high and their shadows)
+        for other in rows[i + 1 :]:  # no two rows' changes touch each other
+            assert left >= other[2] or right <= other[0] or bottom <= other[1] or top >= other[3]
+    # two columns of four, filled column by column
+    assert all(box[2] <= other[0] for box in rows[:4] for other in rows[4:])
+    for column in (rows[:4], rows[4:]):
+        assert all(upper[3] <= lower[1] for upper, lower in itertools.pairwise(column))
+    assert [box[1] for box in rows[:4]] == [box[1] for box in rows[4:]]
+
+
+def _draw_after(start: threading.Barrier, draws, out: list[bytes]) -> None:
+    start.wait()
+    out.extend(draw() for draw in draws)
+
+
+def test_a_board_and_a_hand_drawn_in_two_threads_equal_them_drawn_in_turn():
+    boards = [
+        partial(
+            render_board, _market(), [(f"Tố {k}", parse_cards("Ah 2c"), k % 2 == 0)], k, f"ván {k}"
+        )
+        for k in range(6)
+    ]
+    hands = [
+        partial(render_hand, list(FULL_DECK[k : k + 5]), hidden=k % 2) for k in range(0, 30, 5)
+    ]
+    _clear_tile_caches()
+    expected = [draw() for draw in boards], [draw() for draw in hands]
+    for _ in range(3):
+        _clear_tile_caches()  # every text and card drawn again, in both threads at once
+        got: tuple[list[bytes], list[bytes]] = ([], [])
+        start = threading.Barrier(2)
+
+        threads = [
+            threading.Thread(target=_draw_after, args=(start, boards, got[0])),
+            threading.Thread(target=_draw_after, args=(start, hands, got[1])),
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert got == expected
+
+
+async def test_a_hand_does_not_wait_behind_a_board_being_drawn():
+    release = threading.Event()
+
+    def slow_board() -> bytes:  # a board that takes as long as the test wants
+        release.wait(30)
+        return b""
+
+    board = asyncio.ensure_future(images._BOARDS.get(("a slow board",), slow_board))
+    try:
+        await asyncio.sleep(0)  # the slow board is handed to its thread
+        png = await asyncio.wait_for(render_hand_async(parse_cards("As Kd")), 10)
+        assert _open(png).size == _open(render_hand(parse_cards("As Kd"))).size
+        assert not board.done()
+    finally:
+        release.set()
+        await board
+
+
+def test_the_render_threads_end_with_the_process():
+    script = (
+        "import asyncio\n"
+        "from bot.render.images import render_board_async, render_hand_async\n"
+        "async def main():\n"
+        "    await asyncio.gather(render_hand_async([]), render_board_async([], [], 0))\n"
+        "asyncio.run(main())\n"
+        "print('done')\n"
+    )
+    root = Path(__file__).resolve().parents[1]
+    run = subprocess.run(
+        [sys.executable, "-c", script], cwd=root, capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == "done\n"
 
 
 # ---------------------------------------------------------------- text fallback
