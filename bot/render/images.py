@@ -483,7 +483,7 @@ _BACK = -1  # for _card_tile: a card back (cards are positive)
 _EMPTY = -2  # for _card_tile: the dashed outline of an empty slot
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=256)  # 54 hand tiles, 105 player tiles (with the greyed and empty ones)
 def _card_tile(card: int, w: int, h: int, greyed: bool = False) -> Image.Image:
     """A ``w`` x ``h`` card (or ``_BACK``, ``_EMPTY``) with its shadow (none when empty or
     ``greyed``: a folded player's), on the felt, at the final size. Callers must not
@@ -522,7 +522,7 @@ _SLOT_BOTTOM = 2  # and ends this far below it (the band 4)
 _ROW_MARGIN = 4
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=64)  # a title line is up to ~200 kB; the pot changes every bet
 def _header_text(
     text: str, colour: tuple[int, int, int], max_width: float | None, right: bool = False
 ) -> Image.Image:
@@ -558,7 +558,7 @@ def _slot_canvas(card_w: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:
     return tile, ImageDraw.Draw(tile)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=128)
 def _market_slot(label: str, card: int | None, price: str | None, empty: str) -> Image.Image:
     """One market slot: its label, its card or an empty outline reading ``empty``, its
     ``price`` text, on the band, at the final size. Callers must not modify the result."""
@@ -601,16 +601,18 @@ def _player_name(name: str, folded: str | None) -> Image.Image:
     through and greyed above the word ``folded`` when the player folded (None: still in).
     On the felt, a row high, at the final size. Callers must not modify the result."""
     ph = PLAYER_CARD[1]
-    img = Image.new("RGB", (_NAME_W * _SS, _ROW_H * _SS), FELT)
-    d = ImageDraw.Draw(img)
     x0, ymid = _ROW_MARGIN, ph / 2
     colour = TEXT_DIM if folded is not None else TEXT
     bold = folded is None
     font = _font(20 * _SS, bold=bold)
     label = _fit_text(_safe_text(name), font, (_NAME_W - 14) * _SS)
+    lw = font.getlength(label) / _SS
+    # as wide as the name (the cache holds many), or the name column when folded
+    width = _NAME_W if folded is not None else min(_NAME_W, x0 + math.ceil(lw) + _TEXT_MARGIN)
+    img = Image.new("RGB", (width * _SS, _ROW_H * _SS), FELT)
+    d = ImageDraw.Draw(img)
     _draw_text(d, (x0, ymid - (0 if bold else 8)), label, 20, colour, anchor="lm", bold=bold)
     if folded is not None:
-        lw = font.getlength(label) / _SS
         y = (ymid - 8) * _SS
         d.line((x0 * _SS, y, (x0 + lw) * _SS, y), fill=colour, width=2 * _SS)
         _draw_text(d, (x0, ymid + 14), folded, 14, TEXT_DIM, anchor="lm", max_width=_NAME_W - 14)
