@@ -249,6 +249,13 @@ def test_a_board_and_a_hand_drawn_in_two_threads_equal_them_drawn_in_turn():
         for thread in threads:
             thread.join()
         assert got == expected
+    # and each thread drew with its own FreeType faces (sharing them is not safe)
+    faces: list[object] = []
+    thread = threading.Thread(target=lambda: faces.append(images._font(60, bold=True)))
+    thread.start()
+    thread.join()
+    assert faces[0] is not images._font(60, bold=True)
+    assert images._font(60, bold=True) is images._font(60, bold=True)
 
 
 async def test_a_hand_does_not_wait_behind_a_board_being_drawn():
