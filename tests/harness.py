@@ -337,11 +337,12 @@ def _walk_components(components: Iterable[Mapping[str, Any]]) -> Iterable[dict[s
 class Msg:
     """The harness' view of one Discord message (current state + edit history).
 
-    ``packed`` (the harness's ``keep_payloads=False``): the payload is kept as its JSON text,
-    which the garbage collector never walks, and decoded on each read; no edit history."""
+    ``packed`` (the harness's ``keep_payloads=False``, for private answers and DMs): the
+    payload is kept as JSON text, which the garbage collector never walks, decoded on each
+    read."""
 
     __slots__ = ("_payload", "_json", "id", "channel_id", "flags", "visible_to",
-                 "interaction_token", "history", "deleted", "files")  # fmt: skip
+                 "interaction_token", "_history", "deleted", "files")  # fmt: skip
 
     def __init__(
         self,
@@ -356,9 +357,14 @@ class Msg:
         self.payload = payload
         self.visible_to = visible_to  # user id for ephemeral messages
         self.interaction_token = interaction
-        self.history: list[dict[str, Any]] = []
+        self._history: list[dict[str, Any]] | None = None  # made at the first edit kept
         self.deleted = False
         self.files: dict[str, bytes] = {}  # attachment filename -> bytes (all versions)
+
+    @property
+    def history(self) -> list[dict[str, Any]]:
+        """The payloads this message had before each edit (kept with ``keep_payloads``)."""
+        return self._history if self._history is not None else []
 
     @property
     def payload(self) -> dict[str, Any]:
@@ -726,9 +732,10 @@ class DiscordHarness:
         Injected failures (see ``Fault``); add more any time with ``h.fail(...)``.
     keep_payloads:
         False (for load, e.g. bench/discord.py): requests are not kept (``sent`` stays
-        empty; ``sent_log`` has a plain tuple per request), messages are kept as JSON text
-        without their edit history, and each interaction's answer likewise, so the harness
-        adds almost nothing to the heap the garbage collector walks in the bot's process.
+        empty; ``sent_log`` has a plain tuple per request), messages without their edit
+        history, private answers and DMs as JSON text, and each interaction's answer
+        likewise, so the harness adds little to the heap the garbage collector walks in the
+        bot's process.
 
     REST requests go through discord.py's real ``HTTPClient.request`` (its rate-limit buckets,
     429 handling and 5xx retries) with a stand-in for its aiohttp session. The harness sends no
@@ -2123,7 +2130,9 @@ class DiscordHarness:
             payload,
             visible_to=visible_to,
             interaction=reply.token if reply else None,
-            packed=not self.keep_payloads,
+            # for load: private answers and DMs (thousands, rarely read again) as text; the
+            # public messages (one per table, read and edited all the time) as they are
+            packed=not self.keep_payloads and (visible_to is not None or ch["type"] == 1),
         )
         msg.files.update(blobs)
         self._msgs[mid] = msg
@@ -2155,7 +2164,9 @@ class DiscordHarness:
         new["edited_timestamp"] = self._now()
         _validate_message(new)
         if self.keep_payloads:
-            msg.history.append(msg.payload)
+            if msg._history is None:
+                msg._history = []
+            msg._history.append(msg.payload)
         msg.payload = new
         self._mark(sent, msg)
         return msg.as_discord()

@@ -147,7 +147,14 @@ def command_text(locale: str, where: str, english: str) -> str | None:
 
 def number(n: int | float, locale: str | None = None) -> str:
     """``1234`` as its readers write it: ``1,234``, ``1.234``."""
-    return format_decimal(n, locale=locale or current())
+    return _number(type(n), n, locale or current())
+
+
+@lru_cache(maxsize=8192)
+def _number(kind: type, n: int | float, locale: str) -> str:
+    # Babel parses the locale on every call: a few hundred microseconds per number, on the
+    # event loop, for the handful of stack sizes and pots a table shows over and over.
+    return format_decimal(n, locale=locale)
 
 
 # Numbers that name something rather than count it are written as they are (no "1,234"):
@@ -168,17 +175,51 @@ class LocaleFormatter(string.Formatter):
         return super().get_field(field_name, args, kwargs)
 
     def format_field(self, value: Any, format_spec: str) -> str:
-        raw = self._field in RAW_NUMBERS or self._field.endswith("_id")
-        if isinstance(value, int) and not isinstance(value, bool) and not raw:
-            if format_spec in ("", "d"):
-                return number(value, self.locale)
-            if format_spec == "+d":
-                return ("+" if value >= 0 else "-") + number(abs(value), self.locale)
-        return super().format_field(value, format_spec)
+        return _format_field(self._field, value, format_spec, self.locale)
 
 
 def fill(template: str, locale: str, params: Mapping[str, Any]) -> str:
-    return LocaleFormatter(locale).vformat(template, (), params)
+    parts = _parts(template)
+    if parts is None:  # attribute access, indexing, nested specs: the general formatter
+        return LocaleFormatter(locale).vformat(template, (), params)
+    out = []
+    for literal, field, spec, conversion in parts:
+        out.append(literal)
+        if field is None:
+            continue
+        value = params[field]
+        if conversion is not None:
+            value = (
+                repr(value)
+                if conversion == "r"
+                else ascii(value)
+                if conversion == "a"
+                else str(value)
+            )
+        out.append(_format_field(field, value, spec, locale))
+    return "".join(out)
+
+
+@lru_cache(maxsize=4096)
+def _parts(template: str) -> tuple[tuple[str, str | None, str, str | None], ...] | None:
+    """The template's pieces when every field is a plain name (the catalog's case), parsed
+    once: ``str.format``'s machinery costs more than the words it fills."""
+    parts = []
+    for literal, field, spec, conversion in string.Formatter().parse(template):
+        if field is not None and (not field.isidentifier() or "{" in (spec or "")):
+            return None
+        parts.append((literal, field, spec or "", conversion))
+    return tuple(parts)
+
+
+def _format_field(field: str, value: Any, spec: str, locale: str) -> str:
+    raw = field in RAW_NUMBERS or field.endswith("_id")
+    if isinstance(value, int) and not isinstance(value, bool) and not raw:
+        if spec in ("", "d"):
+            return number(value, locale)
+        if spec == "+d":
+            return ("+" if value >= 0 else "-") + number(abs(value), locale)
+    return format(value, spec)
 
 
 def placeholders(template: str) -> set[str]:

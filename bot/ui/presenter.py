@@ -65,7 +65,9 @@ Job = Callable[[], Awaitable[None]]
 
 @dataclass
 class _Line:
-    event: TableEvent
+    #: the event until it is worded; then only its words are kept (a whole table view per
+    #: line would be most of what a table keeps alive between actions)
+    event: TableEvent | None
     text: str | None = None
 
 
@@ -156,8 +158,8 @@ class Presenter:
         """The Recent log's lines (new ones worded in the language being built now)."""
         lines = self._lane(channel_id).log
         for line in lines:
-            if line.text is None:
-                line.text = event_line(line.event)
+            if line.event is not None:
+                line.text, line.event = event_line(line.event), None
         return [line.text or "" for line in lines]
 
     def repost(self, channel_id: int) -> None:
