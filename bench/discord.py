@@ -114,7 +114,7 @@ class Tally:
     deals: int = 0
     clicks: int = 0  # actions and deals by button (the rest by slash command)
     refused: list[str] = field(default_factory=list)  # refusal texts (then tried again)
-    replies: list[Reply] = field(default_factory=list)
+    tokens: list[str] = field(default_factory=list)  # of every interaction (h.reply_for)
     hand_ids: list[int] = field(default_factory=list)
 
 
@@ -237,21 +237,21 @@ async def _step(
             tally.clicks += 1
         else:
             reply = h.send_slash(player, seat.channel, command, **options)
-        tally.replies.append(reply)
-        if await _stored(table, before, reply, stored, loop.time() + STUCK):
+        tally.tokens.append(reply.token)
+        if await _stored(h, table, before, reply.token, stored, loop.time() + STUCK):
             if before[1] == -1:
                 tally.deals += 1
                 tally.hand_ids.append(table.hand_id or 0)
             else:
                 tally.actions += 1
             return
-        tally.refused.append(str(reply.content))
+        tally.refused.append(str(h.reply_for(reply.token).content))
         by_command = True
 
 
 async def _stored(
-    table: Table, before: tuple[int | None, int], reply: Reply, stored: asyncio.Event,
-    give_up: float,
+    h: DiscordHarness, table: Table, before: tuple[int | None, int], token: str,
+    stored: asyncio.Event, give_up: float,
 ) -> bool:  # fmt: skip
     """True once the table has stored the move (its event was emitted), False if the bot
     answered without storing it (refused)."""
@@ -264,6 +264,7 @@ async def _stored(
             async with asyncio.timeout(1.0):
                 await stored.wait()
         except TimeoutError:
+            reply = h.reply_for(token)  # the harness keeps its record as a tuple: read it now
             if _progress(table) == before and _finished(reply):
                 return False
             if asyncio.get_running_loop().time() > give_up:
@@ -340,7 +341,8 @@ async def run_once(
             h.assert_no_errors()
             for seat in seats:  # what Discord shows is the stored state
                 assert_table_shows_latest(h, seat.channel)
-            assert all(_finished(r) for r in tally.replies), "an interaction was never answered"
+            replies = [h.reply_for(token) for token in tally.tokens]
+            assert all(_finished(r) for r in replies), "an interaction was never answered"
             sent = h.sent_log[first_request:]  # (transport, method, path, at)
             tables_ = {str(s.channel) for s in seats}
             edits = [
@@ -356,10 +358,10 @@ async def run_once(
                 hands=len(tally.hand_ids),
                 seconds=seconds,
                 tally=tally,
-                ack=[r.ack_latency for r in tally.replies if r.ack_latency is not None],
+                ack=[r.ack_latency for r in replies if r.ack_latency is not None],
                 answer=[
                     r.first_followup_at - r.dispatched_at
-                    for r in tally.replies
+                    for r in replies
                     if r.first_followup_at is not None
                 ],
                 stall=monitor.longest,

@@ -361,6 +361,23 @@ class Msg:
         self.deleted = False
         self.files: dict[str, bytes] = {}  # attachment filename -> bytes (all versions)
 
+    def frozen(self) -> tuple[Any, ...] | Msg:
+        """What the harness keeps: a packed message as a plain tuple of text, numbers and a
+        dict of bytes, which the garbage collector stops walking; others as they are."""
+        if self._json is None:
+            return self
+        files = tuple(self.files.items())  # a dict, even empty, would keep the tuple walked
+        return (self._json, self.visible_to, self.interaction_token, self.deleted, files)
+
+    @classmethod
+    def thawed(cls, kept: tuple[Any, ...] | Msg) -> Msg:
+        if isinstance(kept, Msg):
+            return kept
+        text, visible_to, token, deleted, files = kept
+        msg = cls(json.loads(text), visible_to=visible_to, interaction=token, packed=True)
+        msg.deleted, msg.files = deleted, dict(files)
+        return msg
+
     @property
     def history(self) -> list[dict[str, Any]]:
         """The payloads this message had before each edit (kept with ``keep_payloads``)."""
@@ -484,6 +501,21 @@ class Reply:
     @property
     def followups(self) -> list[Msg]:
         return [self._h.message(i) for i in self.followup_ids]
+
+    def frozen(self) -> tuple[Any, ...]:
+        """Everything but the harness, as a tuple (the harness's load mode keeps this: plain
+        numbers and text, which the garbage collector stops walking)."""
+        return tuple(getattr(self, name) for name in Reply.__slots__[1:])
+
+    @classmethod
+    def thawed(cls, harness: DiscordHarness, kept: tuple[Any, ...] | Reply) -> Reply:
+        if isinstance(kept, Reply):
+            return kept
+        reply = cls.__new__(cls)
+        reply._h = harness
+        for name, value in zip(Reply.__slots__[1:], kept, strict=True):
+            setattr(reply, name, value)
+        return reply
 
     @property
     def callback_data(self) -> dict[str, Any] | None:
@@ -779,7 +811,8 @@ class DiscordHarness:
         self.synced: dict[int | None, list[dict[str, Any]]] = {}
         self._synced_ids: dict[int | None, list[dict[str, Any]]] = {}
 
-        self._msgs: dict[int, Msg] = {}
+        #: message id -> Msg, or a packed one's ``Msg.frozen()`` (read with ``message()``)
+        self._msgs: dict[int, Msg | tuple[Any, ...]] = {}
         self._channel_msgs: dict[int, list[int]] = {}
         self._channels: dict[int, dict[str, Any]] = {}
         self._dm_channel_of: dict[int, int] = {}
@@ -787,7 +820,9 @@ class DiscordHarness:
         self._members: dict[int, dict[str, Any]] = {}
         self._roles: dict[int, dict[str, Any]] = {}  # guild roles besides @everyone
         self._cdn: dict[str, bytes] = {}
-        self._replies: dict[str, Reply] = {}
+        #: interaction token -> Reply (with ``keep_payloads=False``: its ``frozen()`` tuple;
+        #: read with ``reply_for``)
+        self._replies: dict[str, Reply | tuple[Any, ...]] = {}
         self._guild_id: int | None = None
         self._guild_name = "Harness Guild"
         #: the server's preferred locale, and each user's client locale (default en-US)
@@ -1162,7 +1197,9 @@ class DiscordHarness:
         """Delete a thread and its messages: THREAD_DELETE (id, guild, parent and type only)."""
         thread = self._channels.pop(int(thread_id))
         for mid in self._channel_msgs.get(int(thread_id), []):
-            self._msgs[mid].deleted = True
+            msg = self.message(mid)
+            msg.deleted = True
+            self._keep(msg)
         keys = ("id", "guild_id", "parent_id", "type")
         self._dispatch_gateway("THREAD_DELETE", {k: thread[k] for k in keys})
         await self.settle()
@@ -1254,13 +1291,13 @@ class DiscordHarness:
     # ------------------------------------------------------------------ public lookups ----
     def message(self, message_id: int) -> Msg:
         try:
-            return self._msgs[int(message_id)]
+            return Msg.thawed(self._msgs[int(message_id)])
         except KeyError:
             raise HarnessError(f"unknown message {message_id}") from None
 
     def messages(self, channel_id: int, *, include_ephemeral: bool = True) -> list[Msg]:
         """Current (non-deleted) messages of a channel, oldest first."""
-        out = [self._msgs[i] for i in self._channel_msgs.get(int(channel_id), [])]
+        out = [self.message(i) for i in self._channel_msgs.get(int(channel_id), [])]
         return [m for m in out if not m.deleted and (include_ephemeral or not m.ephemeral)]
 
     def dms(self, user: Mapping[str, Any] | int) -> list[Msg]:
@@ -1282,7 +1319,16 @@ class DiscordHarness:
         return out + list(self.synced.get(None, []))
 
     def reply_for(self, token: str) -> Reply:
-        return self._replies[token]
+        """The interaction's record as it is now (with ``keep_payloads=False`` the Reply that
+        ``send_slash``/``send_click`` returned is not updated: read it again here)."""
+        return Reply.thawed(self, self._replies[token])
+
+    def replies(self) -> list[Reply]:
+        """Every interaction sent so far, oldest first."""
+        return [Reply.thawed(self, kept) for kept in self._replies.values()]
+
+    def _keep_reply(self, reply: Reply) -> None:
+        self._replies[reply.token] = reply if self.keep_payloads else reply.frozen()
 
     # ------------------------------------------------------------------- interactions ----
     def _uid(self, user: Mapping[str, Any] | int) -> int:
@@ -1389,6 +1435,7 @@ class DiscordHarness:
             self._dispatch_now(payload, reply)
             await self.settle()
         finally:
+            reply = self.reply_for(reply.token)
             reply.sent = self.sent[start:]
         self._raise_errors("handling interaction", reply)
         if expect_response and reply.callback_type is None:
@@ -1402,8 +1449,8 @@ class DiscordHarness:
     def _dispatch_now(self, payload: dict[str, Any], reply: Reply) -> Reply:
         """Hand the interaction to the gateway parser (the bot's handlers start as tasks)."""
         self._raise_errors("before dispatch")
-        self._replies[reply.token] = reply
         reply.dispatched_at = time.monotonic()
+        self._keep_reply(reply)
         self.bot._connection.parsers["INTERACTION_CREATE"](payload)
         return reply
 
@@ -2026,7 +2073,8 @@ class DiscordHarness:
         return self._channel_object(self._channels[cid])
 
     def _channel_message(self, channel_id: int, message_id: int) -> Msg:
-        msg = self._msgs.get(message_id)
+        kept = self._msgs.get(message_id)
+        msg = None if kept is None else Msg.thawed(kept)
         # ephemeral messages cannot be reached through channel routes
         if msg is None or msg.deleted or msg.channel_id != channel_id or msg.ephemeral:
             raise _http_error(404, 10008, "Unknown Message")
@@ -2135,7 +2183,7 @@ class DiscordHarness:
             packed=not self.keep_payloads and (visible_to is not None or ch["type"] == 1),
         )
         msg.files.update(blobs)
-        self._msgs[mid] = msg
+        self._keep(msg)
         self._channel_msgs.setdefault(channel_id, []).append(mid)
         if ch["type"] == 0:
             ch["last_message_id"] = str(mid)
@@ -2168,12 +2216,18 @@ class DiscordHarness:
                 msg._history = []
             msg._history.append(msg.payload)
         msg.payload = new
+        self._keep(msg)
         self._mark(sent, msg)
         return msg.as_discord()
 
     def _delete(self, sent: Sent, msg: Msg) -> None:
         msg.deleted = True
+        self._keep(msg)
         sent.channel_id, sent.message_id = msg.channel_id, msg.id
+
+    def _keep(self, msg: Msg) -> None:
+        """Store a message after a change (a packed one as its plain tuple)."""
+        self._msgs[msg.id] = msg.frozen()
 
     def _mark(self, sent: Sent, msg: Msg) -> None:
         sent.channel_id, sent.message_id = msg.channel_id, msg.id
@@ -2210,20 +2264,28 @@ class DiscordHarness:
     def _answer_webhook(self, sent: Sent, method: str, path: str, body: Any) -> Any:
         m = re.fullmatch(r"/interactions/(\d+)/([^/]+)/callback", path)
         if m and method == "POST":
-            reply = self._replies.get(m.group(2))
+            kept = self._replies.get(m.group(2))
+            reply = None if kept is None else Reply.thawed(self, kept)
             if reply is None or reply.interaction_id != int(m.group(1)):
                 raise _http_error(404, 10062, "Unknown interaction")
-            return self._callback(sent, reply, body)
+            try:
+                return self._callback(sent, reply, body)
+            finally:
+                self._keep_reply(reply)
         m = re.fullmatch(r"/webhooks/(\d+)/([^/]+)(?:/messages/(@original|\d+))?", path)
         if m is None or int(m.group(1)) != APPLICATION_ID:
             raise self._unknown(sent)
-        reply = self._replies.get(m.group(2))
-        if reply is None:
+        kept = self._replies.get(m.group(2))
+        if kept is None:
             raise _http_error(401, 50027, "Invalid Webhook Token")
+        reply = Reply.thawed(self, kept)
         target = m.group(3)
         if target is None:
             if method == "POST":
-                return self._followup(sent, reply, body)
+                try:
+                    return self._followup(sent, reply, body)
+                finally:
+                    self._keep_reply(reply)
             raise self._unknown(sent)
         if reply.callback_type is None:
             raise _http_error(404, 10015, "Unknown Webhook")

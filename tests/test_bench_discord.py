@@ -13,13 +13,13 @@ async def test_the_discord_benchmark_plays_every_game_and_its_counts_agree(tmp_p
     assert {seat.variant for seat in plan(4)} == set(GAMES)
     assert figures.hands == 4 and figures.tally.deals == 4
     assert figures.actions == figures.stored_actions > 0
-    assert len(figures.tally.replies) == figures.actions + figures.tally.deals + len(
+    assert len(figures.tally.tokens) == figures.actions + figures.tally.deals + len(
         figures.tally.refused
     )
-    assert len(figures.ack) == len(figures.tally.replies)
-    assert len(figures.answer) == len(figures.tally.replies)  # each got its private answer
+    assert len(figures.ack) == len(figures.tally.tokens)
+    assert len(figures.answer) == len(figures.tally.tokens)  # each got its private answer
     assert figures.edits == figures.presenter_edits > 0
-    assert figures.requests >= figures.webhook >= 2 * len(figures.tally.replies)
+    assert figures.requests >= figures.webhook >= 2 * len(figures.tally.tokens)
     report([figures, figures], 0.0)
     printed = capsys.readouterr().out
     for target in ("initial response p99", "longest event-loop stall", "table edits per action"):

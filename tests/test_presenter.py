@@ -192,3 +192,31 @@ async def test_past_128_dm_channels_a_hand_dm_is_still_one_request(tmp_path):
         sent = h.sent[start:]
         assert len([s for s in sent if s.visibility == "dm"]) == 2
         assert [s for s in sent if s.path == "/users/@me/channels"] == []
+
+
+async def test_the_views_sent_with_table_messages_leave_nothing_for_the_garbage_collector(
+    tmp_path,
+):
+    """A table message's view and its buttons point at each other: kept as they are after the
+    edit, each would be a cycle that only a full collection (the event loop stopped) frees.
+    Played by slash command, so discord.py builds no views of its own for clicks."""
+    import gc
+
+    async with DiscordHarness(make_bot(tmp_path / "p.db")) as h:
+        await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
+        await open_table(h, "a5-draw", [ALICE, BOB])
+        await h.slash(ALICE, TABLE, "a5-draw deal")
+        gc.collect()
+        gc.set_debug(gc.DEBUG_SAVEALL)  # what a collection finds goes to gc.garbage
+        try:
+            for _ in range(4):
+                await step(h, TABLE)
+            await h.settle()
+            gc.collect()
+            views = [o for o in gc.garbage if isinstance(o, discord.ui.View)]
+        finally:
+            gc.set_debug(0)
+            gc.garbage.clear()
+        assert h.bot.presenter.edits >= 4  # type: ignore[attr-defined]
+        assert views == []
+        assert_table_shows_latest(h, TABLE)

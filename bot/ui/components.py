@@ -175,6 +175,17 @@ def table_components(view: TableView) -> discord.ui.View:
     return ui
 
 
+def let_go(ui: discord.ui.View) -> None:
+    """Drop a view of persistent (dynamic) items once it is sent. A click on them is matched by
+    its custom_id, never through this object; but the view and its items point at each other,
+    so left alone every view sent is a cycle that only the garbage collector's full passes
+    free, with the event loop stopped (23 objects a table edit, thousands of edits a minute
+    at 200 tables)."""
+    if all(isinstance(item, discord.ui.DynamicItem) for item in ui.walk_children()):
+        ui.clear_items()
+        ui.stop()
+
+
 def discard_picker(channel_id: int, hand_id: int, turn: int, cards: list[int]) -> discord.ui.View:
     """Ephemeral: a menu of the player's own cards and a stand-pat button."""
     ui = discord.ui.View(timeout=None)

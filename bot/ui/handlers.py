@@ -204,7 +204,7 @@ async def open_picker(
     interaction: discord.Interaction, channel_id: int, hand_id: int | None, turn: int | None
 ) -> None:
     """The draw button: the player to act gets their cards and a discard menu, privately."""
-    from .components import discard_picker
+    from .components import discard_picker, let_go
 
     await answer_first(interaction)
     manager = manager_of(interaction)
@@ -224,7 +224,10 @@ async def open_picker(
         return
     embed, files = await hand_embed(seat, t("picker.note"), where(channel_id, view.hand_id))
     picker = discard_picker(channel_id, view.hand_id or 0, view.turn, list(seat.cards))
-    await interaction.followup.send(embed=embed, files=files, view=picker, ephemeral=True)
+    try:
+        await interaction.followup.send(embed=embed, files=files, view=picker, ephemeral=True)
+    finally:
+        let_go(picker)
 
 
 @guarded

@@ -147,11 +147,11 @@ def command_text(locale: str, where: str, english: str) -> str | None:
 
 def number(n: int | float, locale: str | None = None) -> str:
     """``1234`` as its readers write it: ``1,234``, ``1.234``."""
-    return _number(type(n), n, locale or current())
+    return _number(isinstance(n, float), n, locale or current())  # 1 and 1.0 apart
 
 
 @lru_cache(maxsize=8192)
-def _number(kind: type, n: int | float, locale: str) -> str:
+def _number(is_float: bool, n: int | float, locale: str) -> str:
     # Babel parses the locale on every call: a few hundred microseconds per number, on the
     # event loop, for the handful of stack sizes and pots a table shows over and over.
     return format_decimal(n, locale=locale)

@@ -39,7 +39,7 @@ from bot.tables.table import Table, describe_action
 
 from . import i18n
 from .catalog import t
-from .components import table_components
+from .components import let_go, table_components
 from .handlers import where
 from .render import hand_embed, result_embed, table_embed, table_files
 from .text import event_line
@@ -254,20 +254,23 @@ class Presenter:
         except Refused:
             return  # the table is gone
         content = await self._content(lane, view)
-        old = lane.message_id
-        if old is None or lane.repost or self._too_old(old):
-            await self._post(lane, view, content)
-            return
-        channel = self.client.get_partial_messageable(lane.channel_id)
         try:
-            await self._timed(channel.get_partial_message(old).edit(**content))
-            self.edits += 1
-        except discord.NotFound:
-            await self._post(lane, view, await self._content(lane, view))
-        except discord.HTTPException as exc:
-            if exc.code != EDITS_TOO_OLD:
-                raise
-            await self._post(lane, view, await self._content(lane, view))
+            old = lane.message_id
+            if old is None or lane.repost or self._too_old(old):
+                await self._post(lane, view, content)
+                return
+            channel = self.client.get_partial_messageable(lane.channel_id)
+            try:
+                await self._timed(channel.get_partial_message(old).edit(**content))
+                self.edits += 1
+            except discord.NotFound:
+                await self._post(lane, view, await self._content(lane, view))
+            except discord.HTTPException as exc:
+                if exc.code != EDITS_TOO_OLD:
+                    raise
+                await self._post(lane, view, await self._content(lane, view))
+        finally:
+            let_go(content["view"])
 
     def _too_old(self, message_id: int) -> bool:
         posted = discord.utils.snowflake_time(message_id).timestamp()
@@ -277,7 +280,10 @@ class Presenter:
         """A new table message; the old one keeps its content, its buttons disabled."""
         channel = self.client.get_partial_messageable(lane.channel_id)
         files = content.pop("attachments")
-        message = await self._timed(channel.send(files=files, **content))
+        try:
+            message = await self._timed(channel.send(files=files, **content))
+        finally:
+            let_go(content["view"])
         self.edits += 1
         old, lane.message_id, lane.repost = lane.message_id, message.id, False
         await self.manager.store.set_table_message(lane.channel_id, message.id)
@@ -292,6 +298,8 @@ class Presenter:
             await self._timed(channel.get_partial_message(old).edit(view=stale))
         except (discord.HTTPException, *TRANSIENT) as exc:
             log.warning("old table message %s keeps its buttons (%r)", old, exc)
+        finally:
+            let_go(stale)
 
     # ----- results, DMs, notices: in order -------------------------------------------
 
@@ -362,6 +370,7 @@ class Presenter:
         if message_id is not None:
             with contextlib.suppress(discord.NotFound):  # deleted: nothing left to turn off
                 await channel.get_partial_message(message_id).edit(attachments=[], **content)
+        let_go(content["view"])
 
     # ----- helpers -----------------------------------------------------------------------
 
