@@ -24,7 +24,7 @@ from bot.tables.manager import TableManager
 from bot.tables.models import Refused
 from bot.tables.practice import PracticeDriver
 from bot.ui.catalog import t
-from bot.ui.components import DiscardSelect, TableButton
+from bot.ui.components import DiscardSelect, TableButton, done_with
 from bot.ui.handlers import apologize, refuse, reply
 from bot.ui.limits import RateLimiter, wait_seconds
 from bot.ui.presenter import Presenter
@@ -141,7 +141,20 @@ class PokerBot(commands.Bot):
         # 4. discord.py's own: extensions, and last the HTTP session.
         await super().close()
 
+    async def on_app_command_completion(
+        self, interaction: discord.Interaction, command: object
+    ) -> None:
+        done_with(interaction)  # discord.py is done with it (see done_with)
+
     async def on_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        try:
+            await self._answer_error(interaction, error)
+        finally:
+            done_with(interaction)
+
+    async def _answer_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
         original = getattr(error, "original", error)

@@ -194,29 +194,58 @@ async def test_past_128_dm_channels_a_hand_dm_is_still_one_request(tmp_path):
         assert [s for s in sent if s.path == "/users/@me/channels"] == []
 
 
+async def _garbage_while(play) -> list:
+    """What only the garbage collector would free (cycles) of what ``play()`` left behind."""
+    import gc
+
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)  # what a collection finds goes to gc.garbage
+    try:
+        await play()
+        gc.collect()
+        return list(gc.garbage)
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+
+
 async def test_the_views_sent_with_table_messages_leave_nothing_for_the_garbage_collector(
     tmp_path,
 ):
     """A table message's view and its buttons point at each other: kept as they are after the
-    edit, each would be a cycle that only a full collection (the event loop stopped) frees.
-    Played by slash command, so discord.py builds no views of its own for clicks."""
-    import gc
-
+    edit, each would be a cycle that only a full collection (the event loop stopped) frees."""
     async with DiscordHarness(make_bot(tmp_path / "p.db")) as h:
         await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
         await open_table(h, "a5-draw", [ALICE, BOB])
         await h.slash(ALICE, TABLE, "a5-draw deal")
-        gc.collect()
-        gc.set_debug(gc.DEBUG_SAVEALL)  # what a collection finds goes to gc.garbage
-        try:
+
+        async def play() -> None:
             for _ in range(4):
                 await step(h, TABLE)
             await h.settle()
-            gc.collect()
-            views = [o for o in gc.garbage if isinstance(o, discord.ui.View)]
-        finally:
-            gc.set_debug(0)
-            gc.garbage.clear()
+
+        garbage = await _garbage_while(play)
         assert h.bot.presenter.edits >= 4  # type: ignore[attr-defined]
-        assert views == []
+        assert [o for o in garbage if isinstance(o, discord.ui.View)] == []
         assert_table_shows_latest(h, TABLE)
+
+
+async def test_answered_commands_and_clicks_leave_nothing_for_the_garbage_collector(tmp_path):
+    """discord.py's Interaction and its response point at each other (and the view it builds
+    to dispatch a click, with its buttons): each interaction would otherwise leave ~35
+    objects that only a full collection frees."""
+    async with DiscordHarness(make_bot(tmp_path / "p.db")) as h:
+        await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
+        await open_table(h, "a5-draw", [ALICE, BOB])
+
+        async def play() -> None:
+            await h.slash(ALICE, TABLE, "a5-draw deal")
+            await step(h, TABLE)  # a command
+            view = h.bot.manager.view(TABLE)  # type: ignore[attr-defined]
+            to_act = next(p for p in PLAYERS if uid(p) == view.to_act_user)
+            message = table_message(h, TABLE)
+            await h.click(to_act, message, message.custom_id_for("Check"))  # a button
+            await h.settle()
+
+        garbage = await _garbage_while(play)
+        assert [o for o in garbage if isinstance(o, discord.Interaction | discord.ui.View)] == []

@@ -8,10 +8,12 @@ button drawn for an earlier turn is refused by the manager.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from typing import Any
 
 import discord
+from discord.ui.view import BaseView
 
 from bot.engine.cards import format_card, parse_card
 from bot.render.text import card_text
@@ -77,6 +79,7 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTO
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await handlers.button(interaction, self.channel_id, self.action, self.hand_id, self.turn)
+        done_with(interaction, self.view)  # not after an error: discord.py's handler needs it
 
 
 class DiscardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE):
@@ -120,6 +123,7 @@ class DiscardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SEL
             hand_id=self.hand_id,
             turn=self.turn,
         )
+        done_with(interaction, self.view)
 
 
 def table_components(view: TableView) -> discord.ui.View:
@@ -175,13 +179,26 @@ def table_components(view: TableView) -> discord.ui.View:
     return ui
 
 
-def let_go(ui: discord.ui.View) -> None:
+def let_go(ui: BaseView) -> None:
     """Drop a view of persistent (dynamic) items once it is sent. A click on them is matched by
     its custom_id, never through this object; but the view and its items point at each other,
     so left alone every view sent is a cycle that only the garbage collector's full passes
     free, with the event loop stopped (23 objects a table edit, thousands of edits a minute
     at 200 tables)."""
     if all(isinstance(item, discord.ui.DynamicItem) for item in ui.walk_children()):
+        ui.clear_items()
+        ui.stop()
+
+
+def done_with(interaction: discord.Interaction, ui: BaseView | None = None) -> None:
+    """Let an answered interaction go. discord.py's Interaction and its InteractionResponse
+    point at each other, so each interaction (with its user, member, message and followup
+    webhook: about 35 objects) would wait for a full collection; so would the view
+    discord.py builds from the clicked message to dispatch a button. Called only once the
+    handler is done and discord.py will not look at the answer again."""
+    with contextlib.suppress(AttributeError):  # never asked for: nothing to break
+        delattr(interaction, "_cs_response")
+    if ui is not None:  # built for this one click (discord.py's View.from_message)
         ui.clear_items()
         ui.stop()
 
