@@ -20,6 +20,20 @@ from .catalog import t
 from .text import action_name, cmd, command, esc, game, hand_name, round_label, shown_hand
 
 GREEN = discord.Colour.dark_green()
+
+
+class PngFile(discord.File):
+    """An image drawn in memory, to attach. discord.py's ``File.close()`` puts the buffer's
+    own ``close`` back as an attribute of the buffer, a cycle (buffer -> its dict -> bound
+    method -> buffer) that only a full garbage collection frees: one per image sent. The
+    class's method is the same one, so the attribute is simply dropped."""
+
+    def __init__(self, png: bytes, filename: str) -> None:
+        super().__init__(io.BytesIO(png), filename=filename)
+
+    def close(self) -> None:
+        super().close()
+        vars(self.fp).pop("close", None)
 BOARD_FILE = "board.png"
 HAND_FILE = "hand.png"
 
@@ -150,7 +164,7 @@ async def table_files(view: TableView) -> list[discord.File]:
         locale=i18n.current(),  # numbers written the table's way
     )
     png = await render_board_async(market, players, hand.pot, labels.title, labels)
-    return [discord.File(io.BytesIO(png), filename=BOARD_FILE)]
+    return [PngFile(png, BOARD_FILE)]
 
 
 async def hand_embed(
@@ -188,7 +202,7 @@ async def hand_embed(
         return embed, []
     embed.set_image(url=f"attachment://{HAND_FILE}")
     png = await render_hand_async(seat.cards)
-    return embed, [discord.File(io.BytesIO(png), filename=HAND_FILE)]
+    return embed, [PngFile(png, HAND_FILE)]
 
 
 def _won_with(award: Award, player: str, result: PublicView) -> str:
