@@ -34,6 +34,8 @@ class PngFile(discord.File):
     def close(self) -> None:
         super().close()
         vars(self.fp).pop("close", None)
+
+
 BOARD_FILE = "board.png"
 HAND_FILE = "hand.png"
 
