@@ -1,22 +1,26 @@
 """The bot under Discord's conditions: many tables at once through the real discord.py.
 
 The production bot (``bot.client.PokerBot`` with its presenter, the SQLite store on a
-file in a temp directory, the render thread) is logged in and fed gateway payloads by
+file in a temp directory, the render threads) is logged in and fed gateway payloads by
 ``tests/harness.py``; every REST call and interaction response takes a random
 ``--latency`` (default 100–300 ms, seeded) before "Discord" answers it. ``--tables``
 tables (default 200: the four games in turn, 2 or 3 players each) are opened and joined
-without latency (not measured); then every table plays ``--hands`` hands at once, each
-player acting the moment the previous action is stored (a burst): the player to act
-clicks the table message's button when the message on "Discord" already shows it for
-this turn, and otherwise types the slash command (discards with cards always by
+without latency (not measured); then every table plays ``--hands`` hands at once. Each
+player to act thinks for a random time (exponential, mean ``--think`` seconds, default 1:
+people's pace, with many quick successions of clicks, about one move in five under 0.2 s)
+and then moves: by the table message's button when the message on "Discord" already
+shows it for this turn, otherwise by slash command (discards with cards always by
 command; the picker would be two interactions). The hand ends, a player deals again.
-Printed, per run and as the run-to-run spread over ``--runs``:
+``--think 0`` is the stress case: everyone moves the instant the previous move is
+stored, so the 200 tables ask for more than one event loop can do, and the loop runs
+saturated. Printed, per run and as the run-to-run spread over ``--runs``:
 
-* initial-response latency p50 / p99 of every interaction of the burst (actions and
-  deals): from the harness handing the INTERACTION_CREATE payload to discord.py, to the
-  moment the bot made its first response call (``Reply.ack_latency``);
+* initial-response latency p50 / p99 of every interaction (actions and deals): from the
+  harness handing the INTERACTION_CREATE payload to discord.py, to the moment the bot
+  made its first response call (``Reply.ack_latency``);
 * the event loop's longest stall: a monitor task sleeps 5 ms in a loop and records the
   largest overshoot, from the first action until the presenters have shown everything;
+  and how busy the loop was (the CPU time of its thread over the same span);
 * requests per action (REST and interaction responses and followups, everything the bot
   sent to "Discord" from the first action until all was shown, divided by the game
   actions: check, call, bet, raise, fold, discard, buy; deals are not actions but their
@@ -25,20 +29,18 @@ Printed, per run and as the run-to-run spread over ``--runs``:
 
 What the numbers include: discord.py's real request path (rate-limit buckets, JSON,
 response parsing), the bot's handlers, the table manager with durable SQLite commits,
-the presenters and the render thread. **The harness shares the process and the event
-loop with the bot**: building every interaction payload, recording every request with
-deep copies of its body, answering it and updating its model of every message, and the
-agent coroutines deciding the moves. The loop-stall and initial-response figures
-therefore include the harness's own work: they are upper bounds for the bot alone.
-Excluded: the network (latency is a sleep: no sockets, TLS or gateway decompression),
-real Discord rate limits (the harness sends no rate-limit headers and answers no 429
-here, so discord.py keeps one request in flight per route), and other processes' load
-on the machine (2 cores here, shared).
+the presenters and the render threads. **The harness shares the process and the event
+loop with the bot**: building every interaction payload, recording every request,
+answering it and updating its model of every message, and the player coroutines
+deciding the moves. The loop-stall and initial-response figures therefore include the
+harness's own work: they are upper bounds for the bot alone. (In this load mode the
+harness keeps its records as plain tuples and text, which the garbage collector does not
+walk.) Excluded: the network (latency is a sleep: no sockets, TLS or gateway
+decompression), real Discord rate limits (the harness sends no rate-limit headers and
+answers no 429 here, so discord.py keeps one request in flight per route), and other
+processes' load on the machine (2 cores here, shared).
 
-    python -m bench.discord [--tables 200] [--hands 2] [--runs 3] [--seed 1] [--think 0]
-
-``--think S`` makes each player think for a random time first (mean S seconds), as people
-do, instead of the burst.
+    python -m bench.discord [--tables 200] [--hands 2] [--runs 3] [--seed 1] [--think 1]
 """
 
 from __future__ import annotations
@@ -129,6 +131,7 @@ class Figures:
     ack: list[float]  # initial-response latency of every interaction of the burst (s)
     answer: list[float]  # dispatch to the private answer (the followup with the cards) (s)
     stall: float  # the longest event-loop stall (s)
+    loop_busy: float  # CPU time of the event loop's thread / wall time, over the same span
     gc_pause: float  # the longest garbage-collector pause during the burst (s)
     requests: int  # everything sent to "Discord" during the burst and until all was shown
     webhook: int  # of which interaction responses and followups
@@ -318,7 +321,7 @@ async def run_once(
             first_request, first_edits = len(h.sent_log), bot.presenter.edits
             monitor = LagMonitor()
             watching = asyncio.create_task(monitor.run())
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.thread_time()
             await asyncio.gather(
                 *(
                     _play(
@@ -335,6 +338,8 @@ async def run_once(
             )
             seconds = time.perf_counter() - start
             assert await bot.presenter.drain(STUCK), "the presenters did not catch up"
+            shown = time.perf_counter() - start
+            loop_busy = (time.thread_time() - start_cpu) / shown
             monitor.stop()
             await watching
             await h.settle()
@@ -365,6 +370,7 @@ async def run_once(
                     if r.first_followup_at is not None
                 ],
                 stall=monitor.longest,
+                loop_busy=loop_busy,
                 gc_pause=monitor.longest_gc,
                 requests=len(sent),
                 webhook=sum(transport == "webhook" for transport, *_ in sent),
@@ -418,6 +424,13 @@ def report(runs: list[Figures], latency: float | tuple[float, float], think: flo
             f"< {TARGET_STALL * 1000:.0f} ms",
             lambda v: v < TARGET_STALL,
         ),
+        (
+            "event loop busy (its thread's CPU)",
+            [f.loop_busy for f in runs],
+            lambda v: f"{v:.0%}",
+            "",
+            None,
+        ),
         ("private answer p50", [f.percentile(0.5, "answer") for f in runs], _ms, "", None),
         ("private answer p99", [f.percentile(0.99, "answer") for f in runs], _ms, "", None),
         ("longest garbage-collector pause", [f.gc_pause for f in runs], _ms, "", None),
@@ -440,7 +453,11 @@ def report(runs: list[Figures], latency: float | tuple[float, float], think: flo
     print(
         f"\n{first.tables} tables, {first.hands // first.tables} hands each, REST latency "
         f"{low * 1000:.0f}-{high * 1000:.0f} ms per call; "
-        + (f"players think {think:g} s on average first; " if think else "a burst: no thinking; ")
+        + (
+            f"players think {think:g} s on average first; "
+            if think
+            else "no thinking at all (the loop saturated); "
+        )
         + f"{len(runs)} run(s)"
     )
     table = [("metric", "median", "min-max over runs", "target", "met?")]
@@ -479,8 +496,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="runs, for the spread")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
-        "--think", type=float, default=0.0,
-        help="mean seconds a player thinks before each move (default 0: a burst)",
+        "--think", type=float, default=1.0,
+        help="mean seconds a player thinks before each move (default 1; 0: no thinking at "
+        "all, the loop saturated)",
     )  # fmt: skip
     parser.add_argument(
         "--latency", type=float, nargs=2, default=(0.1, 0.3), metavar=("LOW", "HIGH"),

@@ -20,6 +20,7 @@ async def test_the_discord_benchmark_plays_every_game_and_its_counts_agree(tmp_p
     assert len(figures.answer) == len(figures.tally.tokens)  # each got its private answer
     assert figures.edits == figures.presenter_edits > 0
     assert figures.requests >= figures.webhook >= 2 * len(figures.tally.tokens)
+    assert 0 < figures.loop_busy <= 1.05  # the loop thread's CPU over wall time
     report([figures, figures], 0.0)
     printed = capsys.readouterr().out
     for target in ("initial response p99", "longest event-loop stall", "table edits per action"):
