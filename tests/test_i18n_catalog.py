@@ -12,6 +12,7 @@ from babel.messages.catalog import Catalog
 
 from bot.ui import i18n
 from bot.ui import i18n_build as build
+from bot.ui.catalog import MESSAGES, Plural
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -120,6 +121,30 @@ def test_numbers_are_written_the_readers_way() -> None:
     assert i18n.fill("{pot} / {net:+d}", "en", {"pot": 1234, "net": -1500}) == "1,234 / -1,500"
     assert i18n.fill("{pot} / {net:+d}", "pt_BR", {"pot": 1234, "net": 1500}) == "1.234 / +1.500"
     assert i18n.fill("{pot}", "vi", {"pot": 1234567}) == "1.234.567"
+
+
+def test_the_fast_fill_writes_every_message_as_the_general_formatter_does() -> None:
+    """fill() parses plain-name templates once and puts them together itself; it must say
+    what the general formatter says, for every message in every language, and hand it
+    anything else (a conversion). How a number is written, which both share, is checked
+    by test_numbers_are_written_the_readers_way."""
+    values = [1234567, -5, 0, 3.5, "x<y>", True]
+    for locale in ("en", "pt_BR", "vi"):
+        for key, message in MESSAGES.items():
+            english = (message.one, message.other) if isinstance(message, Plural) else message
+            for template in {i18n.text(key, english, locale, count) for count in (1, 2)}:
+                fields = i18n.placeholders(template)
+                for value in values:
+                    params = {name: value for name in fields} | {"count": 2}
+                    general = i18n.LocaleFormatter(locale)
+                    try:
+                        expected = general.vformat(template, (), params)
+                    except (ValueError, TypeError) as exc:  # e.g. "{n:+d}" with a string
+                        with pytest.raises(type(exc)):
+                            i18n.fill(template, locale, params)
+                        continue
+                    assert i18n.fill(template, locale, params) == expected, (key, template)
+    assert i18n.fill("{name!r} has {pot}", "en", {"name": "a", "pot": 1000}) == "'a' has 1,000"
 
 
 def test_catalogs_ship_as_package_data() -> None:

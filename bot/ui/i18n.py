@@ -180,35 +180,27 @@ class LocaleFormatter(string.Formatter):
 
 def fill(template: str, locale: str, params: Mapping[str, Any]) -> str:
     parts = _parts(template)
-    if parts is None:  # attribute access, indexing, nested specs: the general formatter
+    if parts is None:  # conversions, attributes, indexing, nested specs: the general way
         return LocaleFormatter(locale).vformat(template, (), params)
     out = []
-    for literal, field, spec, conversion in parts:
+    for literal, field, spec in parts:
         out.append(literal)
-        if field is None:
-            continue
-        value = params[field]
-        if conversion is not None:
-            value = (
-                repr(value)
-                if conversion == "r"
-                else ascii(value)
-                if conversion == "a"
-                else str(value)
-            )
-        out.append(_format_field(field, value, spec, locale))
+        if field is not None:
+            out.append(_format_field(field, params[field], spec, locale))
     return "".join(out)
 
 
 @lru_cache(maxsize=4096)
-def _parts(template: str) -> tuple[tuple[str, str | None, str, str | None], ...] | None:
+def _parts(template: str) -> tuple[tuple[str, str | None, str], ...] | None:
     """The template's pieces when every field is a plain name (the catalog's case), parsed
     once: ``str.format``'s machinery costs more than the words it fills."""
     parts = []
     for literal, field, spec, conversion in string.Formatter().parse(template):
-        if field is not None and (not field.isidentifier() or "{" in (spec or "")):
+        if field is not None and (
+            not field.isidentifier() or conversion is not None or "{" in (spec or "")
+        ):
             return None
-        parts.append((literal, field, spec or "", conversion))
+        parts.append((literal, field, spec or ""))
     return tuple(parts)
 
 
