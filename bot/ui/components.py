@@ -186,8 +186,12 @@ def let_go(ui: BaseView) -> None:
     free, with the event loop stopped (23 objects a table edit, thousands of edits a minute
     at 200 tables)."""
     if all(isinstance(item, discord.ui.DynamicItem) for item in ui.walk_children()):
-        ui.clear_items()
-        ui.stop()
+        _drop(ui)
+
+
+def _drop(ui: BaseView) -> None:
+    ui.clear_items()  # the items no longer point back through the view's list
+    ui.stop()
 
 
 def done_with(interaction: discord.Interaction, ui: BaseView | None = None) -> None:
@@ -199,8 +203,7 @@ def done_with(interaction: discord.Interaction, ui: BaseView | None = None) -> N
     with contextlib.suppress(AttributeError):  # never asked for: nothing to break
         delattr(interaction, "_cs_response")
     if ui is not None:  # built for this one click (discord.py's View.from_message)
-        ui.clear_items()
-        ui.stop()
+        _drop(ui)
 
 
 def discard_picker(channel_id: int, hand_id: int, turn: int, cards: list[int]) -> discord.ui.View:
