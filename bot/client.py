@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.extensions import extension_name
+from bot.practice.driver import PracticeDriver
 from bot.settings import Settings
 from bot.storage.api import Storage
 from bot.storage.shards import Shards
@@ -22,7 +23,6 @@ from bot.storage.store import Store
 from bot.tables.guild_settings import Defaults, GuildSettingsBook
 from bot.tables.manager import TableManager
 from bot.tables.models import Refused
-from bot.tables.practice import PracticeDriver
 from bot.ui.catalog import t
 from bot.ui.components import DiscardSelect, TableButton, done_with
 from bot.ui.handlers import apologize, refuse, reply

@@ -9,13 +9,10 @@ play is cancelled and every player gets back exactly what they put in.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 
 import discord
 from discord.ext import commands
-
-from bot.tables.models import Refused
 
 log = logging.getLogger(__name__)
 
@@ -29,10 +26,7 @@ class ThreadTables(commands.Cog):
         return self.bot.manager  # type: ignore[attr-defined]
 
     async def _close(self, thread_id: int) -> None:
-        if thread_id not in self.manager.tables:
-            return
-        with contextlib.suppress(Refused):  # closed meanwhile
-            await self.manager.close_table(thread_id, 0, moderator=True, force=True, gone=True)
+        await self.manager.close_gone([thread_id])
 
     @commands.Cog.listener()
     async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:

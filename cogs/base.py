@@ -167,10 +167,7 @@ class TableCog(commands.GroupCog, group_name="table"):
         if not isinstance(parent, discord.TextChannel):
             await handlers.reply(interaction, t("thread.not_here"))
             return
-        tables = await self.manager.store.load_tables(include_closed=True)
-        number = 1 + sum(
-            1 for r in tables if r.guild_id == interaction.guild_id and r.variant == self.variant_id
-        )
+        number = 1 + await self.manager.count_tables(interaction.guild_id or 0, self.variant_id)
         name = t("thread.name", game=game(self.variant_id), number=number)
         created = await parent.create_thread(
             name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
@@ -353,7 +350,7 @@ class DrawTableCog(TableCog, group_name="draw-table"):
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         channel_id = interaction.channel_id or 0
-        if channel_id not in self.manager.tables:
+        if not self.manager.has_table(channel_id):
             return []
         seat = self.manager.my_hand(channel_id, interaction.user.id)
         return discard_choices(seat.cards if seat else (), current)
@@ -379,5 +376,5 @@ class AbyssiniaBase(TableCog, group_name="abyssinia-table"):
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         channel_id = interaction.channel_id or 0
-        view = self.manager.view(channel_id) if channel_id in self.manager.tables else None
+        view = self.manager.find_view(channel_id)
         return buy_choices(view, current)

@@ -13,15 +13,16 @@ import pytest
 
 from bot.engine import Hand, parse_header
 from bot.engine.record import parse_actions
+from bot.practice.driver import PracticeDriver
 from bot.tables.manager import TableManager
 from bot.tables.models import Code, Done, TableEvent
-from bot.tables.practice import PracticeDriver
 from tests.databases import Databases
 
 from .manager_helpers import (
     GRANT,
     GUILD,
     VARIANT_IDS,
+    Recorder,
     close_manager,
     ledger_snapshot,
     open_manager,
@@ -107,7 +108,7 @@ async def test_practice_hands_move_no_chips_and_are_recorded(
     await close_manager(store, m)
 
 
-async def test_computer_players_never_time_out_and_resume_after_a_restart(
+async def test_a_deadline_on_a_computer_players_turn_makes_its_move_and_a_restart_resumes(
     databases: Databases,
 ) -> None:
     path = databases.target("p.db")
@@ -121,8 +122,31 @@ async def test_computer_players_never_time_out_and_resume_after_a_restart(
         await step(m, CH, "t")
     view = m.view(CH)
     assert view.to_act_user is not None and view.to_act_user < 0
-    assert not await m.expire(CH)  # the timer never plays for a computer player
-    assert m.view(CH).turn == view.turn
+    recorder = Recorder()
+    m.subscribe(recorder)
+    # The driver would wait an hour; the turn's deadline makes the move instead (on the
+    # old code ``expire`` returned False for a computer player and the hand hung).
+    assert await m.expire(CH)
+    after = m.view(CH)
+    assert after.turn == view.turn + 1
+    moves = [e for e in recorder.events if e.move is not None]
+    assert moves[0].kind == "action" and not moves[0].move.timeout  # its own move, no timeout
+    bot = next(s for s in after.seats if s.bot)
+    assert bot.timeouts == 0 and not bot.sitting_out
+    if after.hand is not None and after.to_act_user == A:
+        await step(m, CH, "t")
+    view = m.view(CH)
+    if view.hand is None or view.to_act_user != bot.user_id:  # deal a hand where it is to act
+        while m.view(CH).hand is not None:
+            if m.view(CH).to_act_user == A:
+                await step(m, CH, "t2")
+            else:
+                await m.expire(CH)
+        view = await m.deal(CH, A)
+        if view.to_act_user == A:
+            await step(m, CH, "t3")
+        view = m.view(CH)
+    assert view.to_act_user == bot.user_id
     await driver.close()
     await close_manager(store, m)
     # After a restart the seat, its level and stack, and the turn are back; it acts.

@@ -1058,6 +1058,16 @@ class Store(ServerStore):
                 for row in rows
             ]
 
+    async def count_tables(self, guild_id: int, variant: str) -> int:
+        """Tables ever opened on the server for the game, open or closed (thread numbers)."""
+        async with self._read() as conn:
+            row = await self._one(
+                conn,
+                "SELECT COUNT(*) AS n FROM tables WHERE guild_id = ? AND variant = ?",
+                (guild_id, variant),
+            )
+        return int(row["n"]) if row is not None else 0
+
 
 def _check_refill(account: Account, grant: int, smallest_minimum: int) -> None:
     if account.held:

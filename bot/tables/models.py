@@ -48,6 +48,8 @@ class Code(StrEnum):
     NO_BOT = "no_bot"  # no computer player to remove
     UNKNOWN_LEVEL = "unknown_level"  # level, levels: the known ones
     NOT_PRACTICE = "not_practice"  # hints are for practice tables (with computer players)
+    NO_PERSON_DEALT = "no_person_dealt"  # skipped: a practice hand needs a person dealt in
+    TOO_MANY_TABLES = "too_many_tables"  # most: the server's open tables are at its cap
 
 
 class Refused(Exception):
@@ -164,9 +166,11 @@ class TableEvent:
       timeout  (``move``, with move.timeout)
       finished {} (``result`` and ``hand_id``)
       closing  {} (closes when the hand in play ends; ``view.closing``)
-      closed   gone: the table's thread is archived or deleted (``view.closed``;
+      closed   gone: the table's thread or channel is gone; idle: closed for want of play
+               (``view.closed``;
                ``hand_id``: the hand cancelled by a forced close, else None)
       kicked   user_id, name (a moderator removed them; ``view`` shows if they still play)
+      refreshed {} (the table was reloaded from the database: show ``view`` as it is)
     """
 
     kind: str

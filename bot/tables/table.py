@@ -1,13 +1,19 @@
-"""One table's in-memory state: seats, the button, the hand in play."""
+"""One table's in-memory state (seats, the button, the hand in play) and its row mapping."""
 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field, replace
+from collections.abc import Sequence
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
 
-from bot.engine import Action, Hand, Variant, public_view
+from bot.engine import VARIANTS, Action, Hand, Variant, public_view
+from bot.opponents import LEVELS
+from bot.storage.store import SeatRow, TableRow
 
-from .models import Move, SeatState, TableSettings, TableView
+from .models import Code, Move, Refused, SeatState, TableEvent, TableSettings, TableView
+
+SETTINGS = tuple(f.name for f in fields(TableSettings))
 
 
 @dataclass
@@ -31,9 +37,17 @@ class Table:
     kicked: set[int] = field(default_factory=set)  # removed by a moderator, still in the hand
     # the last practice hand and the level its review compares with (My hand, after it)
     last_practice: tuple[int, str] | None = None
+    last_step: float = 0.0  # clock time of the last step that changed anything (idle expiry)
 
     def seat_of(self, user_id: int) -> SeatState | None:
         return next((s for s in self.seats if s.user_id == user_id), None)
+
+    def seated(self, user_id: int) -> SeatState:
+        """The user's seat; refused (with how to join) if they have none."""
+        seat = self.seat_of(user_id)
+        if seat is None:
+            raise Refused(Code.NOT_SEATED, variant=self.variant.id)
+        return seat
 
     def in_hand(self, user_id: int) -> bool:
         if self.hand is None or self.hand.complete:
@@ -72,6 +86,40 @@ class Table:
         else the name the hand was dealt under (the player may have left since)."""
         return {**self.hand_names, **{str(s.user_id): s.name for s in self.seats}}
 
+    def to_act(self) -> SeatState | None:
+        """The seat whose turn it is in the hand in play (None: no decision pending)."""
+        hand = self.hand
+        if hand is None or hand.complete:
+            return None
+        decision = hand.decision()
+        if decision is None:
+            return None
+        user = self.hand_users.get(decision.player)
+        return self.seat_of(user) if user is not None else None
+
+    def strongest(self) -> str | None:
+        """The strongest computer level seated (None: not a practice table)."""
+        levels = [s.bot for s in self.seats if s.bot]
+        return max(levels, key=LEVELS.index) if levels else None
+
+    def hand_events(self) -> list[TableEvent]:
+        """The events of the hand in play, rebuilt from its record (a restart's Recent log)."""
+        hand = self.hand
+        if hand is None or self.hand_id is None:
+            return []
+        view = self.view()
+        record = hand.record()
+        actions, record.actions = record.actions, []
+        replay = Hand(record)  # the record holds the reshuffles: no shuffling needed
+        players = tuple(view.name(p) for p in hand.players)
+        dealt = {"players": players, "skipped": ()}
+        events = [TableEvent("dealt", view, dealt, hand_id=self.hand_id)]
+        for action in actions:
+            replay.apply(action)
+            move = describe_action(action, view.names, replay)
+            events.append(TableEvent("action", view, move=move))
+        return events
+
     def view(self) -> TableView:
         names = self.names()
         hand = public_view(self.hand) if self.hand else None
@@ -103,3 +151,62 @@ def describe_action(move: Action, names: dict[str, str], hand: Hand, timeout: bo
         bought = hand.holdings[hand.seat_of(move.player)][-1]
         return Move(move.player, name, "buy", source=move.source, card=bought, timeout=timeout)
     return Move(move.player, name, move.action, timeout=timeout)
+
+
+# ----- row mapping: the table as the store keeps it ------------------------------------
+
+
+def table_row(table: Table) -> TableRow:
+    s = table.settings
+    settings = {
+        "seat_limit": s.seat_limit,
+        "turn_timeout": s.turn_timeout,
+        "auto_deal": s.auto_deal,
+        **controls_json(table),
+    }
+    return TableRow(
+        table.channel_id, table.guild_id, table.variant.id, settings, table.button, table.deadline
+    )
+
+
+def table_of(row: TableRow, seats: Sequence[SeatRow]) -> Table:
+    """A table from its stored row and seats (no hand: see ``Steps.resume``)."""
+    settings = TableSettings(**{k: row.settings[k] for k in SETTINGS if k in row.settings})
+    table = Table(row.channel_id, row.guild_id, VARIANTS[row.variant], settings, seats_of(seats))
+    table.button, table.deadline = row.button, row.turn_deadline
+    restore_controls(table, row.settings)
+    return table
+
+
+def seat_rows(seats: Sequence[SeatState]) -> list[SeatRow]:
+    return [
+        SeatRow(s.seat, s.user_id, s.name, s.sitting_out, s.leaving, s.timeouts, s.bot, s.stack)
+        for s in seats
+    ]
+
+
+def seats_of(rows: Sequence[SeatRow]) -> list[SeatState]:
+    return [
+        SeatState(
+            s.seat,
+            s.user_id,
+            s.display_name,
+            s.sitting_out,
+            s.leaving,
+            s.timeouts_in_row,
+            s.bot,
+            s.practice_stack,
+        )
+        for s in rows
+    ]
+
+
+def controls_json(table: Table) -> dict[str, Any]:
+    """The server-control state kept with a table's settings (opener, closing, kicked)."""
+    return {"opener": table.opener, "closing": table.closing, "kicked": sorted(table.kicked)}
+
+
+def restore_controls(table: Table, stored: dict[str, Any]) -> None:
+    table.opener = stored.get("opener")
+    table.closing = bool(stored.get("closing", False))
+    table.kicked = set(stored.get("kicked", ()))

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from bot.engine.record import Action
 from bot.opponents import Advice
+from bot.practice.coach import PracticeReview
 from bot.render.text import cards_text
-from bot.tables.manager import PracticeReview
 
 from .catalog import t
 

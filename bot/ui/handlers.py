@@ -60,8 +60,7 @@ async def refuse(
     """Say why, and what to do instead, once (the refusal's code decides the words)."""
     view = None
     if channel_id is not None:
-        table = manager_of(interaction).tables.get(channel_id)
-        view = table.view() if table else None
+        view = manager_of(interaction).find_view(channel_id)
     await reply(interaction, refusal(exc, variant, view, interaction.user.id))
 
 
@@ -118,10 +117,7 @@ async def committed(interaction: discord.Interaction, what: str) -> AsyncIterato
 
 def _progress(manager: TableManager, channel_id: int) -> tuple[int | None, int]:
     """Where the table's hand stands: it moves exactly when an action is stored."""
-    table = manager.tables.get(channel_id)
-    if table is None or table.hand is None:
-        return (table.hand_id if table else None), -1
-    return table.hand_id, len(table.hand.actions)
+    return manager.progress(channel_id)
 
 
 async def apologize(interaction: discord.Interaction, key: str = "error.unexpected") -> None:

@@ -59,7 +59,7 @@ async def removebot(interaction: discord.Interaction, channel_id: int) -> None:
 async def hint(interaction: discord.Interaction, channel_id: int) -> None:
     """What the table's computer level would do at the caller's decision: only to them."""
     try:
-        advice = manager_of(interaction).hint(channel_id, interaction.user.id)
+        advice = await manager_of(interaction).hint(channel_id, interaction.user.id)
     except Refused as exc:
         await refuse(interaction, exc, channel_id)
         return

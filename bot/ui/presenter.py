@@ -32,10 +32,9 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 import discord
 
-from bot.engine import VARIANTS, Hand, SeatView
+from bot.engine import VARIANTS, SeatView
 from bot.tables.models import Refused, TableEvent, TableView
 from bot.tables.outbox import Outgoing
-from bot.tables.table import Table, describe_action
 
 from . import i18n
 from .catalog import t
@@ -121,10 +120,10 @@ class Presenter:
 
     async def start(self) -> None:
         """Attach to the manager's outbox; show whatever waited there during start-up."""
-        store = self.manager.store
-        self._messages = await store.table_messages()
-        for channel_id, table in self.manager.tables.items():
-            self._lane(channel_id).log.extend(_Line(e) for e in recent_events(table))
+        self._messages = await self.manager.table_messages()
+        for channel_id in self.manager.channels():
+            log_ = self.manager.hand_log(channel_id)[-RECENT_LINES:]
+            self._lane(channel_id).log.extend(_Line(e) for e in log_)
         self.manager.outbox.on_put(self._wake)
         for channel_id in self.manager.outbox.pending():
             self._wake(channel_id)
@@ -192,6 +191,9 @@ class Presenter:
         event = item.event
         if event.kind == "closed":
             lane.sends.put_nowait(("closed table", partial(self._closed, lane, event)))
+            return
+        if event.kind == "refreshed":  # reloaded: show the table as stored, no log line
+            lane.dirty.set()
             return
         lane.log.append(_Line(event))
         if event.kind == "finished" and event.result is not None:
@@ -286,7 +288,7 @@ class Presenter:
             let_go(content["view"])
         self.edits += 1
         old, lane.message_id, lane.repost = lane.message_id, message.id, False
-        await self.manager.store.set_table_message(lane.channel_id, message.id)
+        await self.manager.set_table_message(lane.channel_id, message.id)
         if old is None or old == message.id:
             return
         async with i18n.public(self.client, view.guild_id):
@@ -387,22 +389,3 @@ class Presenter:
 
     async def _timed(self, call: Awaitable[Any]) -> Any:
         return await asyncio.wait_for(call, self.request_timeout)
-
-
-def recent_events(table: Table) -> list[TableEvent]:
-    """The Recent log of a table's hand in play, rebuilt from its record (after a restart)."""
-    hand = table.hand
-    if hand is None or table.hand_id is None:
-        return []
-    view = table.view()
-    record = hand.record()
-    actions, record.actions = record.actions, []
-    replay = Hand(record)  # the record holds the reshuffles: no shuffling needed
-    players = tuple(view.name(p) for p in hand.players)
-    dealt = {"players": players, "skipped": ()}
-    events = [TableEvent("dealt", view, dealt, hand_id=table.hand_id)]
-    for action in actions:
-        replay.apply(action)
-        move = describe_action(action, view.names, replay)
-        events.append(TableEvent("action", view, move=move))
-    return events[-RECENT_LINES:]

@@ -1,0 +1,108 @@
+"""The computer players' hands at practice tables: they act through the manager's door.
+
+The table service's post-step hook tells the driver (``schedule``) whenever a
+computer player is to act, after every kind of step: a deal, an action, a reload,
+a restore or a take-over. The driver waits a human-like pause, takes that seat's
+observation (its own view and the public history only: ``bot.opponents.observe``),
+asks its strategy off the event loop, and submits the move with
+``TableManager.act`` exactly as a click would, with the turn and hand it saw, so
+the move is checked, written ahead and replayable like any other; a stale one is
+refused like a stale button. Should the move never come, the turn's deadline makes
+it (``bot.tables.timers``): a computer player's turn never hangs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+from typing import TYPE_CHECKING
+
+from bot.engine.cards import format_cards
+from bot.opponents import Strategy
+from bot.tables.models import Refused
+from bot.tables.steps import BotTurn
+
+if TYPE_CHECKING:
+    from bot.tables.manager import TableManager
+
+log = logging.getLogger(__name__)
+_MAX_BACKOFF = 60.0  # seconds between tries of a move that failed
+
+
+class PracticeDriver:
+    def __init__(
+        self, manager: TableManager, *, pause: float = 1.5, rng: random.Random | None = None
+    ) -> None:
+        self.manager = manager
+        self.pause = pause  # seconds before a computer player acts (0 in tests)
+        self.rng = rng or secrets.SystemRandom()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._pending: set[tuple[int, int, int]] = set()  # (channel, hand, turn) scheduled
+        manager.on_bot_turn(self.schedule)
+
+    def schedule(self, turn: BotTurn) -> None:
+        """A computer player is to act (called by the post-step hook; never waits)."""
+        key = (turn.channel_id, turn.hand_id, turn.turn)
+        if key in self._pending:
+            return  # already on its way (a join or a refresh during its pause)
+        self._pending.add(key)
+        task = asyncio.get_running_loop().create_task(self._play(turn))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def resume(self) -> None:
+        """Start every computer player whose turn it is (the hook does this already after
+        a restore; kept for callers that attach a driver to a running manager)."""
+        self.manager.wake_bots()
+
+    async def _play(self, turn: BotTurn) -> None:
+        try:
+            await self._move(turn)
+        finally:
+            self._pending.discard((turn.channel_id, turn.hand_id, turn.turn))
+
+    async def _move(self, turn: BotTurn) -> None:
+        delay = self.pause
+        attempt = 0
+        while True:  # until the move is made, refused, or its turn has passed
+            attempt += 1
+            if delay > 0:
+                await asyncio.sleep(delay)
+            seen = self.manager.observation(turn.channel_id, turn.user_id, turn.hand_id, turn.turn)
+            if seen is None:
+                return  # the turn has passed (its deadline, a restart, a closed table)
+            strategy = Strategy(turn.level, self.rng)
+            move = await asyncio.to_thread(strategy.decide, seen)  # pure: off the loop
+            try:
+                await self.manager.act(
+                    turn.channel_id,
+                    turn.user_id,
+                    move.action,
+                    cards=format_cards(move.cards) if move.cards is not None else None,
+                    source=move.source,
+                    turn=turn.turn,
+                    hand_id=turn.hand_id,
+                )
+                return
+            except Refused as exc:  # a race with a forced close or its deadline
+                log.info("computer player at %s could not act: %s", turn.channel_id, exc)
+                return
+            except Exception:
+                # A failed move (the database busy or away) is tried again; its turn's
+                # deadline makes it if it never succeeds.
+                log.exception(
+                    "ALERT computer player at %s failed (try %d)", turn.channel_id, attempt
+                )
+                delay = min(_MAX_BACKOFF, max(self.pause, 0.05) * 2**attempt)
+
+    async def settle(self) -> None:
+        """Wait until no computer player's move is pending (tests, with no pause)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)

@@ -1,0 +1,205 @@
+"""The table service's seating: open a table, join, leave, sit out, seat computer players.
+
+Every request is one step (``Steps.step``): refused with a code and changing
+nothing, or stored in one transaction and shown by the step's hook. Playing the
+hand (deal, act, settle) is ``play.py``'s.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+
+from bot.engine import VARIANTS
+from bot.opponents import LEVELS
+
+from .models import Code, Done, Outcome, Refused, SeatState, TableEvent, TableSettings, TableView
+from .play import SMALLEST_MINIMUM, Play
+from .steps import Steps
+from .table import Table, seat_rows, table_row
+
+TIMEOUT_RANGE = (5, 3600)  # seconds a player may be given to act
+
+
+class Seating:
+    def __init__(
+        self,
+        steps: Steps,
+        play: Play,
+        *,
+        turn_timeout: float,
+        next_hand_delay: float,
+        claim: Callable[[int], Awaitable[bool]],
+    ) -> None:
+        self.steps = steps
+        self.store = steps.store
+        self.play = play
+        self.turn_timeout = turn_timeout
+        self.next_hand_delay = next_hand_delay
+        self._claim = claim  # may this process open tables in the guild? (recovery)
+        self._opening = asyncio.Lock()  # check-then-insert of open_table is one step
+        self.max_tables: int | None = None  # per server, open tables at most (None: no cap)
+
+    async def open_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        variant: str,
+        seat_limit: int | None,
+        turn_timeout: float | None,
+        auto_deal: bool | None,
+        opener: int | None,
+    ) -> TableView:
+        v = VARIANTS.get(variant)
+        if v is None:
+            raise Refused(Code.UNKNOWN_GAME, game=variant, games=tuple(VARIANTS))
+        async with self._opening:  # two opens in one channel: the second is refused
+            existing = self.steps.tables.get(channel_id)
+            if existing is not None:
+                raise Refused(Code.TABLE_EXISTS, variant=existing.variant.id)
+            limit = v.max_seats if seat_limit is None else seat_limit
+            if not v.min_seats <= limit <= v.max_seats:
+                raise Refused(
+                    Code.BAD_SEATS, variant=v.id, min=v.min_seats, max=v.max_seats, given=limit
+                )
+            low, high = TIMEOUT_RANGE
+            if turn_timeout is not None and not low <= turn_timeout <= high:
+                raise Refused(Code.BAD_TIMEOUT, min=low, max=high, given=turn_timeout)
+            most = self.max_tables
+            if most is not None:
+                here = sum(1 for t in self.steps.tables.values() if t.guild_id == guild_id)
+                if here >= most:
+                    raise Refused(Code.TOO_MANY_TABLES, most=most)
+            timeout = self.turn_timeout if turn_timeout is None else turn_timeout
+            auto = self.next_hand_delay > 0 if auto_deal is None else auto_deal
+            if not await self._claim(guild_id):
+                raise Refused(Code.GUILD_ELSEWHERE)
+            table = Table(channel_id, guild_id, v, TableSettings(limit, timeout, auto), [])
+            table.opener = opener
+            async with self.steps.step(table) as step:
+                await self.store.save_table(table_row(table))
+                self.steps.tables[channel_id] = table
+                step.emit(TableEvent("opened", table.view()))
+            return table.view()
+
+    async def join(self, channel_id: int, user_id: int, name: str) -> Outcome:
+        table = self.steps.table(channel_id)
+        async with self.steps.step(table) as step:
+            if table.closing:
+                raise Refused(Code.TABLE_CLOSING)
+            if user_id in table.kicked:
+                raise Refused(Code.KICKED_WAIT)
+            seat = table.seat_of(user_id)
+            if seat is not None:
+                if seat.leaving:
+                    seat.leaving = False
+                    await self._save_seats(table)
+                    return Outcome(Done.STAYING)
+                raise Refused(Code.ALREADY_SEATED)
+            number = table.free_seat()
+            if number is None:
+                raise Refused(Code.TABLE_FULL, seats=table.settings.seat_limit)
+            account = await self.store.ensure_account(
+                table.guild_id, user_id, name, self.play.starting_grant
+            )
+            table.seats.append(SeatState(number, user_id, name))
+            table.seats.sort(key=lambda s: s.seat)
+            await self._save_seats(table)
+            seated = {"user_id": user_id, "name": name, "seat": number + 1}
+            step.emit(TableEvent("seated", table.view(), seated))
+        return Outcome(
+            Done.SEATED,
+            {
+                "seat": number + 1,
+                "available": account.available,
+                "minimum": table.variant.table_minimum,
+                "refill_below": SMALLEST_MINIMUM,
+            },
+        )
+
+    async def leave(self, channel_id: int, user_id: int) -> Outcome:
+        table = self.steps.table(channel_id)
+        async with self.steps.step(table) as step:
+            seat = table.seated(user_id)
+            if table.in_hand(user_id):
+                seat.leaving = True
+                await self._save_seats(table)
+                return Outcome(Done.LEAVING)
+            table.unseat(seat)
+            _stand_bots_if_no_person(table)
+            await self._save_seats(table)
+            step.emit(TableEvent("left", table.view(), _who(seat)))
+        return Outcome(Done.LEFT)
+
+    async def sit_out(self, channel_id: int, user_id: int) -> Outcome:
+        """Toggle sitting out: a player sitting out is not dealt into the next hands."""
+        table = self.steps.table(channel_id)
+        async with self.steps.step(table) as step:
+            seat = table.seated(user_id)
+            seat.sitting_out = not seat.sitting_out
+            seat.timeouts = 0
+            if table.hand is None:
+                _stand_bots_if_no_person(table)  # else when the hand ends
+            await self._save_seats(table)
+            kind = "sitout" if seat.sitting_out else "back"
+            step.emit(TableEvent(kind, table.view(), _who(seat)))
+        if seat.sitting_out:
+            return Outcome(Done.SITTING_OUT, {"after_hand": table.in_hand(user_id)})
+        return Outcome(Done.BACK)
+
+    # ----- computer players (practice tables) -------------------------------
+
+    async def add_bot(self, channel_id: int, user_id: int, level: str, name: str) -> Outcome:
+        """Seat a computer player of ``level`` named ``name`` (the UI's words), between
+        hands, for a seated person (a table keeps at least one)."""
+        if level not in LEVELS:
+            raise Refused(Code.UNKNOWN_LEVEL, level=level, levels=LEVELS)
+        table = self.steps.table(channel_id)
+        async with self.steps.step(table) as step:
+            table.seated(user_id)
+            if table.closing:
+                raise Refused(Code.TABLE_CLOSING)
+            if table.hand is not None:
+                raise Refused(Code.HAND_RUNNING)
+            number = table.free_seat()
+            if number is None:
+                raise Refused(Code.TABLE_FULL, seats=table.settings.seat_limit)
+            bot_id = min([0, *(s.user_id for s in table.seats)]) - 1  # ids below 1: no account
+            stack = max(self.play.starting_grant, table.variant.table_minimum)
+            table.seats.append(SeatState(number, bot_id, name, bot=level, stack=stack))
+            table.seats.sort(key=lambda s: s.seat)
+            await self._save_seats(table)
+            seated = {"user_id": bot_id, "name": name, "seat": number + 1}
+            step.emit(TableEvent("seated", table.view(), seated))
+        return Outcome(Done.BOT_SEATED, {"name": name, "seat": number + 1, "level": level})
+
+    async def remove_bot(self, channel_id: int, user_id: int) -> Outcome:
+        """Stand up the last computer player seated, between hands."""
+        table = self.steps.table(channel_id)
+        async with self.steps.step(table) as step:
+            table.seated(user_id)
+            if table.hand is not None:
+                raise Refused(Code.HAND_RUNNING)
+            bots = [s for s in table.seats if s.bot]
+            if not bots:
+                raise Refused(Code.NO_BOT)
+            bot = max(bots, key=lambda s: -s.user_id)  # the latest: ids count down
+            table.seats.remove(bot)
+            await self._save_seats(table)
+            step.emit(TableEvent("left", table.view(), _who(bot)))
+        return Outcome(Done.BOT_LEFT, {"name": bot.name})
+
+    # ----- helpers ------------------------------------------------------------
+
+    async def _save_seats(self, table: Table) -> None:
+        await self.store.save_seats(table.channel_id, seat_rows(table.seats))
+
+
+def _stand_bots_if_no_person(table: Table) -> None:
+    """Between hands, computer players stand up once no person is playing on."""
+    if table.practice and not any(not s.bot and not s.sitting_out for s in table.seats):
+        table.seats = [s for s in table.seats if not s.bot]
+
+
+def _who(seat: SeatState) -> dict[str, object]:
+    return {"user_id": seat.user_id, "name": seat.name}
