@@ -222,7 +222,7 @@ async def test_hints_at_practice_tables_only_and_on_your_turn(databases: Databas
     await m.join(CH, A, "anna")
     await m.join(CH, B, "ben")
     await m.deal(CH, A)
-    assert (await refused(_async(m.hint, CH, A))).code == Code.NOT_PRACTICE
+    assert (await refused(m.hint(CH, A))).code == Code.NOT_PRACTICE
     await driver.close()
     await close_manager(store, m)
     store, m = await open_manager(databases.target("q.db"), seed=10)
@@ -236,22 +236,18 @@ async def test_hints_at_practice_tables_only_and_on_your_turn(databases: Databas
         view = m.view(CH)
         user = view.to_act_user
         assert user is not None
-        assert (await refused(_async(m.hint, CH, A))).code == Code.NOT_YOUR_TURN
+        assert (await refused(m.hint(CH, A))).code == Code.NOT_YOUR_TURN
         hand = m.tables[CH].hand
         assert hand is not None
         move = hand.default_action()
         assert move is not None
         await m.act(CH, user, move.action, cards=[], source=move.source, turn=view.turn)
-    advice = m.hint(CH, A)
+    advice = await m.hint(CH, A)
     assert advice.level == "hard"  # the table's strongest level
     assert advice.action.player == str(A)
     assert advice.action.action in m.view(CH).hand.legal
     await driver.close()
     await close_manager(store, m)
-
-
-async def _async(fn, *args):
-    return fn(*args)
 
 
 async def test_a_kicked_or_erased_last_person_stands_the_computer_players_up(
