@@ -1185,10 +1185,13 @@ class DiscordHarness:
             if c["type"] == 11 and int(c["parent_id"]) == int(parent_id)
         ]
 
-    async def archive_thread(self, thread_id: int) -> None:
-        """Archive a thread (as a moderator or Discord's inactivity timer does): THREAD_UPDATE."""
+    async def archive_thread(self, thread_id: int, *, bot_down: bool = False) -> None:
+        """Archive a thread (as a moderator or Discord's inactivity timer does): THREAD_UPDATE.
+        ``bot_down``: while the bot is not connected, so no event reaches it."""
         thread = self._channels[int(thread_id)]
         thread["thread_metadata"] |= {"archived": True, "archive_timestamp": self._now()}
+        if bot_down:
+            return
         self._dispatch_gateway("THREAD_UPDATE", thread)
         await self.settle()
         self._raise_errors("archiving a thread")
@@ -1204,6 +1207,23 @@ class DiscordHarness:
         self._dispatch_gateway("THREAD_DELETE", {k: thread[k] for k in keys})
         await self.settle()
         self._raise_errors("deleting a thread")
+
+    async def delete_channel(self, channel_id: int) -> None:
+        """Delete a text channel and its messages: CHANNEL_DELETE."""
+        channel = self._channels.pop(int(channel_id))
+        for mid in self._channel_msgs.get(int(channel_id), []):
+            msg = self.message(mid)
+            msg.deleted = True
+            self._keep(msg)
+        self._dispatch_gateway("CHANNEL_DELETE", channel)
+        await self.settle()
+        self._raise_errors("deleting a channel")
+
+    async def remove_bot_from_guild(self) -> None:
+        """The server removes (kicks) the bot: GUILD_DELETE."""
+        self._dispatch_gateway("GUILD_DELETE", {"id": str(self._guild_id)})
+        await self.settle()
+        self._raise_errors("removing the bot")
 
     def close_dms(self, user: Mapping[str, Any] | int) -> None:
         self.dms_closed.add(self._uid(user))
