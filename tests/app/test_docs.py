@@ -104,7 +104,9 @@ def test_the_readme_is_short_and_links_every_page_of_docs():
         "translating.md",
         "hand-records.md",
     }
-    assert sorted(p.name for p in pages if p.resolve() not in linked) == []
+    # docs/pending-<branch>.md: a section waiting to be folded into its page, not a page
+    unlinked = [p.name for p in pages if p.resolve() not in linked]
+    assert sorted(n for n in unlinked if not n.startswith("pending-")) == []
 
 
 def test_a_broken_link_an_unknown_heading_and_a_missing_image_are_found(tmp_path):
