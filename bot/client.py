@@ -7,7 +7,7 @@ import gc
 import logging
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -31,6 +31,8 @@ from bot.ui.presenter import Presenter
 from bot.ui.translator import CatalogTranslator, LocaleTree
 
 log = logging.getLogger(__name__)
+
+IDLE_SWEEP = 300.0  # seconds between looks for idle tables
 
 EXTENSIONS = (
     "cogs.a6_draw",
@@ -90,12 +92,14 @@ class PokerBot(commands.Bot):
             clock=self._clock,
             rng=self._rng,
             shards=_shards(s),
+            max_tables=s.max_tables_per_server,
+            idle_after=_idle_after(s),
         )
         auto_deal = s.next_hand_delay > 0
         self.guild_settings = GuildSettingsBook(self.store, Defaults(s.turn_timeout, auto_deal))
         # Computer players act through the manager like clicks (practice tables).
         self.practice = PracticeDriver(self.manager, pause=s.bot_pause, rng=self._rng)
-        restored = await self.manager.start()
+        restored = await self.manager.start(idle_sweep=IDLE_SWEEP)
         self.practice.resume()
         log.info("restored %d tables, %d unfinished hands", len(self.manager.tables), restored)
         self.presenter = Presenter(self, self.manager, clock=self._clock)
@@ -204,6 +208,18 @@ def _shards(settings: Settings) -> Shards | None:
         return None
     ids = settings.shard_ids or tuple(range(settings.shard_count))
     return Shards(settings.shard_count, frozenset(ids))
+
+
+def _idle_after(settings: Settings) -> Callable[[int], Awaitable[float | None]] | None:
+    """Seconds without a step after which a server's table closes (None: never)."""
+    if not settings.idle_close_hours:
+        return None
+    seconds = settings.idle_close_hours * 3600
+
+    async def idle_after(guild_id: int) -> float | None:
+        return seconds
+
+    return idle_after
 
 
 def _syncs_commands(settings: Settings) -> bool:

@@ -30,6 +30,8 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "turn_timeout": (5, 3600),
     "next_hand_delay": (0, 3600),
     "bot_pause": (0, 60),
+    "max_tables_per_server": (1, 10_000),
+    "idle_close_hours": (0, 24 * 365),
     "dev_guild_id": (1, 2**63 - 1),
 }
 _RULE = {
@@ -37,6 +39,8 @@ _RULE = {
     "turn_timeout": "must be a number of seconds from {low} to {high}",
     "next_hand_delay": "must be a number of seconds from {low} to {high} (0 turns auto-deal off)",
     "bot_pause": "must be a number of seconds from {low} to {high}",
+    "max_tables_per_server": "must be a whole number of tables from {low} to {high}",
+    "idle_close_hours": "must be a number of hours from {low} to {high} (0: never)",
     "dev_guild_id": "must be a Discord server id (a whole number from {low} to {high}) or empty",
 }
 
@@ -58,6 +62,8 @@ class Settings(BaseSettings):
     turn_timeout: float = 60.0
     next_hand_delay: float = 5.0  # 0 disables auto-deal
     bot_pause: float = 1.5  # seconds a computer player waits before acting (practice tables)
+    max_tables_per_server: int = 25  # open tables (threads included) a server may have at once
+    idle_close_hours: float = 24.0  # a table with no step for this long closes; 0: never
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     # Sharded processes (docs/operations.md): this process runs shards SHARD_IDS ("0,1")
@@ -100,6 +106,8 @@ class Settings(BaseSettings):
         "turn_timeout",
         "next_hand_delay",
         "bot_pause",
+        "max_tables_per_server",
+        "idle_close_hours",
         "dev_guild_id",
         mode="before",
     )

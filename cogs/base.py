@@ -173,6 +173,7 @@ class TableCog(commands.GroupCog, group_name="table"):
             name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
         )
         if not await self._open_here(interaction, created.id, settings, seats, timeout, bots):
+            await created.delete()  # refused: no empty thread is left behind
             return
         await interaction.followup.send(t("thread.opened", thread=created.mention))
 

@@ -2015,6 +2015,11 @@ class DiscordHarness:
                 return None
         if method == "POST" and match(r"/channels/(\d+)/typing"):
             return None
+        if method == "DELETE" and match(r"/channels/(\d+)"):
+            ch = self._channels.pop(int(m.group(1)), None)
+            if ch is None:
+                raise _http_error(404, 10003, "Unknown Channel")
+            return self._channel_object(ch)
         if method == "GET" and match(r"/channels/(\d+)"):
             ch = self._channels.get(int(m.group(1)))
             if ch is None:

@@ -4,7 +4,7 @@ Only the tables of guilds in this process's shards, and of those only the guilds
 can claim in the database; guilds another process still holds are retried every
 ``claim_retry`` seconds and taken over once their lock lapses. Each restored table
 goes through one step like any change, so its hook arms the deadline, wakes the
-computer player who is to act and shows the table as stored; in that step a hand
+computer player who is to act and shows whatever the step changed; in that step a hand
 stopped between its last action and its settlement is settled, a kicked player who
 is to act is acted for, and a table that was closing closes.
 """
@@ -97,8 +97,9 @@ class Recovery:
 
     async def _carry_on(self, table: Table) -> None:
         try:
+            # No refresh of its own: the message shows what was stored (the process that
+            # stored it showed it); what carrying on changes is shown by its events.
             async with self.steps.step(table) as step:
-                step.refresh = True  # shown as stored, even with nothing to do
                 hand = table.hand
                 if hand is not None and hand.complete:  # stopped before its settlement
                     step.emit(*await self.play.settle(table, retry_later=True))

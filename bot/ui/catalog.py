@@ -141,6 +141,12 @@ MESSAGES: dict[str, str | Plural] = {
     "refused.not_practice": (
         "Hints are given at practice tables only: tables with computer players."
     ),
+    "refused.no_person_dealt": (
+        "Computer players never play a hand among themselves: a person must be dealt in."
+    ),
+    "refused.too_many_tables": (
+        "This server already has {most} open tables, its most: close one before opening another."
+    ),
     "history.practice": "practice",
     "done.refill": "Refilled {added} chips. Refills don't count on the leaderboard.",
     "done.action": "✅ {line}",

@@ -134,6 +134,7 @@ def refusal(
         Code.REFILL_NOT_LOW,
         Code.REFILL_AT_GRANT,
         Code.CLOSE_OTHERS_SEATED,
+        Code.TOO_MANY_TABLES,
     ):
         return t(f"refused.{code.value}", **p)
     return t(f"refused.{code.value}")

@@ -6,7 +6,12 @@ that /settings names as moderators (see tests/support/moderated_server.py).
 
 from __future__ import annotations
 
+import random
+
+from bot.client import PokerBot
+from bot.settings import Settings
 from tests.harness import DiscordHarness
+from tests.support.manager_helpers import Clock
 from tests.support.moderated_server import (
     ALICE,
     BOB,
@@ -14,6 +19,7 @@ from tests.support.moderated_server import (
     DAVE,
     GUILD,
     MOD_ROLE,
+    OTHER,
     TABLE,
     make_bot,
     started,
@@ -167,3 +173,55 @@ async def test_a_table_in_an_existing_thread_closes_when_the_thread_is_deleted(t
         assert tid not in h.bot.manager.tables
         assert await balances(h) == before
         assert await h.bot.store.load_seats(tid) == []
+
+
+async def test_a_table_closes_when_its_channel_is_deleted(tmp_path):
+    async with DiscordHarness(make_bot(tmp_path / "p.db")) as h:
+        await started(h)
+        await seated(h, "a5-draw", OTHER)
+        before = await balances(h)
+        await h.slash(BOB, OTHER, "a5-draw deal")
+        assert h.bot.manager.view(OTHER).hand is not None
+        await h.delete_channel(OTHER)
+        assert not h.bot.manager.has_table(OTHER)
+        assert await balances(h) == before  # the hand was cancelled: chips back exactly
+        assert [r.channel_id for r in await h.bot.store.load_tables()] == []
+
+
+async def test_the_tables_of_a_server_that_removes_the_bot_close(tmp_path):
+    async with DiscordHarness(make_bot(tmp_path / "p.db")) as h:
+        await started(h)
+        await seated(h)
+        await h.slash(CAROL, OTHER, "a6-draw open")
+        await h.slash(BOB, TABLE, "a5-draw deal")
+        await h.remove_bot_from_guild()
+        assert h.bot.manager.channels() == []
+        assert await h.bot.store.load_tables() == []
+        assert await h.bot.store.load_live_hands() == []
+
+
+async def test_a_thread_archived_while_the_bot_was_down_closes_at_start_up(tmp_path):
+    async with DiscordHarness(make_bot(tmp_path / "p.db")) as h:
+        await started(h)
+        await h.slash(BOB, TABLE, "a5-draw open", thread=True)
+        (thread,) = h.threads(TABLE)
+        tid = int(thread["id"])
+        await h.slash(BOB, TABLE, "a6-draw open")  # a table whose channel is still there
+        await h.archive_thread(tid, bot_down=True)
+        await h.restart(make_bot(tmp_path / "p.db"))
+        await h.settle()
+        assert not h.bot.manager.has_table(tid)
+        assert h.bot.manager.has_table(TABLE)
+        assert [r.channel_id for r in await h.bot.store.load_tables()] == [TABLE]
+
+
+async def test_a_refused_open_in_a_new_thread_deletes_the_thread(tmp_path):
+    settings = Settings(
+        _env_file=None, database_path=tmp_path / "p.db", next_hand_delay=0, max_tables_per_server=1
+    )  # type: ignore[call-arg]
+    async with DiscordHarness(PokerBot(settings, rng=random.Random(3), clock=Clock())) as h:
+        await started(h)
+        await h.slash(BOB, TABLE, "a5-draw open")
+        refused = await h.slash(CAROL, TABLE, "a6-draw open", thread=True)
+        assert "already has 1 open tables" in refused.content
+        assert h.threads(TABLE) == []  # the thread made for it is deleted again
