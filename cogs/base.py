@@ -21,7 +21,7 @@ from bot.tables.models import Outcome, Refused
 from bot.ui import handlers, practice
 from bot.ui.autocomplete import buy_choices, discard_choices
 from bot.ui.catalog import t
-from bot.ui.limits import TABLE_REPOST, cooldown, limiter_of
+from bot.ui.limits import TABLE_REPOST, cooldown, limiter_of, within_budget
 from bot.ui.moderation import is_moderator, jump_url
 from bot.ui.text import cmd, esc, game, join_list, outcome
 
@@ -75,7 +75,7 @@ class TableCog(commands.GroupCog, group_name="table"):
         if interaction.guild_id is None or interaction.channel_id is None:
             await handlers.reply(interaction, t("refused.dm_only"))
             return False
-        return True
+        return await within_budget(interaction)  # one budget over every table command
 
     @property
     def manager(self) -> TableManager:

@@ -1,6 +1,10 @@
-"""Abuse limits: per-user cooldowns on costly commands, and a click rate per user.
+"""Abuse limits: one budget per user over every table command and button, cooldowns on
+costly commands, and a click rate.
 
-Buckets are per user (and per command), so one user hitting a limit never slows
+As RoboDanny's ``spam_control``: every table command and every table button a user
+uses spends from one budget (``TABLE_BUDGET``), so join, leave, sit out, deal, hand
+and the bets cannot be spammed either; past it they are refused, privately, with
+when to try again. Buckets are per user, so one user hitting a limit never slows
 anyone else at the table. The clock is the bot's, so tests can move time.
 """
 
@@ -25,6 +29,7 @@ COOLDOWNS: dict[str, tuple[int, float]] = {
     "leaderboard": (3, 20.0),
     "history": (3, 20.0),
 }
+TABLE_BUDGET = (20, 15.0)  # table commands and buttons per user: a person plays slower
 CLICKS = (15, 5.0)  # table clicks per user: faster than a person clicks; a script or spammer does
 TABLE_REPOST = 60.0  # seconds during which /<game> table points to the message instead
 
@@ -51,7 +56,7 @@ class RateLimiter:
         now = self.clock()
         self._uses.setdefault((bucket, user_id), deque()).append(now)
         if len(self._uses) > 10_000:  # forget users whose windows have all expired
-            longest = max(per for _, per in (*COOLDOWNS.values(), CLICKS))
+            longest = max(per for _, per in (*COOLDOWNS.values(), CLICKS, TABLE_BUDGET))
             self._uses = {k: w for k, w in self._uses.items() if w and w[-1] > now - longest}
 
     def retry_after(self, bucket: str, user_id: int, uses: int, per: float) -> float:
@@ -95,7 +100,22 @@ async def allow_click(interaction: discord.Interaction) -> bool:
     uses, per = CLICKS
     wait = limiter_of(interaction).retry_after("click", interaction.user.id, uses, per)
     if not wait:
-        return True
+        return await within_budget(interaction)
     text = t("limit.clicks", seconds=wait_seconds(wait))
     await interaction.response.send_message(text, ephemeral=True)
+    return False
+
+
+async def within_budget(interaction: discord.Interaction) -> bool:
+    """Spend one use of the user's table budget; past it, refuse privately with when
+    to try again (False)."""
+    uses, per = TABLE_BUDGET
+    wait = limiter_of(interaction).retry_after("table", interaction.user.id, uses, per)
+    if not wait:
+        return True
+    text = t("limit.cooldown", seconds=wait_seconds(wait))
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
     return False

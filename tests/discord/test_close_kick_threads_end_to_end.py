@@ -10,6 +10,7 @@ import random
 
 from bot.client import PokerBot
 from bot.settings import Settings
+from bot.ui.limits import TABLE_BUDGET
 from tests.harness import DiscordHarness
 from tests.support.manager_helpers import Clock
 from tests.support.moderated_server import (
@@ -225,3 +226,25 @@ async def test_a_refused_open_in_a_new_thread_deletes_the_thread(tmp_path):
         refused = await h.slash(CAROL, TABLE, "a6-draw open", thread=True)
         assert "already has 1 open tables" in refused.content
         assert h.threads(TABLE) == []  # the thread made for it is deleted again
+
+
+async def test_one_budget_per_user_over_every_table_command(tmp_path):
+    """Sitting out and back twenty times in a row spends Bob's budget: the next table
+    command is refused, says when to try again and changes nothing; Carol is not
+    slowed; once the window has passed Bob may go on. (The old code limited only
+    open, table, leaderboard and history.)"""
+    clock = Clock()
+    async with DiscordHarness(make_bot(tmp_path / "p.db", clock=clock)) as h:
+        await started(h)
+        await seated(h)  # Bob: open and join, two uses
+        uses, per = TABLE_BUDGET
+        for _ in range(uses - 2):
+            await h.slash(BOB, TABLE, "a5-draw sitout")
+        sitting = next(s for s in h.bot.manager.view(TABLE).seats if s.user_id == uid(BOB))
+        refused = await h.slash(BOB, TABLE, "a5-draw sitout")
+        assert refused.ephemeral and refused.content == f"Slow down: try again in {int(per)} s."
+        again = next(s for s in h.bot.manager.view(TABLE).seats if s.user_id == uid(BOB))
+        assert again.sitting_out == sitting.sitting_out  # nothing changed
+        assert "sit" in (await h.slash(CAROL, TABLE, "a5-draw sitout")).content.lower()
+        clock.now += per
+        assert "Slow down" not in (await h.slash(BOB, TABLE, "a5-draw sitout")).content
