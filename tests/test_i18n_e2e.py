@@ -151,7 +151,7 @@ async def test_rules_and_commands_answer_in_the_readers_language(tmp_path) -> No
         vi = await h.slash(VI, TABLE, "rules", game="abyssinia")
         en = await h.slash(EN, TABLE, "rules", game="abyssinia")
         assert all(r.ephemeral for r in (pt, vi, en))
-        assert "compra às cegas" in str(pt.embeds) and "Entrada de 1" in str(pt.embeds)
+        assert "às cegas" in str(pt.embeds) and "Ante de 1" in str(pt.embeds)
         assert "mua mù" in str(vi.embeds) and "lật bài" in str(vi.embeds).lower()
         assert RULES["abyssinia"] in en.embeds[0]["description"]
 
@@ -210,7 +210,7 @@ async def test_the_board_image_is_drawn_in_the_tables_language(tmp_path) -> None
                 folded=t("seat.folded"),
                 locale="vi",
             )
-        assert (labels.blind, labels.costs, market[0][0]) == ("mua mù", "giá {price}", "trái")
+        assert (labels.blind, labels.costs, market[0][0]) == ("mù", "giá {price}", "trái")
         players = [(view.name(s.player), s.open_cards, s.folded) for s in hand.seats]
         assert drawn == render_board(market, players, hand.pot, labels.title, labels)
         english = render_board(market, players, hand.pot, "Abyssinia · buy 1 of 5")
