@@ -203,9 +203,9 @@ def test_no_move_line_needs_the_players_gender(locale) -> None:
         line = _in(locale, lambda m=carol: move_line(m))
         assert line.replace("Carol", "Carlos") == _in(locale, lambda m=carlos: move_line(m))
         assert not re.search(GENDERED[locale], line, re.IGNORECASE), line
-    assert _in(
-        "pt_BR", lambda: move_line(Move(player="p1", name="Carol", action="discard", count=0))
-    ) == ("Carol não troca nenhuma carta.")
+    if locale == "pt_BR":  # was "Carol fica servido": masculine for every woman at the table
+        pat = Move(player="p1", name="Carol", action="discard", count=0)
+        assert _in(locale, lambda: move_line(pat)) == "Carol não troca nenhuma carta."
     for key in ("event.kicked", "kick.now", "done.bot_left", "event.seated"):
         text = _in(locale, lambda k=key: t(k, name="Carol", seat=2))
         assert not re.search(GENDERED[locale], text, re.IGNORECASE), text
@@ -284,7 +284,6 @@ def test_messages_name_commands_as_the_readers_discord_lists_them() -> None:
     ]
     assert _in("pt_BR", lambda: slash("privacy", "delete")) == "`/privacidade apagar`"
     assert _in("vi", lambda: slash("privacy", "delete")) == "`/quyền-riêng-tư xóa`"
-    for locale in LOCALES:
-        for key in ("done.seated.short", "privacy.delete_hint", "dm.closed"):
-            english = MESSAGES[key]
-            assert isinstance(english, str) and "/" not in english.replace("{command}", ""), key
+    for key in ("done.seated.short", "privacy.delete_hint", "dm.closed"):  # no English name
+        english = MESSAGES[key]
+        assert isinstance(english, str) and "/" not in english.replace("{command}", ""), key
