@@ -72,9 +72,19 @@ def parse_source(text: str) -> str | None:
     return next((s for s in SOURCES if typed in source_words(s)), None)
 
 
+def _words(names: set[str]) -> set[str]:
+    """Each name, and each name from each of its words on ("cegas" finds "às cegas")."""
+    out = set(names)
+    for name in names:
+        words = name.split()
+        out.update(" ".join(words[i:]) for i in range(1, len(words)))
+    return out
+
+
 def buy_choices(view: TableView | None, current: str) -> list[app_commands.Choice[str]]:
     """The places to buy from, named in the reader's language; what was typed is matched
-    against those names as well as the English ids (``esq``, ``tr``, ``bl`` all find one)."""
+    against those names, from any of their words, as well as the English ids (``esq``,
+    ``cegas``, ``tr``, ``mua``, ``bl`` each find one)."""
     offers = view.hand.market if view and view.hand else ()
     names = {"left": t("source.left"), "right": t("source.right"), "blind": t("choice.blind")}
     for offer in offers:
@@ -89,5 +99,5 @@ def buy_choices(view: TableView | None, current: str) -> list[app_commands.Choic
     return [
         app_commands.Choice(name=name, value=value)
         for value, name in names.items()
-        if any(w.startswith(typed) for w in {*source_words(value), fold(name)})
+        if any(w.startswith(typed) for w in _words({*source_words(value), fold(name)}))
     ]
