@@ -89,7 +89,9 @@ def problems(locale: str, catalog: dict[str, list[str]], doc: str | None = None)
                     if not any(_has(text, form) for form in forms):
                         out.append(f"{locale}: {name} says {text!r}, not {english}: {forms}")
     for words, where in nevers:
-        names = list(catalog) if where is None else [n for r in where for n in _matching(catalog, r)]
+        names = (
+            list(catalog) if where is None else [n for r in where for n in _matching(catalog, r)]
+        )
         if where is not None and not names:
             out.append(f"{locale}: glossary place {where} names no catalog entry")
         for name in names:
