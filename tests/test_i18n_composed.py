@@ -287,3 +287,19 @@ def test_messages_name_commands_as_the_readers_discord_lists_them() -> None:
     for key in ("done.seated.short", "privacy.delete_hint", "dm.closed"):  # no English name
         english = MESSAGES[key]
         assert isinstance(english, str) and "/" not in english.replace("{command}", ""), key
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_every_buy_word_the_bot_offers_is_one_it_accepts(locale) -> None:
+    """The option's description, the refusal's list and the autocomplete all name places
+    that /abyssinia buy then takes, in the reader's words ("esquerda", "mù")."""
+    from bot.ui.autocomplete import parse_source
+
+    english = "left, right or blind (the top card of the stub, price after)"
+    described = i18n.command_text(locale, "parameter_description", english) or english
+    offered = re.split(r",\s*|\s+(?:or|ou|hoặc)\s+", described.split(" (")[0])
+    assert [parse_source(w) for w in offered] == ["left", "right", "blind"], offered
+    for source in ("left", "right", "blind"):
+        assert parse_source(_in(locale, lambda s=source: t(f"source.{s}"))) == source
+        assert parse_source(source.upper()) == source
+    assert parse_source("meio") is None and parse_source("") is None
