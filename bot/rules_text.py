@@ -3,7 +3,7 @@
 This is the English source; the Portuguese and Vietnamese summaries are in the gettext
 catalogs (``rules.<game>`` and ``rules.common``), in the words players of each language use
 (docs/translating.md). Each says what its game's seed rule card says about ranking and
-order of play (tests/test_i18n_composed.py holds all three languages to it).
+order of play (tests/ui/test_composed_words.py holds all three languages to it).
 """
 
 # Where a player types cards (the discard command): examples in suit symbols, and the

@@ -12,7 +12,7 @@ import pytest
 from bot.ui import i18n_build
 from bot.ui.i18n_build import COMMAND_CONTEXT
 
-DOC = Path(__file__).resolve().parents[1] / "docs" / "translating.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "translating.md"
 GLOSSARIES = ("pt_BR", "vi")
 
 
