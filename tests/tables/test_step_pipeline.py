@@ -9,7 +9,10 @@ tests' failpoint), as a full disk or a dropped connection would cause them.
 from __future__ import annotations
 
 import asyncio
+import os
 import random
+import signal
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -21,7 +24,7 @@ from bot.storage.store import StorageError, Store
 from bot.tables.manager import TableManager
 from bot.tables.models import Code
 from bot.tables.outbox import Outgoing
-from tests.support.databases import Databases
+from tests.support.databases import PG_URL, SKIP_REASON, Databases, new_schema
 from tests.support.manager_helpers import (
     GUILD,
     Clock,
@@ -31,7 +34,9 @@ from tests.support.manager_helpers import (
     refused,
     seat_players,
     step,
+    wait_for,
 )
+from tests.support.paths import ROOT
 
 CH = 800
 A, B, C = 31, 32, 33
@@ -327,3 +332,62 @@ async def test_idle_tables_close_after_their_servers_idle_time(databases: Databa
     assert closed.kind == "closed" and closed.params.get("idle")
     assert [r.channel_id for r in await store.load_tables()] == [CH + 1]
     await close_manager(store, m)
+
+
+TAKE_OVER_CHILD = """
+import asyncio, sys
+from tests.support.manager_helpers import open_manager, step
+
+async def main(url):
+    store, m = await open_manager(url, seed=4)
+    await m.open_table({g}, {ch}, "a5-draw")
+    await m.join({ch}, {a}, "anna")
+    await m.add_bot({ch}, {a}, "easy", "bot")
+    view = await m.deal({ch}, {a})
+    while m.view({ch}).to_act_user == {a}:
+        await step(m, {ch}, "child")
+    print("ready", m.view({ch}).turn, m.view({ch}).to_act_user, flush=True)
+    await asyncio.sleep(3600)  # no driver here: the computer player waits for ever
+
+asyncio.run(main(sys.argv[1]))
+"""
+
+
+@pytest.mark.skipif(not PG_URL, reason=SKIP_REASON)
+async def test_a_computer_player_to_act_in_a_taken_over_guild_moves() -> None:
+    """Another process held the guild with a computer player to act and died: this
+    process takes the guild over, and its driver makes the move (the old code woke the
+    driver only at start-up, so the hand hung)."""
+    url = new_schema()
+    guild = 77
+    child = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        TAKE_OVER_CHILD.format(g=guild, ch=CH, a=A),
+        url,
+        cwd=ROOT,
+        stdout=asyncio.subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    try:
+        assert child.stdout is not None
+        line = (await asyncio.wait_for(child.stdout.readline(), 60)).decode().split()
+        assert line[0] == "ready" and int(line[2]) < 0, line  # a computer player to act
+        store, m = await open_manager(url, seed=4)
+        m.claim_retry = 0.05
+        driver = PracticeDriver(m, pause=0, rng=random.Random(1))
+        try:
+            assert not m.has_table(CH)  # the child holds the guild
+            child.send_signal(signal.SIGKILL)
+            await child.wait()
+            await wait_for(lambda: m.has_table(CH), timeout=15)
+            await wait_for(
+                lambda: m.view(CH).hand is None or m.view(CH).turn > int(line[1]), timeout=15
+            )
+        finally:
+            await driver.close()
+            await close_manager(store, m)
+    finally:
+        if child.returncode is None:
+            child.kill()
+            await child.wait()
