@@ -54,6 +54,8 @@ class Moderation:
                 if others:
                     raise Refused(Code.CLOSE_OTHERS_SEATED, count=len(others))
             hand = table.hand
+            if idle and hand is not None:
+                return False  # a hand began since the table was found idle: it is not
             if hand is not None and hand.complete:
                 # over but not settled yet (its settlement is being retried): settle now,
                 # or cancel it with the close if the ledger cannot take it
