@@ -119,9 +119,9 @@ class Steps:
                     )
                     before.put_back(table)
                     self.arm(table)
-                    raise
-                self.after(table, [], refresh=True)
-                raise
+                else:
+                    self.after(table, [], refresh=True)
+                raise  # the step's own failure
             except BaseException:  # cancelled mid-step: reload at the next one
                 before.put_back(table)
                 raise
