@@ -42,6 +42,10 @@ DISCORD_NOISE = frozenset(
 Closer = Callable[[], Awaitable[None]]
 
 
+def _not_noise(record: logging.LogRecord) -> bool:
+    return not (isinstance(record.msg, str) and record.msg in DISCORD_NOISE)
+
+
 def main() -> int:
     """The bot's exit status: 0 when stopped by a signal, else one ``error:`` line."""
     try:
@@ -51,7 +55,7 @@ def main() -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     logging.getLogger().setLevel(settings.log_level_number)
-    logging.getLogger("discord.client").addFilter(lambda r: r.msg not in DISCORD_NOISE)
+    logging.getLogger("discord.client").addFilter(_not_noise)
     try:
         asyncio.run(serve(settings, token))
     except DatabaseProblem as exc:

@@ -83,7 +83,7 @@ class Child:
         return path.read_text().splitlines() if path.exists() else []
 
 
-def start_bot(tmp_path: Path, env: dict[str, str]) -> Child:
+def start_bot(tmp_path: Path, env: dict[str, str], *args: str) -> Child:
     clean = {k: v for k, v in os.environ.items() if k not in OUR_VARS}
     clean.update(
         DISCORD_TOKEN=TOKEN,
@@ -96,7 +96,7 @@ def start_bot(tmp_path: Path, env: dict[str, str]) -> Child:
     clean.update(env)
     prefix = as_pid1()
     proc = subprocess.Popen(
-        [*prefix, sys.executable, "-m", "bot"],
+        [*prefix, sys.executable, "-m", "bot", *args],
         cwd=tmp_path,  # no .env there
         env=clean,
         stdout=subprocess.PIPE,
@@ -105,13 +105,21 @@ def start_bot(tmp_path: Path, env: dict[str, str]) -> Child:
     )
     pid = proc.pid
     if prefix:  # the bot is unshare's one child
-        children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
         deadline = time.monotonic() + 60
-        while not (found := children.read_text().split() if children.exists() else []):
+        while not (found := _children(proc.pid)):
             assert proc.poll() is None and time.monotonic() < deadline, "unshare never forked"
             time.sleep(0.01)
-        pid = int(found[0])
+        (pid,) = found
     return Child(proc, pid, tmp_path)
+
+
+def _children(parent: int) -> list[int]:
+    found = []
+    for status in Path("/proc").glob("[0-9]*/status"):
+        with contextlib.suppress(OSError):
+            if f"\nPPid:\t{parent}\n" in status.read_text():
+                found.append(int(status.parent.name))
+    return found
 
 
 def wait_until(child: Child, ready: Callable[[Child], bool], phase: str) -> None:
@@ -277,3 +285,20 @@ def test_a_stop_signal_at_any_phase_of_start_up_exits_0_within_the_grace(tmp_pat
         assert [a for a in child.log("netguard.log") if a != "armed"] == []
     if phase != "imports":
         assert "closed cleanly" in err
+
+
+def test_a_stop_while_a_command_starts_ends_it_with_128_plus_the_signal(tmp_path):
+    """``python -m bot migrate`` (and the other commands): caught as early, but a command
+    stopped is a command not done, so its status says so, as a shell's would."""
+    with imports(tmp_path) as (env, ready):
+        child = start_bot(tmp_path, {**env, "STALL_IMPORT": "asyncpg"}, "migrate")
+        try:
+            wait_until(child, lambda c: "stalled asyncpg" in c.log("stall.log"), "its imports")
+            out, err = stop(child, signal.SIGTERM)
+        finally:
+            if child.alive():
+                child.proc.kill()
+                child.proc.communicate()
+    assert child.proc.returncode == 128 + signal.SIGTERM, err
+    assert err == "stopped by SIGTERM\n" and out == ""
+    assert not (tmp_path / "poker.db").exists()  # nothing was migrated
