@@ -31,6 +31,11 @@ class Table:
     pot: int
     bets_left: int  # betting rounds still to come, this one included
 
+    @property
+    def known(self) -> bool:
+        """Every hand still in is complete and open: nothing is hidden any more."""
+        return len(self.mine) == 5 and all(len(o) == 5 for o in self.others)
+
 
 def read_table(obs: Observation) -> Table:
     pub = obs.public
