@@ -9,7 +9,8 @@ seat and ``B`` players in the others (heads-up: the two swap seats). The luck of
 the cards cancels across the rotations, so one deck's average of A's net is one
 low-variance sample. Printed per pairing: hands played, A's result in big bets
 (the table's largest bet) per 100 hands with a 95% confidence interval
-(1.96 standard errors over decks), and A's decision p50/p99.
+(1.96 standard errors over decks), and A's decision p50/p99 in wall-clock time and
+in the worker's CPU time (on a shared machine the CPU time is what a quiet one shows).
 
     python bench/opponents.py [--hands 10000] [--max-hands 4000] [--games all]
         [--sizes both] [--levels easy,normal,hard] [--baselines tag,nit,maniac,callstation]
@@ -61,6 +62,7 @@ class Chunk:
     deck_nets: list[float] = field(default_factory=list)  # A's mean net per deck, in chips
     hands: int = 0
     times: list[float] = field(default_factory=list)  # A's decision times, seconds
+    cpu: list[float] = field(default_factory=list)  # … in CPU time of the worker
 
 
 def play_deck(game: str, seats: int, a: str, b: str, seed: int, chunk: Chunk) -> None:
@@ -80,10 +82,11 @@ def play_deck(game: str, seats: int, a: str, b: str, seed: int, chunk: Chunk) ->
         while not hand.complete:
             player = hand.players[hand.to_act]
             kind = kinds[int(player[1:])]
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.thread_time()
             move = bots[player].decide(observe(hand, player))
             if kind == a:
                 chunk.times.append(time.perf_counter() - start)
+                chunk.cpu.append(time.thread_time() - cpu)
             hand.apply(move)
         total += hand.net()[f"s{hero}"]
         chunk.hands += 1
@@ -149,11 +152,13 @@ def main() -> None:
             started = time.perf_counter()
             nets: list[float] = []
             times: list[float] = []
+            cpu: list[float] = []
             hands = 0
             for chunk in pool.imap_unordered(run_chunk, tasks):
                 nets += chunk.deck_nets
                 hands += chunk.hands
                 times += chunk.times
+                cpu += chunk.cpu
             # A's result per hand, in big bets: mean over decks, 95% CI over decks.
             per = [x / unit * 100 for x in nets]
             mean = sum(per) / len(per)
@@ -161,16 +166,18 @@ def main() -> None:
             half = 1.96 * math.sqrt(var / len(per))
             verdict = "wins" if mean - half > 0 else "loses" if mean + half < 0 else "?"
             p50, p99 = quantile(times, 0.5) * 1000, quantile(times, 0.99) * 1000
+            c50, c99 = quantile(cpu, 0.5) * 1000, quantile(cpu, 0.99) * 1000
             print(
                 f"{game:10} {seats:>5} {a + ' vs ' + b:20} {hands:>7}  "
                 f"{mean:+7.1f} ± {half:4.1f}  {verdict:5}  {p50:5.2f}/{p99:5.2f}  "
-                f"({time.perf_counter() - started:.0f} s)",
+                f"cpu {c50:5.2f}/{c99:5.2f}  ({time.perf_counter() - started:.0f} s)",
                 flush=True,
             )
             if args.json:
                 row = {"game": game, "seats": seats, "a": a, "b": b, "hands": hands}
                 row |= {"bb100": round(mean, 2), "ci95": round(half, 2)}
                 row |= {"p50_ms": round(p50, 3), "p99_ms": round(p99, 3)}
+                row |= {"cpu_p50_ms": round(c50, 3), "cpu_p99_ms": round(c99, 3)}
                 with open(args.json, "a") as f:
                     f.write(json.dumps(row) + "\n")
     if args.timing:

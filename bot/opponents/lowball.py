@@ -138,14 +138,20 @@ def choose_keep(
 
 
 @lru_cache(maxsize=50_000)
-def final_values(ranking: str, draws_left: int, kept: tuple[Card, ...]) -> tuple[int, ...]:
+def final_values(
+    ranking: str, draws_left: int, kept: tuple[Card, ...], samples: int = FINAL_SAMPLES
+) -> tuple[int, ...]:
     """Sampled final values after keeping ``kept`` now and drawing by rule afterwards."""
     rng = random.Random(zlib.crc32(repr((ranking, draws_left, kept)).encode()))
     value = VALUE[ranking]
     rest = [c for c in FULL_DECK if c not in kept]
     out = []
-    for _ in range(FINAL_SAMPLES):
-        pool = rng.sample(rest, 5 * draws_left)
+    need = 5 * draws_left
+    for _ in range(samples):
+        for i in range(need):  # a partial shuffle: the first ``need`` cards are a sample
+            j = i + int(rng.random() * (len(rest) - i))
+            rest[i], rest[j] = rest[j], rest[i]
+        pool = rest[:need]
         n = 5 - len(kept)
         held, pos = [*kept, *pool[:n]], n
         for d in range(1, draws_left):
@@ -300,6 +306,10 @@ def _value_or_worst(value: Callable[[Sequence[Card]], int]) -> Callable[[Sequenc
 # one who only checks mostly below one (see ``action_weight``).
 
 _RAINBOW = "cdhs"
+# Final values sampled per keep, and how many evenly spaced quantiles of them are kept:
+# many samples for a steady read, few values so comparing two keeps stays cheap.
+SIGNATURE_SAMPLES = 128
+SIGNATURE_QUANTILES = 32
 
 
 def _card_of(rank_low: int, suit: str) -> Card:
@@ -311,7 +321,9 @@ def signature_finals(ranking: str, draws_left: int, ranks: tuple[int, ...]) -> t
     """Sorted sampled final values of keeping cards of these low ranks (rainbow suits)
     with ``draws_left`` draws to come, each played by rule."""
     kept = tuple(_card_of(r, _RAINBOW[i % 4]) for i, r in enumerate(ranks))
-    return tuple(sorted(final_values(ranking, draws_left, kept)))
+    values = sorted(final_values(ranking, draws_left, kept, SIGNATURE_SAMPLES))
+    step = SIGNATURE_SAMPLES // SIGNATURE_QUANTILES
+    return tuple(values[i] for i in range(step // 2, SIGNATURE_SAMPLES, step))
 
 
 @cache
@@ -356,7 +368,7 @@ class Read:
 # Strength an opponent is assumed to hold for 1, 2, 3+ bets or raises in a round, and
 # how much a sample below it counts (bluffs and loose raises happen).
 AGGRESSION_STRENGTH = (0.0, 0.56, 0.66, 0.74)
-BLUFF_WEIGHTS = (1.0, 0.2, 0.12, 0.08)
+BLUFF_WEIGHTS = (1.0, 0.15, 0.1, 0.06)
 CALL_STRENGTH = 0.42
 LOOSE_CALL_WEIGHT = 0.4
 SLOWPLAY_STRENGTH = 0.8
@@ -416,6 +428,12 @@ def range_pool(
     return tuple(out)
 
 
+@lru_cache(maxsize=100_000)
+def _pair_share(mine: tuple[int, ...], theirs: tuple[int, ...]) -> float:
+    """Chance a final of ``mine`` beats one of ``theirs`` (both sorted), ties half."""
+    return sum(beats(v, theirs) for v in mine) / len(mine)
+
+
 def card_mask(cards: Sequence[Card]) -> int:
     index = {c: i for i, c in enumerate(FULL_DECK)}
     return sum(1 << index[c] for c in cards)
@@ -437,13 +455,16 @@ def range_equity(
     their public draw counts, skipping those that hold a known card, and weighted by how
     likely their betting is with that hand (``action_weight``)."""
     blocked = card_mask(known)
+    mine = tuple(mine)
     equity = 1.0
     shares: dict[int | tuple[int, ...], float] = {}
     for drawn, read in opponents:
         pool = range_pool(ranking, draws, len(drawn), drawn[-1] if drawn else 0)
         won = total = 0.0
-        for _ in range(samples):
-            mask, s, theirs = pool[rng.randrange(len(pool))]
+        draw, size = rng.random, len(pool)
+        # A budget as large as the pool reads all of it, in order: no sampling noise.
+        chosen = pool if samples >= size else (pool[int(draw() * size)] for _ in range(samples))
+        for mask, s, theirs in chosen:
             if mask & blocked:
                 continue
             share = shares.get(theirs)
@@ -451,7 +472,7 @@ def range_equity(
                 if isinstance(theirs, int):
                     share = _share_above(mine, theirs)
                 else:
-                    share = sum(beats(v, theirs) for v in mine) / len(mine)
+                    share = _pair_share(mine, theirs)
                 shares[theirs] = share
             w = action_weight(s, read)
             total += w

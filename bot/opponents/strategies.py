@@ -52,9 +52,9 @@ STYLES = {
 }
 # Range play (hard): the equity a call needs above the pot odds, by draws still to come
 # (this round's draw included): future bets are paid with a hand that is often behind.
-CALL_MARGIN = {0: 0.0, 1: 0.02, 2: 0.05, 3: 0.08}
+CALL_MARGIN = {0: 0.0, 1: 0.02, 2: 0.06, 3: 0.14}
 ABYSSINIA_SAMPLES = 160  # simulation budget per Abyssinia decision, at most
-RANGE_SAMPLES = 400  # opponent hands sampled per decision, shared among the opponents
+RANGE_SAMPLES = 600  # opponent hands sampled per decision, shared among the opponents
 
 
 class Strategy:
