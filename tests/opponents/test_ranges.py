@@ -17,7 +17,7 @@ from bot.engine.cards import parse_cards
 from bot.engine.simulate import new_random_hand
 from bot.opponents import LEVELS, Strategy, observe, warm_up
 from bot.opponents.lowball import cache_sizes
-from tests.test_opponents import heads_up, until_my
+from tests.support.opponent_hands import heads_up, until_my
 
 SEEDS = range(30)
 
