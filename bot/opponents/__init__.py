@@ -12,7 +12,7 @@ from .strategies import BASELINES, KINDS, LEVELS, Strategy
 
 def warm_up() -> None:
     """Build the reference tables every level reads, so no decision builds them: call it
-    once at start-up (in a thread: it takes about a second)."""
+    once at start-up, on a thread (what it costs: docs/benchmarks.md)."""
     lowball.warm_up()
 
 

@@ -485,7 +485,7 @@ GAMES = (("a6", 1), ("a5", 1), ("a5", 3))  # (ranking, draws) of the draw games
 
 
 def warm_up() -> None:
-    """Build every reference table the draw-game players read (about a second), so no
+    """Build every reference table the draw-game players read, so no
     decision pays for it: the showdown references, and the final values and strength of
     every keep a rule player can make (up to four distinct ranks from ace to eight)."""
     for ranking, draws in GAMES:

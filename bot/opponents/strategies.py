@@ -7,8 +7,10 @@ pure apart from its injected ``random.Random``; the work per decision is bounded
 * ``easy``: loose and passive, calls too much, rarely bets, makes plain mistakes.
 * ``normal``: sound heuristics: keeps the right low cards, bets by an equity read
   from reference tables (draw games) or a small simulation (Abyssinia).
-* ``hard``: Monte Carlo equity over the unseen cards consistent with what it
-  knows, more samples, bluffs where the draws say the others are weak, and snows.
+* ``hard``: in the draw games, equity against ranges read from the betting (each
+  opponent's hands weighted by how likely their actions are with them) and a fixed-limit
+  player's thresholds per round and position; in Abyssinia, more samples; bluffs where
+  the draws say the others are weak, and snows.
 * ``random``: a uniform legal action. ``station``: checks or calls, stands pat on
   made hands, buys the cheaper card.
 """
