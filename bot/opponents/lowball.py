@@ -165,12 +165,6 @@ def final_values(
 
 # ----- equity -------------------------------------------------------------------
 
-# Reading the last betting round (hard level): the reference strength an opponent who
-# bet is assumed to hold, and how much a sample that contradicts their action counts.
-BET_STRENGTH = 0.55
-BLUFF_WEIGHT = 0.15
-CHECK_STRENGTH = 0.8
-SLOWPLAY_WEIGHT = 0.35
 # The highest card an opponent is assumed to keep, by how many cards they took last.
 _KEPT_TOP = {0: 10, 1: 8, 2: 7}
 
@@ -214,77 +208,6 @@ def _sample_current(pool: list[Card], pos: int, drawn: tuple[int, ...]) -> tuple
         i += 1
     fill = 5 - len(kept)
     return kept + pool[i : i + fill], i + fill
-
-
-def simulate_equity(
-    ranking: str,
-    draws: int,
-    mine: Sequence[Card],
-    keep: Sequence[Card],
-    my_draws_left: int,
-    unseen: Sequence[Card],
-    opponents: Sequence[tuple[int, ...]],
-    samples: int,
-    rng: random.Random,
-    signals: Sequence[str | None] = (),
-) -> float:
-    """Monte Carlo over the cards this seat has not seen: opponents' hands are dealt from
-    them consistent with the number of cards each took (public), every remaining draw is
-    played by rule, and the share of showdowns won (ties split) is returned.
-
-    ``signals`` reads the last betting round from each opponent's actions: after a
-    ``"bet"`` (bet or raise) a sample where they hold a weak hand counts little (a
-    bluff is rare), after a ``"check"`` a sample where they hold a strong one counts
-    less (they would mostly have bet it)."""
-    value = _value_or_worst(VALUE[ranking])
-    ref = reference(ranking, draws).all
-    signals = list(signals) or [None] * len(opponents)
-    pool = list(unseen)
-    won = total = 0.0
-    for _ in range(samples):
-        rng.shuffle(pool)
-        # Long triple-draw samples may need more cards than are unseen: the table would
-        # reshuffle discards; the sample reuses its own order (a rare repeated card in one
-        # hand just scores as the worst hand).
-        pool2 = pool + pool
-        pos = 0
-        if my_draws_left:
-            n = 5 - len(keep)
-            held = [*keep, *pool2[:n]]
-            pos = n
-            for d in range(1, my_draws_left):
-                kept = rule_keep(held, ranking, my_draws_left - d)
-                n = 5 - len(kept)
-                held = kept + pool2[pos : pos + n]
-                pos += n
-            ours = value(held)
-        else:
-            ours = value(mine)
-        best, ties, weight = -1, 0, 1.0
-        for drawn, signal in zip(opponents, signals, strict=True):
-            held, pos = _sample_current(pool2, pos, drawn)
-            for d in range(len(drawn), draws):
-                kept = rule_keep(held, ranking, draws - d)
-                n = 5 - len(kept)
-                held = kept + pool2[pos : pos + n]
-                pos += n
-            v = value(held)
-            if signal is not None:
-                strength = beats(v, ref)
-                if signal == "bet":
-                    weight *= 1.0 if strength >= BET_STRENGTH else BLUFF_WEIGHT
-                elif strength >= CHECK_STRENGTH:
-                    weight *= SLOWPLAY_WEIGHT
-            if v > best:
-                best, ties = v, 0
-            if v == best:
-                ties += 1
-        total += weight
-        if ours > best:
-            won += weight
-        elif ours == best:
-            won += weight / (ties + 1)
-    return won / total
 
 
 def _value_or_worst(value: Callable[[Sequence[Card]], int]) -> Callable[[Sequence[Card]], int]:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from bot.engine import VARIANTS, Action
-from bot.engine.cards import FULL_DECK, Card
+from bot.engine.cards import Card
 
 from . import abyssinia, lowball
 from .observation import Observation
@@ -90,8 +90,6 @@ class Strategy:
         dead = own_discards(obs)
         in_hand = [s for i, s in enumerate(obs.public.seats) if i != obs.seat and not s.folded]
         opps = [s.drawn for s in in_hand]
-        opp_names = [s.player for s in in_hand]
-        signals: dict[str, str] | None = None
         keep = obs.cards
         if draws_left:
             keep = tuple(lowball.choose_keep(obs.cards, ranking, draws_left, dead))
@@ -110,28 +108,10 @@ class Strategy:
                 rng,
             )
             return Action(obs.player, self._range_bet(obs, equity, keep, draws_left, opps))
-        if style.samples:
-            unseen = [c for c in FULL_DECK if c not in obs.cards and c not in dead]
-            samples = max(40, style.samples // len(opps) // max(1, draws_left))
-            # Once nobody has a draw left, the betting says something about their hands.
-            signals = final_round_signals(obs) if draws_left == 0 else None
-            equity = lowball.simulate_equity(
-                ranking,
-                game.draws,
-                obs.cards,
-                keep,
-                draws_left,
-                unseen,
-                opps,
-                samples,
-                rng,
-                [signals.get(p) for p in opp_names] if signals else (),
-            )
-        else:
-            mine = lowball.finals_of(obs.cards, ranking, draws_left, keep)
-            equity = lowball.table_equity(ranking, game.draws, mine, opps)
+        mine = lowball.finals_of(obs.cards, ranking, draws_left, keep)
+        equity = lowball.table_equity(ranking, game.draws, mine, opps)
         bluff = draws_left == 0 and rng.random() < self._bluff_chance(obs, equity, opps)
-        return Action(obs.player, self._bet(obs, equity, bluff, read=bool(signals)))
+        return Action(obs.player, self._bet(obs, equity, bluff))
 
     def _adjust_keep(
         self,
@@ -279,9 +259,9 @@ class Strategy:
 
     # ----- betting -------------------------------------------------------------------
 
-    def _bet(self, obs: Observation, equity: float, bluff: bool, read: bool = False) -> str:
-        """A betting action from the equity; ``read``: the equity already accounts for the
-        others' bets this round (else it is discounted for each one)."""
+    def _bet(self, obs: Observation, equity: float, bluff: bool) -> str:
+        """A betting action from the equity, discounted for each bet or raise by others
+        this round."""
         style = self.style
         assert style is not None
         d = obs.decision
@@ -289,8 +269,7 @@ class Strategy:
         aggressive = "bet" if "bet" in legal else "raise"
         players = sum(1 for s in obs.public.seats if not s.folded)
         fair = 1 / players
-        if not read:
-            equity *= style.respect ** raises_by_others(obs)
+        equity *= style.respect ** raises_by_others(obs)
         if style.mistakes and self.rng.random() < style.mistakes / 2:
             return "call" if "call" in legal else "check"  # the passive player's default
         if d.to_call == 0:
@@ -396,19 +375,6 @@ def raises_by_others(obs: Observation) -> int:
     """Bets and raises by other players in the current betting round."""
     current = _betting_rounds(obs)[-1] if obs.history and obs.history[-1].action in _BETTING else []
     return sum(1 for p, a in current if p != obs.player and a in ("bet", "raise"))
-
-
-def final_round_signals(obs: Observation) -> dict[str, str]:
-    """Each player's action so far in the current betting round: ``bet`` if they bet or
-    raised in it, ``check`` if they only checked."""
-    current = _betting_rounds(obs)[-1] if obs.history and obs.history[-1].action in _BETTING else []
-    out: dict[str, str] = {}
-    for p, a in current:
-        if a in ("bet", "raise"):
-            out[p] = "bet"
-        elif a == "check":
-            out.setdefault(p, "check")
-    return out
 
 
 def last_aggressor(obs: Observation) -> str | None:
