@@ -100,8 +100,8 @@ def _lines(stored: StoredHand, viewer: str) -> Iterator[str]:
     for award in final.awards:
         pot = {"pot": "pot", "high": "high pot", "low": "low pot"}[award.label]
         for p, chips in award.shares.items():
-            won = f" with {award.hand_names[p]}" if p in award.hand_names else ""
-            yield f"{name(p)} collected {chips} from {pot}{won}"
+            named = f" with {award.hand_names[p]}" if p in award.hand_names else ""
+            yield f"{name(p)} collected {chips} from {pot}{named}"
     yield "*** SUMMARY ***"
     yield f"Total pot {final.pot}"
     won: dict[str, int] = {}

@@ -72,18 +72,19 @@ def public_entries(stored: StoredHand) -> Iterator[str]:
     yield f"-- ending hand #{stored.hand_id} --"
 
 
-def public_log_csv(hands: Iterable[StoredHand]) -> Iterator[str]:
-    """CSV text, chunk by chunk: the header, then every hand's public lines."""
+def public_log_csv(
+    hands: Iterable[StoredHand], *, header: bool = True, order: int = 0
+) -> tuple[str, int]:
+    """CSV text of these hands' public lines and the last ``order`` number used; ``order``
+    is the last number already used (a long log is written page by page: the header only
+    on the first)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(HEADER)
-    order = 0
+    if header:
+        writer.writerow(HEADER)
     for stored in hands:
         at = iso(stored.completed_at or stored.started_at)
         for entry in public_entries(stored):
             order += 1
             writer.writerow((entry, at, order))
-        yield buffer.getvalue()
-        buffer.seek(0)
-        buffer.truncate()
-    yield buffer.getvalue()
+    return buffer.getvalue(), order
