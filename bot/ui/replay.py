@@ -133,7 +133,7 @@ async def step_image(stored: StoredHand, step: Step, viewer: str | None) -> PngF
         rows.append((label, tuple(faces), backs, seat.folded))
     pot = t("board.pot", pot=public.pot)
     title = (
-        t("replay.image_title", hand_id=stored.hand_id, step=round_label(public))
+        t("replay.image_title", hand_id=stored.hand_id, round=round_label(public))
         if not public.complete
         else t("table.title.hand", game=game(variant.id), hand_id=stored.hand_id)
     )
