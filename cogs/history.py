@@ -33,7 +33,7 @@ class HistoryCog(commands.Cog):
 
     @app_commands.command(name="replay", description="Replay a finished hand step by step")
     @app_commands.describe(hand="The hand's number (default: your last hand here)")
-    @cooldown("history")
+    @cooldown("replay")
     async def replay(
         self, interaction: discord.Interaction, hand: app_commands.Range[int, 1] | None = None
     ) -> None:
@@ -53,7 +53,7 @@ class HistoryCog(commands.Cog):
         game="Which game (default: all together)",
         practice="Practice tables' hands instead of real ones",
     )
-    @cooldown("history")
+    @cooldown("stats")
     async def stats(
         self,
         interaction: discord.Interaction,
@@ -81,7 +81,7 @@ class HistoryCog(commands.Cog):
         hands="How many of the latest hands (1–1000)",
         days="Only hands and entries of the last days",
     )
-    @cooldown("history")
+    @cooldown("export")
     async def export(
         self,
         interaction: discord.Interaction,
