@@ -21,6 +21,7 @@ from bot.render import replay as replay_images
 from bot.render.text import card_text
 from bot.storage.stats import StatsRepo
 from bot.ui.catalog import t
+from tests.discord_helpers import step
 from tests.harness import DiscordHarness, Msg
 from tests.test_bot_e2e import Game
 from tests.test_settings_cmd import ALICE, BOB, CAROL, DAVE, GUILD, TABLE, make_bot, started, uid
@@ -108,7 +109,9 @@ async def played(h: DiscordHarness, variant: str, seed: int) -> tuple[int, HandR
     hand_id = h.bot.manager.view(TABLE).hand_id
     live = await h.slash(ALICE, TABLE, "replay", hand=hand_id)  # refused while played
     assert live.ephemeral and str(hand_id) in live.content and not live.attachments
-    assert live.content == t("replay.refused.live", LOCALES[h.locales[uid(ALICE)]], hand_id=hand_id)
+    assert live.content == t(
+        "replay.refused.live", LOCALES[h.locales.get(uid(ALICE), "en-US")], hand_id=hand_id
+    )
     await Game(h, TABLE, table, seed=seed).play_hand()
     return hand_id, parse_record(await h.bot.store.hand_record(hand_id))
 
@@ -225,3 +228,67 @@ async def test_replay_share_export_and_stats_of_each_game(tmp_path, variant, loc
         assert {int(p["user_id"]) for p in people} >= {uid(BOB), uid(CAROL), uid(DAVE)}
         assert sum(int(p["net"]) for p in people) == 0
         h.assert_no_errors()
+
+
+async def test_replay_buttons_survive_a_restart_and_the_history_and_privacy_entries(tmp_path):
+    path = tmp_path / "p.db"
+    async with DiscordHarness(make_bot(path)) as h:
+        await started(h)
+        hand_id, record = await played(h, "a5-triple", seed=8)
+        first = await h.slash(CAROL, TABLE, "replay")  # no number: her last hand
+        assert first.message.attachments == ["replay.png"] and f"#{hand_id}" in first.message.text
+        await h.restart(make_bot(path))
+        moved = await h.click(CAROL, first.message, button(first.message, "next")["custom_id"])
+        assert "Step 2 of" in moved.message.text and moved.message.attachments == ["replay.png"]
+        h.assert_no_errors()
+        # /history offers a Replay choice for each line
+        listed = await h.slash(CAROL, TABLE, "history")
+        (picker,) = [c for c in listed.message.custom_ids() if c.startswith("rpk:")]
+        assert f"Replay hand #{hand_id}" in listed.message.text
+        chosen = await h.select(CAROL, listed.message, picker, [str(hand_id)])
+        (shown,) = chosen.followups or [chosen.message]
+        assert shown.ephemeral and shown.attachments == ["replay.png"]
+        assert "Step 1 of" in shown.text
+        # /privacy show offers the player's own export
+        start = len(h.sent)
+        privacy = await h.slash(CAROL, TABLE, "privacy show")
+        (export,) = [c for c in privacy.message.custom_ids() if c.startswith("pvx:")]
+        files = await h.click(CAROL, privacy.message, export)
+        names = sorted(files.message.files)
+        assert names == [f"hands-{GUILD}-{uid(CAROL)}.txt", f"ledger-{GUILD}-{uid(CAROL)}.csv"]
+        assert_private(sent_texts(h, start), seen(record, str(uid(CAROL))), "privacy export")
+        # refusals: an unknown hand, and someone with no hands asking for their last
+        unknown = await h.slash(CAROL, TABLE, "replay", hand=hand_id + 40)
+        assert unknown.content == f"There is no finished hand #{hand_id + 40} on this server."
+        nothing = await h.slash(ALICE, TABLE, "replay")
+        assert "no finished hands" in nothing.content
+        h.assert_no_errors()
+
+
+async def test_stats_count_practice_apart_and_never_a_cancelled_hand(tmp_path):
+    async with DiscordHarness(make_bot(tmp_path / "p.db")) as h:
+        await started(h)
+        _, record = await played(h, "a6-draw", seed=2)
+        repo = StatsRepo(h.bot.store)
+        before = await repo.totals(GUILD, uid(BOB), None, practice=False)
+        assert before.hands == 1
+        # a hand a moderator cancels (forced close) counts for nobody
+        await h.slash(BOB, TABLE, "a6-draw deal")
+        closed = await h.slash(ALICE, TABLE, "a6-draw close", force=True)
+        assert closed.ephemeral
+        assert h.bot.manager.tables.get(TABLE) is None or h.bot.manager.view(TABLE).hand is None
+        assert await repo.totals(GUILD, uid(BOB), None, practice=False) == before
+        # a practice hand (Bob and a computer player) counts apart
+        await h.slash(BOB, TABLE, "a6-draw open", bots=1)
+        await h.slash(BOB, TABLE, "a6-draw deal")
+        for _ in range(100):
+            await h.bot.practice.settle()  # type: ignore[attr-defined]
+            if h.bot.manager.view(TABLE).hand is None:
+                break
+            await step(h, TABLE, draw=1)
+        assert h.bot.manager.view(TABLE).hand is None
+        practice = await repo.totals(GUILD, uid(BOB), None, practice=True)
+        assert practice.hands == 1
+        assert await repo.totals(GUILD, uid(BOB), None, practice=False) == before
+        title = await h.slash(BOB, TABLE, "stats", practice=True)
+        assert "practice" in title.message.text and "**1** hand played" in title.message.text
