@@ -83,7 +83,7 @@ def test_the_worked_hand_of_the_rules_as_pokerstars_text():
             "variant": "a5-draw",
             "seats": [{"player": "lena", "stack": 40}, {"player": "mike", "stack": 40}],
             "dealer": 1,
-            "deck": ["8c", "6s", "4h", "5d", "3s", "3c", "2d", "2h", "Ac", "Ad", "5h"]
+            "deck": list(TOP)
             + [format_card(c) for c in FULL_DECK if format_card(c) not in TOP],
             "actions": [
                 {"player": "lena", "action": "bet"},
