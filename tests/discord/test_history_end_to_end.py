@@ -8,44 +8,35 @@ see at the table, the engine itself being the oracle of what each one saw.
 from __future__ import annotations
 
 import csv
-import dataclasses
 import io
 import re
 
 import pytest
 
-from bot.engine import Hand, public_view
+from bot.engine import Hand
 from bot.engine.cards import FULL_DECK, format_card, pretty_card
 from bot.engine.record import HandRecord, parse_record
 from bot.render import replay as replay_images
 from bot.render.text import card_text
 from bot.storage.stats import StatsRepo
 from bot.ui.catalog import t
-from tests.discord_helpers import step
 from tests.harness import DiscordHarness, Msg
-from tests.test_bot_e2e import Game
-from tests.test_settings_cmd import ALICE, BOB, CAROL, DAVE, GUILD, TABLE, make_bot, started, uid
+from tests.support.discord_helpers import step
+from tests.support.game import Game
+from tests.support.history_helpers import seen
+from tests.support.moderated_server import (
+    ALICE,
+    BOB,
+    CAROL,
+    DAVE,
+    GUILD,
+    TABLE,
+    make_bot,
+    started,
+    uid,
+)
 
 LOCALES = {"en-US": "en", "pt-BR": "pt_BR", "vi": "vi"}
-
-
-def seen(record: HandRecord, viewer: str | None) -> set[int]:
-    """Every card ``viewer`` (None: someone not dealt in) saw at the table: their own (dealt,
-    drawn, thrown), everything face up (Abyssinia), hands shown at the showdown."""
-    hand = Hand(dataclasses.replace(record, actions=[]))
-    out: set[int] = set()
-    for action in [None, *record.actions]:
-        if action is not None:
-            if action.player == viewer and action.cards:
-                out |= set(action.cards)
-            hand.apply(action)
-        if viewer in hand.players:
-            out |= set(hand.holdings[hand.seat_of(viewer)])
-        view = public_view(hand)
-        out |= {c for s in view.seats for c in s.open_cards}
-        out |= {o.card for o in view.market if o.card is not None}
-        out |= {c for cards in view.shown.values() for c in cards}
-    return out
 
 
 def card_pattern(cards: set[int]) -> re.Pattern[str] | None:

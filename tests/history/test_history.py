@@ -23,7 +23,7 @@ from bot.history.publiclog import public_log_csv
 from bot.history.rows import StoredHand
 from bot.history.stats import SERIES_POINTS, HandStats, Totals, hand_stats
 from bot.history.steps import replay_steps
-from tests.test_history_e2e import seen
+from tests.support.history_helpers import seen
 
 TOP = ("8c", "6s", "4h", "5d", "3s", "3c", "2d", "2h", "Ac", "Ad", "5h")  # RULES.md §7's deck
 GAMES = [("a6-draw", 5), ("a5-draw", 3), ("a5-triple", 6), ("abyssinia", 8)]
@@ -83,8 +83,7 @@ def test_the_worked_hand_of_the_rules_as_pokerstars_text():
             "variant": "a5-draw",
             "seats": [{"player": "lena", "stack": 40}, {"player": "mike", "stack": 40}],
             "dealer": 1,
-            "deck": list(TOP)
-            + [format_card(c) for c in FULL_DECK if format_card(c) not in TOP],
+            "deck": list(TOP) + [format_card(c) for c in FULL_DECK if format_card(c) not in TOP],
             "actions": [
                 {"player": "lena", "action": "bet"},
                 {"player": "mike", "action": "call"},
