@@ -167,6 +167,7 @@ async def test_replay_share_export_and_stats_of_each_game(tmp_path, variant, loc
         assert not any(c.endswith(":share") for c in watching.message.custom_ids())
 
         # --- /stats: Bob's own, and Bob's as Alice sees them (results and showdowns only)
+        start = len(h.sent)
         own = await h.slash(BOB, TABLE, "stats")
         assert own.ephemeral and own.attachments == ["chart.png"]
         net = final.net()[str(uid(BOB))]
@@ -180,6 +181,7 @@ async def test_replay_share_export_and_stats_of_each_game(tmp_path, variant, loc
         assert t("stats.vpip", lang, rate="").split(":")[0] not in seen_by_alice
         assert t("stats.draws", lang) not in seen_by_alice
         assert t("stats.buys.title", lang) not in seen_by_alice
+        assert_private(sent_texts(h, start), seen(record, None), "stats")  # no card at all
         totals = await StatsRepo(h.bot.store).totals(GUILD, uid(BOB), variant, practice=False)
         assert (totals.hands, totals.net) == (1, net)
         per_game = await StatsRepo(h.bot.store).totals(GUILD, uid(BOB), None, practice=False)
