@@ -14,6 +14,7 @@ from bot.ui import i18n
 from bot.ui.catalog import t
 from bot.ui.export import export_button
 from bot.ui.handlers import reply
+from bot.ui.text import slash
 
 CONFIRM_SECONDS = 120
 
@@ -64,7 +65,11 @@ class PrivacyCog(
     def store(self):
         return self.bot.store  # type: ignore[attr-defined]
 
-    @app_commands.command(name="show", description="What the bot stores about you here")
+    # "show" is also /settings show: its own catalog context, so each can read differently
+    @app_commands.command(
+        name=app_commands.locale_str("show", context="privacy"),
+        description="What the bot stores about you here",
+    )
     async def show(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None  # guild-only
         data = await self.store.player_data(interaction.guild_id, interaction.user.id)
@@ -88,7 +93,7 @@ class PrivacyCog(
             created=int(data.created_at),
         )
         embed = discord.Embed(title=t("privacy.title"), description=body)
-        embed.set_footer(text=t("privacy.delete_hint"))
+        embed.set_footer(text=t("privacy.delete_hint", command=slash("privacy", "delete")))
         await reply(interaction, "", embed=embed, view=export_button(a.user_id))  # issue 21
 
     @app_commands.command(name="delete", description="Erase your account on this server")
