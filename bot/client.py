@@ -26,9 +26,11 @@ from bot.tables.models import Refused
 from bot.tables.practice import PracticeDriver
 from bot.ui.catalog import t
 from bot.ui.components import DiscardSelect, TableButton, done_with
+from bot.ui.export import ExportButton
 from bot.ui.handlers import apologize, refuse, reply
 from bot.ui.limits import RateLimiter, wait_seconds
 from bot.ui.presenter import Presenter
+from bot.ui.replay import ReplayButton, ReplayPicker
 from bot.ui.translator import CatalogTranslator, LocaleTree
 
 log = logging.getLogger(__name__)
@@ -42,6 +44,7 @@ EXTENSIONS = (
     "cogs.settings",
     "cogs.privacy",
     "cogs.admin",
+    "cogs.history",
 )
 
 
@@ -105,6 +108,7 @@ class PokerBot(commands.Bot):
         for extension in EXTENSIONS:
             await self.load_extension(extension_name(extension))
         self.add_dynamic_items(TableButton, DiscardSelect)  # persistent: survive restarts
+        self.add_dynamic_items(ReplayButton, ReplayPicker, ExportButton)  # issue 21
         await self.tree.set_translator(CatalogTranslator())  # localised command names
         # The commands are global: with split shards, the process running shard 0 syncs.
         if _syncs_commands(s) and s.dev_guild_id:

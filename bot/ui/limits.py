@@ -24,6 +24,9 @@ COOLDOWNS: dict[str, tuple[int, float]] = {
     "table": (2, 20.0),
     "leaderboard": (3, 20.0),
     "history": (3, 20.0),
+    "replay": (5, 20.0),  # issue 21: /replay, /stats, /export
+    "stats": (3, 20.0),
+    "export": (3, 60.0),  # each builds files: fewer
 }
 CLICKS = (15, 5.0)  # table clicks per user: faster than a person clicks; a script or spammer does
 TABLE_REPOST = 60.0  # seconds during which /<game> table points to the message instead
