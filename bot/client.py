@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.extensions import extension_name
+from bot.opponents import warm_up
 from bot.practice.driver import PracticeDriver
 from bot.settings import Settings
 from bot.storage.api import Storage
@@ -25,9 +26,11 @@ from bot.tables.manager import TableManager
 from bot.tables.models import Refused
 from bot.ui.catalog import t
 from bot.ui.components import DiscardSelect, TableButton, done_with
+from bot.ui.export import ExportButton
 from bot.ui.handlers import apologize, refuse, reply
 from bot.ui.limits import RateLimiter, wait_seconds
 from bot.ui.presenter import Presenter
+from bot.ui.replay import ReplayButton, ReplayPicker
 from bot.ui.translator import CatalogTranslator, LocaleTree
 
 log = logging.getLogger(__name__)
@@ -43,6 +46,7 @@ EXTENSIONS = (
     "cogs.settings",
     "cogs.privacy",
     "cogs.admin",
+    "cogs.history",
 )
 
 
@@ -83,6 +87,7 @@ class PokerBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         s = self.settings
+        await asyncio.to_thread(warm_up)  # the computer players' tables, off the loop
         self.store = await Store.open(s.database, clock=self._clock)
         self.manager = TableManager(
             self.store,
@@ -107,6 +112,7 @@ class PokerBot(commands.Bot):
         for extension in EXTENSIONS:
             await self.load_extension(extension_name(extension))
         self.add_dynamic_items(TableButton, DiscardSelect)  # persistent: survive restarts
+        self.add_dynamic_items(ReplayButton, ReplayPicker, ExportButton)  # issue 21
         await self.tree.set_translator(CatalogTranslator())  # localised command names
         # The commands are global: with split shards, the process running shard 0 syncs.
         if _syncs_commands(s) and s.dev_guild_id:

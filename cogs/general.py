@@ -16,6 +16,7 @@ from bot.ui.catalog import t
 from bot.ui.handlers import answer_first, refuse, reply
 from bot.ui.history import summarize
 from bot.ui.limits import cooldown
+from bot.ui.replay import replay_picker
 from bot.ui.text import esc
 from bot.ui.text import game as game_name
 
@@ -116,7 +117,8 @@ class General(commands.Cog):
             await reply(interaction, t("history.none"))
             return
         lines = [summarize(h, interaction.user.id, time.time()) for h in hands]
-        await reply(interaction, "\n".join(lines)[:1900])
+        picker = replay_picker(interaction.user.id, [h.hand_id for h in hands])  # issue 21
+        await reply(interaction, "\n".join(lines)[:1900], view=picker)
 
     @app_commands.command(name="rules", description="The table conventions of a game")
     @app_commands.describe(game="Which game")

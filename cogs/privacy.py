@@ -12,6 +12,7 @@ from bot.storage.server_store import PlayerInHand
 from bot.storage.store import UnknownAccount
 from bot.ui import i18n
 from bot.ui.catalog import t
+from bot.ui.export import export_button
 from bot.ui.handlers import reply
 from bot.ui.text import slash
 
@@ -93,7 +94,7 @@ class PrivacyCog(
         )
         embed = discord.Embed(title=t("privacy.title"), description=body)
         embed.set_footer(text=t("privacy.delete_hint", command=slash("privacy", "delete")))
-        await reply(interaction, "", embed=embed)
+        await reply(interaction, "", embed=embed, view=export_button(a.user_id))  # issue 21
 
     @app_commands.command(name="delete", description="Erase your account on this server")
     async def delete(self, interaction: discord.Interaction) -> None:

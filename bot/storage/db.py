@@ -21,6 +21,7 @@ from pathlib import Path
 import aiosqlite
 
 from bot.storage.connection import Connection
+from bot.storage.stats import PLAYER_STATS
 
 PRAGMAS: tuple[str, ...] = (
     "PRAGMA journal_mode = WAL",
@@ -201,6 +202,7 @@ ALTER TABLE hands ADD COLUMN practice INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE hand_players ADD COLUMN practice_net INTEGER;
 """
 
+# v8: players' statistics, kept at settlement (issue 21; the text lives with its code).
 # PostgreSQL runs this same list (bot/storage/postgres.py maps the column types);
 # a migration using SQLite-only syntax needs its PostgreSQL text in postgres.DIALECT.
 MIGRATIONS: list[str] = [
@@ -211,6 +213,7 @@ MIGRATIONS: list[str] = [
     GUILD_OWNER_GUARD,
     HAND_NAMES,
     PRACTICE,
+    PLAYER_STATS,
 ]
 
 

@@ -14,6 +14,7 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from bot.storage import stats
 from bot.storage.connection import Connection, Row
 
 if TYPE_CHECKING:
@@ -262,6 +263,7 @@ class ServerStore:
                 "(SELECT channel_id FROM seats WHERE bot IS NULL)",
                 (guild_id,),
             )
+            await stats.erase(conn, guild_id, user_id)  # issue 21: their statistics go too
             await conn.execute(
                 "DELETE FROM accounts WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
             )

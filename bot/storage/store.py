@@ -38,6 +38,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from bot.storage import stats
 from bot.storage.backend import Connection, Row, claim_guild, open_connection
 from bot.storage.db import rollback_quietly
 from bot.storage.server_store import ServerStore
@@ -874,6 +875,7 @@ class Store(ServerStore):
                 await self._settle_all(
                     conn, hand, [(p["user_id"], net.get(p["user_id"], 0)) for p in players]
                 )
+            await stats.add_hand(conn, hand, self._clock())  # issue 21: /stats, kept as we go
             if seats is not None:
                 await self._replace_seats(conn, hand["channel_id"], seats)
         return True

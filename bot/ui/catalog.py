@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 from bot.rules_text import RULES_MESSAGES
 
 from . import i18n
+from .history_text import _messages as history_messages
 from .server_text import MESSAGES as SERVER_MESSAGES
 
 
@@ -388,6 +389,7 @@ MESSAGES: dict[str, str | Plural] = {
 assert not MESSAGES.keys() & SERVER_MESSAGES.keys(), "a key is in both tables"
 MESSAGES.update(SERVER_MESSAGES)  # the server controls' words (bot/ui/server_text.py)
 MESSAGES.update(RULES_MESSAGES)  # the /rules summaries (bot/rules_text.py)
+MESSAGES.update(history_messages(Plural))  # /replay, /stats, /export (bot/ui/history_text.py)
 
 
 def t(key: str, locale: object = None, /, **params: Any) -> str:

@@ -28,6 +28,9 @@ COOLDOWNS: dict[str, tuple[int, float]] = {
     "table": (2, 20.0),
     "leaderboard": (3, 20.0),
     "history": (3, 20.0),
+    "replay": (5, 20.0),  # issue 21: /replay, /stats, /export
+    "stats": (3, 20.0),
+    "export": (3, 60.0),  # each builds files: fewer
 }
 TABLE_BUDGET = (20, 15.0)  # table commands and buttons per user: a person plays slower
 CLICKS = (15, 5.0)  # table clicks per user: faster than a person clicks; a script or spammer does

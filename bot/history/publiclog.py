@@ -1,0 +1,90 @@
+"""A server's hands as a public log in the style of PokerNow's CSV export.
+
+Columns ``entry,at,order`` as PokerNow writes them; oldest first here, ``order`` counting
+up. Only what the table showed everyone: no one's dealt or thrown cards, draws as counts,
+Abyssinia's bought cards (face up for all), hands shown at a showdown.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import time
+from collections.abc import Iterable, Iterator
+
+from bot.engine import VARIANTS
+from bot.engine.cards import format_cards
+
+from .handtext import limits
+from .rows import StoredHand
+from .steps import replay_steps
+
+HEADER = ("entry", "at", "order")
+
+
+def iso(when: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime(when))
+
+
+def public_entries(stored: StoredHand) -> Iterator[str]:
+    """The hand's log lines, as everyone at the table saw them."""
+    record, v = stored.record, VARIANTS[stored.variant]
+
+    def who(p: str) -> str:
+        return f'"{stored.name(p)} @ {p}"'
+
+    dealer = record.seats[record.dealer].player
+    yield (
+        f"-- starting hand #{stored.hand_id} ({v.name}, {limits(v.id)}) (dealer: {who(dealer)}) --"
+    )
+    yield "Player stacks: " + " | ".join(
+        f"#{i} {who(s.player)} ({s.stack})" for i, s in enumerate(record.seats, 1)
+    )
+    steps = replay_steps(record, None)  # a spectator's steps: public by construction
+    for step in steps[1:]:
+        if step.kind != "action":
+            continue
+        assert step.actor is not None
+        name = who(step.actor)
+        if step.action == "discard":
+            yield f"{name} stands pat" if not step.thrown else f"{name} draws {step.thrown}"
+        elif step.action == "buy":
+            assert step.bought is not None
+            where = "blind" if step.source == "blind" else f"from the {step.source}"
+            yield f"{name} buys {format_cards([step.bought])[0]} {where} for {step.amount}"
+        elif step.action in ("bet", "call"):
+            yield f"{name} {step.action}s {step.amount}"
+        elif step.action == "raise":
+            seat = next(s for s in step.public.seats if s.player == step.actor)
+            yield f"{name} raises to {seat.bet}"
+        else:
+            yield f"{name} {step.action}s"
+    final = steps[-1].public
+    for p, held in final.shown.items():
+        yield f"{who(p)} shows a {', '.join(format_cards(held))}."
+    for award in final.awards:
+        pot = {"pot": "the pot", "high": "the high half", "low": "the low half"}[award.label]
+        for p, chips in award.shares.items():
+            named = f" with {award.hand_names[p]}" if p in award.hand_names else ""
+            yield f"{who(p)} collected {chips} from {pot}{named}"
+    if stored.cancelled:
+        yield "The hand was cancelled: every player got back what they put in"
+    yield f"-- ending hand #{stored.hand_id} --"
+
+
+def public_log_csv(
+    hands: Iterable[StoredHand], *, header: bool = True, order: int = 0
+) -> tuple[str, int]:
+    """CSV text of these hands' public lines and the last ``order`` number used; ``order``
+    is the last number already used (a long log is written page by page: the header only
+    on the first)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    if header:
+        writer.writerow(HEADER)
+    for stored in hands:
+        at = iso(stored.completed_at or stored.started_at)
+        for entry in public_entries(stored):
+            order += 1
+            writer.writerow((entry, at, order))
+    return buffer.getvalue(), order

@@ -1,0 +1,51 @@
+"""The stored facts the writers and the replay take: a finished hand, a ledger entry."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bot.engine import HandRecord
+
+
+@dataclass(frozen=True)
+class StoredHand:
+    hand_id: int
+    guild_id: int
+    channel_id: int
+    variant: str
+    started_at: float
+    completed_at: float | None  # None: still being played
+    record: HandRecord
+    names: dict[str, str] = field(default_factory=dict)  # seat player key -> display name
+    users: dict[str, int] = field(default_factory=dict)  # seat player key -> user id (people)
+    cancelled: bool = False
+    practice: bool = False
+
+    @property
+    def finished(self) -> bool:
+        return self.completed_at is not None
+
+    def name(self, player: str) -> str:
+        return self.names.get(player) or player
+
+
+@dataclass(frozen=True)
+class LedgerEntry:
+    entry_id: int
+    created_at: float
+    kind: str  # grant, refill or hand
+    amount: int
+    balance_after: int
+    hand_id: int | None = None
+    variant: str | None = None  # the hand's game
+
+
+@dataclass(frozen=True)
+class ServerLedgerRow:
+    user_id: int
+    name: str
+    hands: int
+    net: int
+    refills: int  # how many refills
+    refilled: int  # chips they brought
+    balance: int

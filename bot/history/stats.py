@@ -1,0 +1,154 @@
+"""Per-player statistics: what one finished hand adds, and the running totals.
+
+``hand_stats`` reads a finished hand (the engine state after its record) once, at
+settlement; ``Totals.add`` folds it into the totals kept in the database, so /stats
+reads one row however many hands a player has. The chart's series keeps at most
+``SERIES_POINTS`` points: when full, every other point goes and the stride doubles.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, replace
+
+from bot.engine import Hand
+
+DRAWS = 3  # the most draws of any game (triple draw)
+SERIES_POINTS = 120
+ALL_GAMES = "*"  # the totals row of every game together
+
+
+@dataclass(frozen=True)
+class HandStats:
+    """What one hand adds to one player's totals."""
+
+    net: int
+    vpip: int  # 1 if they put chips in of their own will (a bet, call or raise)
+    showdown: int
+    showdown_won: int
+    draws: tuple[int, ...]  # cards taken at each draw they reached
+    buys: tuple[int, int, int]  # left, right, blind
+    won_high: int
+    won_low: int
+
+
+def hand_stats(hand: Hand) -> dict[str, HandStats]:
+    """Each seat's player key -> what this finished hand adds to their totals."""
+    net = hand.net()
+    voluntary = {a.player for a in hand.actions if a.action in ("bet", "call", "raise")}
+    buys: dict[str, list[int]] = {p: [0, 0, 0] for p in hand.players}
+    for a in hand.actions:
+        if a.action == "buy" and a.source is not None:
+            buys[a.player][("left", "right", "blind").index(a.source)] += 1
+    winners: dict[str, set[str]] = {}
+    for award in hand.awards:
+        for p in award.shares:
+            winners.setdefault(p, set()).add(award.label)
+    out = {}
+    for seat, p in enumerate(hand.players):
+        at_showdown = hand.showdown and not hand.folded[seat]
+        won = winners.get(p, set())
+        out[p] = HandStats(
+            net=net[p],
+            vpip=int(p in voluntary),
+            showdown=int(at_showdown),
+            showdown_won=int(at_showdown and bool(won)),
+            draws=tuple(hand.drawn[seat]),
+            buys=(buys[p][0], buys[p][1], buys[p][2]),
+            won_high=int(at_showdown and "high" in won),
+            won_low=int(at_showdown and "low" in won),
+        )
+    return out
+
+
+@dataclass(frozen=True)
+class Totals:
+    hands: int = 0
+    net: int = 0
+    vpip: int = 0
+    showdowns: int = 0
+    showdowns_won: int = 0
+    draw_times: tuple[int, ...] = (0,) * DRAWS  # how often they reached each draw
+    draw_pats: tuple[int, ...] = (0,) * DRAWS  # ... and stood pat there
+    draw_cards: tuple[int, ...] = (0,) * DRAWS  # ... and the cards they took there
+    buys_left: int = 0
+    buys_right: int = 0
+    buys_blind: int = 0
+    won_high: int = 0
+    won_low: int = 0
+    won_both: int = 0
+    series: tuple[tuple[int, int], ...] = ()  # (hands, net) after those hands
+    stride: int = 1  # a point every ``stride`` hands
+    first_at: float | None = None
+    last_at: float | None = None
+    extra: dict[str, int] = field(default_factory=dict)  # room for later counters
+
+    def add(self, h: HandStats, when: float) -> Totals:
+        times, pats, taken = list(self.draw_times), list(self.draw_pats), list(self.draw_cards)
+        for i, n in enumerate(h.draws[:DRAWS]):
+            times[i] += 1
+            pats[i] += int(n == 0)
+            taken[i] += n
+        hands, net = self.hands + 1, self.net + h.net
+        series, stride = list(self.series), self.stride
+        if hands % stride == 0:
+            series.append((hands, net))
+            if len(series) > SERIES_POINTS:
+                series, stride = series[1::2], stride * 2
+        return replace(
+            self,
+            hands=hands,
+            net=net,
+            vpip=self.vpip + h.vpip,
+            showdowns=self.showdowns + h.showdown,
+            showdowns_won=self.showdowns_won + h.showdown_won,
+            draw_times=tuple(times),
+            draw_pats=tuple(pats),
+            draw_cards=tuple(taken),
+            buys_left=self.buys_left + h.buys[0],
+            buys_right=self.buys_right + h.buys[1],
+            buys_blind=self.buys_blind + h.buys[2],
+            won_high=self.won_high + (h.won_high and not h.won_low),
+            won_low=self.won_low + (h.won_low and not h.won_high),
+            won_both=self.won_both + (h.won_high and h.won_low),
+            series=tuple(series),
+            stride=stride,
+            first_at=self.first_at if self.first_at is not None else when,
+            last_at=when,
+        )
+
+    def chart_points(self) -> list[tuple[int, int]]:
+        """(hands, net) to draw: from (0, 0) to the latest hand."""
+        points = [(0, 0), *self.series]
+        if not self.series or self.series[-1][0] != self.hands:
+            points.append((self.hands, self.net))
+        return points
+
+    def public(self) -> Totals:
+        """What anyone may see: results and showdowns; no count of their own choices
+        (folds, draws, buys) that the numbers of a player's folded hands would show."""
+        keep = {
+            "hands",
+            "net",
+            "showdowns",
+            "showdowns_won",
+            "won_high",
+            "won_low",
+            "won_both",
+            "series",
+            "stride",
+            "first_at",
+            "last_at",
+        }
+        base = Totals()
+        return replace(
+            base, **{f.name: getattr(self, f.name) for f in fields(self) if f.name in keep}
+        )
+
+
+def rate(part: int, whole: int) -> float | None:
+    """``part`` of ``whole`` as a fraction, None when there is nothing to divide."""
+    return part / whole if whole else None
+
+
+def per_100(net: int, hands: int) -> float | None:
+    return net * 100 / hands if hands else None

@@ -1,0 +1,75 @@
+"""A stored hand as the steps one viewer saw: the deal, each action, showdown, result.
+
+Each step holds the engine's ``public_view`` after that moment and, for a viewer who
+was dealt in, that viewer's own cards from ``seat_view``. Nothing else of the record
+(the deck order, the stub, others' hidden or thrown cards) reaches a step.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bot.engine import Hand, HandRecord, PublicView, public_view, seat_view
+from bot.engine.cards import Card
+
+
+@dataclass(frozen=True)
+class Step:
+    kind: str  # "deal", "action", "showdown" or "result"
+    public: PublicView  # the table as everyone saw it after this step
+    cards: tuple[Card, ...] = ()  # the viewer's own cards then (none for a spectator)
+    actor: str | None = None  # action steps: who acted
+    action: str | None = None  # check, bet, call, raise, fold, discard, buy
+    amount: int = 0  # chips the action put in (a bet, a call, a purchase)
+    thrown: int = 0  # discard: how many cards (public)
+    own_thrown: tuple[Card, ...] = ()  # discard by the viewer: the cards they threw
+    source: str | None = None  # buy: left, right or blind
+    bought: Card | None = None  # buy: the card, face up for everyone
+    round: int = 0  # which round of its phase the action was in (1-based)
+    phase: str = ""  # the phase the action was in: bet, draw or buy
+    shown: dict[str, tuple[Card, ...]] = field(default_factory=dict)  # public hands now
+
+
+def replay_steps(record: HandRecord, viewer: str | None = None) -> list[Step]:
+    """The hand as ``viewer`` (a seat's player key, or None: someone not dealt in) saw it.
+
+    A viewer who was not dealt into the hand gets the spectator's steps."""
+    header = HandRecord(record.variant, record.seats, record.dealer, record.deck, record.reshuffles)
+    hand = Hand(header)
+    me = viewer if viewer in hand.players else None
+
+    def own() -> tuple[Card, ...]:
+        return seat_view(hand, me).cards if me is not None else ()
+
+    steps = [Step("deal", public_view(hand), own())]
+    for action in record.actions:
+        before = public_view(hand)
+        seat = hand.seat_of(action.player)
+        paid = hand.contributed[seat]
+        hand.apply(action)
+        after = public_view(hand)
+        bought = hand.holdings[seat][-1] if action.action == "buy" else None
+        thrown = action.cards or ()
+        steps.append(
+            Step(
+                "action",
+                after,
+                own(),
+                actor=action.player,
+                action=action.action,
+                amount=hand.contributed[seat] - paid,
+                thrown=len(thrown) if action.action == "discard" else 0,
+                own_thrown=tuple(thrown) if action.player == me else (),
+                source=action.source,
+                bought=bought,
+                round=before.round,
+                phase=before.phase,
+                shown=dict(after.shown),
+            )
+        )
+    if hand.complete:
+        final = public_view(hand)
+        if hand.showdown:
+            steps.append(Step("showdown", final, own(), shown=dict(final.shown)))
+        steps.append(Step("result", final, own(), shown=dict(final.shown)))
+    return steps

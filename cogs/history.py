@@ -1,0 +1,106 @@
+"""/replay, /stats and /export: finished hands looked at again, statistics and exports."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.storage.history import HistoryRepo
+from bot.storage.stats import StatsRepo
+from bot.ui import i18n
+from bot.ui.catalog import t
+from bot.ui.export import DEFAULT_HANDS, MAX_HANDS, send_player_export, server_export
+from bot.ui.handlers import answer_first, reply
+from bot.ui.limits import cooldown
+from bot.ui.moderation import is_moderator
+from bot.ui.replay import show_step
+from bot.ui.stats_view import stats_chart, stats_embed
+
+Game = Literal["a6-draw", "a5-draw", "a5-triple", "abyssinia"]
+
+
+@app_commands.guild_only()
+class HistoryCog(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @property
+    def store(self):  # type: ignore[no-untyped-def]
+        return self.bot.store  # type: ignore[attr-defined]
+
+    @app_commands.command(name="replay", description="Replay a finished hand step by step")
+    @app_commands.describe(hand="The hand's number (default: your last hand here)")
+    @cooldown("replay")
+    async def replay(
+        self, interaction: discord.Interaction, hand: app_commands.Range[int, 1] | None = None
+    ) -> None:
+        await answer_first(interaction)
+        guild = interaction.guild_id or 0
+        if hand is None:
+            last = await HistoryRepo(self.store).player_hand_ids(guild, interaction.user.id, 1)
+            if not last:
+                await reply(interaction, t("history.none"))
+                return
+            hand = last[0]
+        await show_step(interaction, hand, 0, edit=False)
+
+    @app_commands.command(name="stats", description="A player's statistics on this server")
+    @app_commands.describe(
+        player="Whose (default: yours)",
+        game="Which game (default: all together)",
+        practice="Practice tables' hands instead of real ones",
+    )
+    @cooldown("stats")
+    async def stats(
+        self,
+        interaction: discord.Interaction,
+        player: discord.Member | None = None,
+        game: Game | None = None,
+        practice: bool = False,
+    ) -> None:
+        await answer_first(interaction)
+        who = player or interaction.user
+        totals = await StatsRepo(self.store).totals(
+            interaction.guild_id or 0, who.id, game, practice
+        )
+        own = who.id == interaction.user.id
+        shown = totals if own else totals.public()
+        embed = stats_embed(who.display_name, game, shown, own, practice)
+        if not shown.hands:
+            await reply(interaction, "", embed=embed)
+            return
+        chart = await stats_chart(who.display_name, shown)
+        await reply(interaction, "", embed=embed, file=chart)
+
+    @app_commands.command(name="export", description="Your hands and ledger as files")
+    @app_commands.describe(
+        scope="Your own data, or the whole server's (moderators)",
+        hands="How many of the latest hands (1–1000)",
+        days="Only hands and entries of the last days",
+    )
+    @cooldown("export")
+    async def export(
+        self,
+        interaction: discord.Interaction,
+        scope: Literal["mine", "server"] = "mine",
+        hands: app_commands.Range[int, 1, MAX_HANDS] = DEFAULT_HANDS,
+        days: app_commands.Range[int, 1, 3650] | None = None,
+    ) -> None:
+        await answer_first(interaction)
+        if scope == "mine":
+            await send_player_export(interaction, hands, days)
+            return
+        settings = await self.bot.guild_settings.get(interaction.guild_id or 0)  # type: ignore[attr-defined]
+        if not is_moderator(interaction, settings):
+            await reply(interaction, t("export.moderators_only"))
+            return
+        files, count = await server_export(self.store, interaction.guild_id or 0, hands, days)
+        with i18n.using(interaction.locale):
+            await reply(interaction, t("export.server", count=count), files=files)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(HistoryCog(bot))
