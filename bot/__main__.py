@@ -18,12 +18,12 @@ from typing import Any
 import aiohttp
 import discord
 
+from bot import operations
 from bot.client import PokerBot, freeze_heap, make_bot
 from bot.settings import Settings, SettingsError, load_settings
-from bot.storage import ops
 from bot.storage.backend import open_connection
-from bot.storage.db import DatabaseProblem
 from bot.storage.postgres import is_postgres_url
+from bot.storage.sqlite import DatabaseProblem
 
 log = logging.getLogger("bot")
 
@@ -31,8 +31,8 @@ STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 
 def main() -> int:
-    if sys.argv[1:]:  # migrate, export, copy-sqlite-to-postgres (bot/storage/ops.py)
-        return ops.run(sys.argv[1:])
+    if sys.argv[1:]:  # migrate, export, copy-sqlite-to-postgres (bot/operations.py)
+        return operations.run(sys.argv[1:])
     try:
         settings = load_settings()
         token = settings.require_token()

@@ -22,7 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage.db import MIGRATIONS, open_database
+from bot.storage.migrations import MIGRATIONS
+from bot.storage.sqlite import open_database
 
 ROOT = Path(__file__).resolve().parent.parent
 NETGUARD = Path(__file__).resolve().parent / "netguard"

@@ -1,0 +1,310 @@
+"""The schema: the versioned migrations, in SQLite's dialect and PostgreSQL's.
+
+``MIGRATIONS[i]`` brings the schema from version ``i`` to ``i + 1``. Each backend
+runs each in its own transaction together with the version bump, so a crash leaves
+the database at a whole version. Never edit a released migration; append a new one.
+PostgreSQL runs the same texts with SQLite's types mapped (``postgres_script``),
+except the migrations in ``DIALECT``, written out in both dialects.
+"""
+
+from __future__ import annotations
+
+import re
+
+_V1 = """
+CREATE TABLE tables (
+    channel_id    INTEGER PRIMARY KEY,
+    guild_id      INTEGER NOT NULL,
+    variant       TEXT    NOT NULL,
+    settings_json TEXT    NOT NULL DEFAULT '{}',
+    button        INTEGER,
+    turn_deadline REAL,
+    open          INTEGER NOT NULL DEFAULT 1 CHECK (open IN (0, 1)),
+    updated_at    REAL    NOT NULL
+);
+
+CREATE TABLE seats (
+    channel_id      INTEGER NOT NULL REFERENCES tables (channel_id) ON DELETE CASCADE,
+    seat            INTEGER NOT NULL CHECK (seat >= 0),
+    user_id         INTEGER NOT NULL,
+    display_name    TEXT    NOT NULL,
+    sitting_out     INTEGER NOT NULL DEFAULT 0 CHECK (sitting_out IN (0, 1)),
+    leaving         INTEGER NOT NULL DEFAULT 0 CHECK (leaving IN (0, 1)),
+    timeouts_in_row INTEGER NOT NULL DEFAULT 0 CHECK (timeouts_in_row >= 0),
+    PRIMARY KEY (channel_id, seat),
+    UNIQUE (channel_id, user_id)
+);
+
+-- balance = granted + refilled + net_won is kept by the Store and checked in tests.
+CREATE TABLE accounts (
+    guild_id     INTEGER NOT NULL,
+    user_id      INTEGER NOT NULL,
+    display_name TEXT    NOT NULL,
+    balance      INTEGER NOT NULL CHECK (balance >= 0),
+    granted      INTEGER NOT NULL CHECK (granted >= 0),
+    refilled     INTEGER NOT NULL DEFAULT 0 CHECK (refilled >= 0),
+    net_won      INTEGER NOT NULL DEFAULT 0,
+    hands_played INTEGER NOT NULL DEFAULT 0 CHECK (hands_played >= 0),
+    created_at   REAL    NOT NULL,
+    PRIMARY KEY (guild_id, user_id)
+);
+
+CREATE TABLE hands (
+    hand_id      INTEGER PRIMARY KEY AUTOINCREMENT,
+    guild_id     INTEGER NOT NULL,
+    channel_id   INTEGER NOT NULL,
+    variant      TEXT    NOT NULL,
+    header_json  TEXT    NOT NULL,
+    status       TEXT    NOT NULL DEFAULT 'live' CHECK (status IN ('live', 'complete')),
+    started_at   REAL    NOT NULL,
+    completed_at REAL
+);
+CREATE INDEX hands_by_status ON hands (status);
+
+-- One row per player of a hand. A hold counts against the account's
+-- available chips while the hand is live; completing the hand releases it.
+CREATE TABLE hand_players (
+    hand_id  INTEGER NOT NULL REFERENCES hands (hand_id),
+    seat     INTEGER NOT NULL CHECK (seat >= 0),
+    guild_id INTEGER NOT NULL,
+    user_id  INTEGER NOT NULL,
+    hold     INTEGER NOT NULL CHECK (hold >= 0),
+    net      INTEGER,
+    PRIMARY KEY (hand_id, seat),
+    UNIQUE (hand_id, user_id),
+    FOREIGN KEY (guild_id, user_id) REFERENCES accounts (guild_id, user_id)
+);
+CREATE INDEX hand_players_by_user ON hand_players (guild_id, user_id);
+
+CREATE TABLE hand_actions (
+    hand_id     INTEGER NOT NULL REFERENCES hands (hand_id),
+    idx         INTEGER NOT NULL CHECK (idx >= 0),
+    action_json TEXT    NOT NULL,
+    created_at  REAL    NOT NULL,
+    PRIMARY KEY (hand_id, idx)
+);
+
+CREATE TABLE hand_reshuffles (
+    hand_id    INTEGER NOT NULL REFERENCES hands (hand_id),
+    idx        INTEGER NOT NULL CHECK (idx >= 0),
+    cards_json TEXT    NOT NULL,
+    created_at REAL    NOT NULL,
+    PRIMARY KEY (hand_id, idx)
+);
+
+CREATE TABLE ledger (
+    entry_id      INTEGER PRIMARY KEY AUTOINCREMENT,
+    guild_id      INTEGER NOT NULL,
+    user_id       INTEGER NOT NULL,
+    kind          TEXT    NOT NULL CHECK (kind IN ('grant', 'refill', 'hand')),
+    amount        INTEGER NOT NULL,
+    hand_id       INTEGER REFERENCES hands (hand_id),
+    balance_after INTEGER NOT NULL,
+    created_at    REAL    NOT NULL,
+    FOREIGN KEY (guild_id, user_id) REFERENCES accounts (guild_id, user_id),
+    CHECK ((kind = 'hand') = (hand_id IS NOT NULL))
+);
+-- Second line of defence for "a hand pays out exactly once".
+CREATE UNIQUE INDEX ledger_hand_once ON ledger (hand_id, user_id) WHERE hand_id IS NOT NULL;
+CREATE INDEX ledger_by_user ON ledger (guild_id, user_id);
+"""
+
+# v2: the Discord message that shows each table, so it is edited in place after a restart.
+_V2 = """
+CREATE TABLE table_messages (
+    channel_id INTEGER PRIMARY KEY,
+    message_id INTEGER NOT NULL
+);
+"""
+
+# v3: the database itself refuses what would break the ledger, whatever the code does:
+# a hold beyond the available chips (balance - holds of live hands), a loss beyond
+# the hold, a second settlement, an action appended to a finished hand.
+LEDGER_GUARDS = """
+CREATE TRIGGER hold_within_available BEFORE INSERT ON hand_players
+WHEN NEW.hold > (SELECT balance FROM accounts
+                 WHERE guild_id = NEW.guild_id AND user_id = NEW.user_id)
+     - (SELECT COALESCE(SUM(hp.hold), 0) FROM hand_players hp JOIN hands h USING (hand_id)
+        WHERE hp.guild_id = NEW.guild_id AND hp.user_id = NEW.user_id AND h.status = 'live')
+BEGIN SELECT RAISE(ABORT, 'hold exceeds available chips'); END;
+
+CREATE TRIGGER loss_within_hold BEFORE UPDATE OF net ON hand_players
+WHEN NEW.net < -NEW.hold
+BEGIN SELECT RAISE(ABORT, 'a player loses more than the hold'); END;
+
+CREATE TRIGGER settled_once BEFORE UPDATE OF status ON hands
+WHEN OLD.status = 'complete'
+BEGIN SELECT RAISE(ABORT, 'a completed hand is final'); END;
+
+CREATE TRIGGER action_to_live_hand BEFORE INSERT ON hand_actions
+WHEN NOT EXISTS (SELECT 1 FROM hands WHERE hand_id = NEW.hand_id AND status = 'live')
+BEGIN SELECT RAISE(ABORT, 'append to a hand that is not live'); END;
+
+CREATE TRIGGER reshuffle_to_live_hand BEFORE INSERT ON hand_reshuffles
+WHEN NOT EXISTS (SELECT 1 FROM hands WHERE hand_id = NEW.hand_id AND status = 'live')
+BEGIN SELECT RAISE(ABORT, 'append to a hand that is not live'); END;
+"""
+
+# v4: per-server settings (issue 9), and hands cancelled by a forced close (every
+# player gets back what they put in: nets of 0, shown as cancelled).
+SERVER_CONTROLS = """
+CREATE TABLE guild_settings (
+    guild_id         INTEGER PRIMARY KEY,
+    allowed_channels TEXT    NOT NULL DEFAULT '[]',  -- JSON list of channel ids; [] = any
+    moderator_role   INTEGER,                        -- NULL: Manage Channels only
+    turn_timeout     REAL,                           -- NULL: the bot's default
+    auto_deal        INTEGER CHECK (auto_deal IN (0, 1)),  -- NULL: the bot's default
+    open_by          TEXT    NOT NULL DEFAULT 'anyone' CHECK (open_by IN ('anyone', 'moderators')),
+    language         TEXT    NOT NULL DEFAULT 'auto',
+    updated_at       REAL    NOT NULL
+);
+ALTER TABLE hands ADD COLUMN cancelled INTEGER NOT NULL DEFAULT 0 CHECK (cancelled IN (0, 1));
+"""
+
+# v5: on PostgreSQL, writes for a guild whose advisory lock another session holds are
+# refused (sharded processes: postgres.DIALECT). A SQLite file has one process: nothing.
+GUILD_OWNER_GUARD = """
+-- PostgreSQL only: see bot/storage/postgres.py
+"""
+
+# v6: each hand keeps its players' display names, so a result or a restarted hand names
+# a player who has left the table meanwhile (NULL for hands stored before).
+HAND_NAMES = """
+ALTER TABLE hand_players ADD COLUMN display_name TEXT;
+"""
+
+# v7: practice tables (issue 11): computer players' seats (``bot``: their level), the
+# practice stacks everyone plays from there, and hands that move no chips: a practice
+# hand's players hold nothing and their results go to ``practice_net``, never the ledger.
+PRACTICE = """
+ALTER TABLE seats ADD COLUMN bot TEXT;
+ALTER TABLE seats ADD COLUMN practice_stack INTEGER;
+ALTER TABLE hands ADD COLUMN practice INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE hand_players ADD COLUMN practice_net INTEGER;
+"""
+
+# PostgreSQL runs this same list (bot/storage/postgres.py maps the column types);
+# a migration using SQLite-only syntax needs its PostgreSQL text in postgres.DIALECT.
+MIGRATIONS: list[str] = [
+    _V1,
+    _V2,
+    LEDGER_GUARDS,
+    SERVER_CONTROLS,
+    GUILD_OWNER_GUARD,
+    HAND_NAMES,
+    PRACTICE,
+]
+
+
+_TYPES = (
+    (
+        re.compile(r"\bINTEGER PRIMARY KEY AUTOINCREMENT\b"),
+        "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY",
+    ),
+    (re.compile(r"\bINTEGER\b"), "BIGINT"),  # Discord ids are 64-bit
+    (re.compile(r"\bREAL\b"), "DOUBLE PRECISION"),
+)
+
+# v3 (LEDGER_GUARDS) in PostgreSQL's dialect. The hold check locks the account
+# row first, so two transactions holding chips of one account take turns, and
+# each sees the other's committed holds (READ COMMITTED: a fresh snapshot per
+# statement of the function).
+_LEDGER_GUARDS_PG = """
+CREATE FUNCTION ledger_hold_within_available() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    bal BIGINT;
+    held BIGINT;
+BEGIN
+    SELECT balance INTO bal FROM accounts
+        WHERE guild_id = NEW.guild_id AND user_id = NEW.user_id FOR UPDATE;
+    IF NOT FOUND THEN
+        RETURN NEW;  -- the foreign key refuses it
+    END IF;
+    SELECT COALESCE(SUM(hp.hold), 0) INTO held
+        FROM hand_players hp JOIN hands h ON h.hand_id = hp.hand_id
+        WHERE hp.guild_id = NEW.guild_id AND hp.user_id = NEW.user_id AND h.status = 'live';
+    IF NEW.hold > bal - held THEN
+        RAISE EXCEPTION 'hold exceeds available chips' USING ERRCODE = 'check_violation';
+    END IF;
+    RETURN NEW;
+END $$;
+CREATE TRIGGER hold_within_available BEFORE INSERT ON hand_players
+    FOR EACH ROW EXECUTE FUNCTION ledger_hold_within_available();
+
+CREATE FUNCTION ledger_refuse() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    RAISE EXCEPTION '%', TG_ARGV[0] USING ERRCODE = 'check_violation';
+END $$;
+CREATE TRIGGER loss_within_hold BEFORE UPDATE OF net ON hand_players
+    FOR EACH ROW WHEN (NEW.net < -NEW.hold)
+    EXECUTE FUNCTION ledger_refuse('a player loses more than the hold');
+CREATE TRIGGER settled_once BEFORE UPDATE OF status ON hands
+    FOR EACH ROW WHEN (OLD.status = 'complete')
+    EXECUTE FUNCTION ledger_refuse('a completed hand is final');
+
+CREATE FUNCTION ledger_append_to_live() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM hands WHERE hand_id = NEW.hand_id AND status = 'live') THEN
+        RAISE EXCEPTION 'append to a hand that is not live' USING ERRCODE = 'check_violation';
+    END IF;
+    RETURN NEW;
+END $$;
+CREATE TRIGGER action_to_live_hand BEFORE INSERT ON hand_actions
+    FOR EACH ROW EXECUTE FUNCTION ledger_append_to_live();
+CREATE TRIGGER reshuffle_to_live_hand BEFORE INSERT ON hand_reshuffles
+    FOR EACH ROW EXECUTE FUNCTION ledger_append_to_live();
+"""
+
+# v5 (GUILD_OWNER_GUARD): a process acts on a guild's tables only while it holds the
+# guild's advisory lock (claim_guild, on the Store's own session). Each write to a
+# table, seat, hand or action checks that no *other* session holds the guild's lock:
+# pg_try_advisory_lock succeeds if this session holds it (or nobody does), and the
+# unlock undoes just that one acquisition.
+_GUILD_OWNER_GUARD_PG = """
+CREATE FUNCTION guard_guild_owner() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    guild BIGINT;
+BEGIN
+    IF TG_TABLE_NAME IN ('tables', 'hands') THEN
+        guild := NEW.guild_id;
+    ELSIF TG_TABLE_NAME = 'seats' THEN
+        SELECT guild_id INTO guild FROM tables WHERE channel_id = NEW.channel_id;
+    ELSE
+        SELECT guild_id INTO guild FROM hands WHERE hand_id = NEW.hand_id;
+    END IF;
+    IF guild IS NOT NULL THEN
+        IF NOT pg_try_advisory_lock(guild) THEN
+            RAISE EXCEPTION 'guild % is run by another process', guild
+                USING ERRCODE = 'lock_not_available';
+        END IF;
+        PERFORM pg_advisory_unlock(guild);
+    END IF;
+    RETURN NEW;
+END $$;
+CREATE TRIGGER tables_owner BEFORE INSERT OR UPDATE ON tables
+    FOR EACH ROW EXECUTE FUNCTION guard_guild_owner();
+CREATE TRIGGER seats_owner BEFORE INSERT OR UPDATE ON seats
+    FOR EACH ROW EXECUTE FUNCTION guard_guild_owner();
+CREATE TRIGGER hands_owner BEFORE INSERT OR UPDATE ON hands
+    FOR EACH ROW EXECUTE FUNCTION guard_guild_owner();
+CREATE TRIGGER actions_owner BEFORE INSERT ON hand_actions
+    FOR EACH ROW EXECUTE FUNCTION guard_guild_owner();
+CREATE TRIGGER reshuffles_owner BEFORE INSERT ON hand_reshuffles
+    FOR EACH ROW EXECUTE FUNCTION guard_guild_owner();
+"""
+
+# SQLite migrations that the type mapping cannot carry over, by their SQLite text.
+DIALECT: dict[str, str] = {
+    LEDGER_GUARDS: _LEDGER_GUARDS_PG,
+    GUILD_OWNER_GUARD: _GUILD_OWNER_GUARD_PG,
+}
+
+
+def postgres_script(sqlite_script: str) -> str:
+    """One migration in PostgreSQL's dialect."""
+    if sqlite_script in DIALECT:
+        return DIALECT[sqlite_script]
+    script = sqlite_script
+    for pattern, replacement in _TYPES:
+        script = pattern.sub(replacement, script)
+    return script
