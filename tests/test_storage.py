@@ -74,10 +74,10 @@ def audit(path: Target) -> None:
     db = open_reader(path)
     try:
         accounts = db.execute(
-            "SELECT guild_id, user_id, balance, granted, refilled, net_won, hands_played "
+            "SELECT guild_id, user_id, balance, granted, refilled, net_won, hands_played, held "
             "FROM accounts"
         ).fetchall()
-        for guild, user, balance, granted, refilled, net_won, played in accounts:
+        for guild, user, balance, granted, refilled, net_won, played, kept in accounts:
             sums = dict(
                 db.execute(
                     "SELECT kind, SUM(amount) FROM ledger WHERE guild_id=? AND user_id=? "
@@ -85,8 +85,9 @@ def audit(path: Target) -> None:
                     (guild, user),
                 ).fetchall()
             )
-            hands = db.execute(
-                "SELECT COUNT(*) FROM ledger WHERE guild_id=? AND user_id=? AND kind='hand'",
+            hands = db.execute(  # a cancelled hand is not a played hand
+                "SELECT COUNT(*) FROM ledger l JOIN hands h ON h.hand_id = l.hand_id "
+                "WHERE l.guild_id=? AND l.user_id=? AND l.kind='hand' AND h.cancelled = 0",
                 (guild, user),
             ).fetchone()[0]
             held = db.execute(
@@ -100,6 +101,7 @@ def audit(path: Target) -> None:
             assert net_won == sums.get("hand", 0)
             assert played == hands
             assert 0 <= held <= balance
+            assert kept == held  # the account row's held agrees with the live hands
         for guild, total in db.execute("SELECT guild_id, SUM(net_won) FROM accounts GROUP BY 1"):
             assert total == 0, f"guild {guild} nets sum to {total}"
         for hand_id, status, entries, total in db.execute(

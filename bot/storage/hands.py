@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.storage.backend import GUILD_TAKEN
 from bot.storage.connection import Connection, Row
 from bot.storage.database import Database, GroupCommit, all_rows, one
 from bot.storage.errors import (
@@ -282,10 +283,32 @@ class Hands:
                 "WHERE hand_id = ?",
                 (self._db.clock(), hand_id),
             )
-            await self._ledger.settle(conn, hand, [(p[0], 0) for p in players])
+            # every net 0, and not a played hand: hands_played stays as it was
+            await self._ledger.settle(conn, hand, [(p[0], 0) for p in players], played=False)
             if close_channel is not None:
                 await self._tables.close_in(conn, close_channel)
         return True
+
+    async def repair_orphans(self) -> list[tuple[int, int]]:
+        """Cancel every live hand whose table is closed (releasing its holds), each
+        in its own transaction; return the (hand_id, channel_id) pairs cancelled. A hand
+        of a guild another process runs is left to it (the database refuses the write)."""
+        async with self._db.read() as conn:
+            orphans = await all_rows(
+                conn,
+                "SELECT h.hand_id, h.channel_id FROM hands h "
+                "JOIN tables t ON t.channel_id = h.channel_id "
+                "WHERE h.status = 'live' AND t.open = 0 "
+                "ORDER BY h.hand_id",
+            )
+        repaired = []
+        for hand_id, channel_id in ((int(r[0]), int(r[1])) for r in orphans):
+            try:
+                if await self.cancel_hand(hand_id):
+                    repaired.append((hand_id, channel_id))
+            except GUILD_TAKEN:
+                continue
+        return repaired
 
     async def _insert_hand(
         self,

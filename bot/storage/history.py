@@ -114,10 +114,11 @@ class History:
         async with self._db.read() as conn:
             rows = await all_rows(
                 conn,
+                # hand_players_recent: the last ``limit`` rows, not all of the player's
                 "SELECT h.*, COALESCE(hp.net, hp.practice_net) AS net "
                 "FROM hand_players hp JOIN hands h ON h.hand_id = hp.hand_id "
-                "WHERE hp.guild_id = ? AND hp.user_id = ? AND h.status = 'complete' "
-                "ORDER BY h.completed_at DESC, h.hand_id DESC LIMIT ?",
+                "WHERE hp.guild_id = ? AND hp.user_id = ? AND hp.completed_at IS NOT NULL "
+                "ORDER BY hp.completed_at DESC, hp.hand_id DESC LIMIT ?",
                 (guild_id, user_id, limit),
             )
             return [

@@ -5,7 +5,9 @@ Chips: a hand places a *hold* on each player's account for the chips they bring
 hold can only be placed within ``available``; a settlement refuses a loss larger
 than the hold. Hence ``balance`` can never go negative, even for a player
 sitting at several tables at once. The database enforces the same
-(``migrations.LEDGER_GUARDS``), so a bug here is refused, not written.
+(``migrations.LEDGER_GUARDS``), so a bug here is refused, not written, and keeps
+``accounts.held`` up to date itself, in the transactions that start and end hands
+(``migrations.PLAYER_WORK``).
 """
 
 from __future__ import annotations
@@ -17,13 +19,9 @@ from bot.storage.database import Database, all_rows, one
 from bot.storage.errors import BadSettlement, RefillRefused, UnknownAccount
 from bot.storage.rows import Account, LeaderboardRow, account_of
 
-ACCOUNT_SQL = """
-SELECT a.*, COALESCE((
-    SELECT SUM(hp.hold) FROM hand_players hp JOIN hands h ON h.hand_id = hp.hand_id
-    WHERE hp.guild_id = a.guild_id AND hp.user_id = a.user_id AND h.status = 'live'
-), 0) AS held
-FROM accounts a WHERE a.guild_id = ? AND a.user_id = ?
-"""
+# ``held`` is kept on the row by the database (migrations.PLAYER_WORK): one row read,
+# however many hands the player has played.
+ACCOUNT_SQL = "SELECT * FROM accounts WHERE guild_id = ? AND user_id = ?"
 
 
 class Ledger:

@@ -183,6 +183,60 @@ ALTER TABLE hands ADD COLUMN practice INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE hand_players ADD COLUMN practice_net INTEGER;
 """
 
+
+# v8 (issue 17): per-player work no longer grows with a player's history, and the
+# database keeps what the code must not forget.
+# * ``accounts.held``: Σ holds of the account's live hands, kept by triggers in the
+#   transactions that start (hold_placed) and end (hand_completed) a hand, so the
+#   balance check and the hold guard read one row instead of every hand played.
+# * ``hand_players.completed_at`` (copied from the hand when it ends) and its index:
+#   /history reads a player's last hands without sorting all of them.
+# * a cancelled hand is not a played hand: ``hands_played`` no longer counts them.
+# * a table with a live hand cannot be closed (close_without_live_hand).
+PLAYER_WORK = """
+ALTER TABLE accounts ADD COLUMN held INTEGER NOT NULL DEFAULT 0 CHECK (held >= 0);
+UPDATE accounts SET held = COALESCE((
+    SELECT SUM(hp.hold) FROM hand_players hp JOIN hands h ON h.hand_id = hp.hand_id
+    WHERE hp.guild_id = accounts.guild_id AND hp.user_id = accounts.user_id
+      AND h.status = 'live'), 0);
+ALTER TABLE hand_players ADD COLUMN completed_at REAL;
+UPDATE hand_players SET completed_at =
+    (SELECT h.completed_at FROM hands h WHERE h.hand_id = hand_players.hand_id);
+CREATE INDEX hand_players_recent ON hand_players (guild_id, user_id, completed_at);
+UPDATE accounts SET hands_played = hands_played - (
+    SELECT COUNT(*) FROM hand_players hp JOIN hands h ON h.hand_id = hp.hand_id
+    WHERE hp.guild_id = accounts.guild_id AND hp.user_id = accounts.user_id
+      AND h.cancelled = 1 AND h.practice = 0);
+
+DROP TRIGGER hold_within_available;
+CREATE TRIGGER hold_within_available BEFORE INSERT ON hand_players
+WHEN NEW.hold > (SELECT balance - held FROM accounts
+                 WHERE guild_id = NEW.guild_id AND user_id = NEW.user_id)
+BEGIN SELECT RAISE(ABORT, 'hold exceeds available chips'); END;
+
+CREATE TRIGGER hold_placed AFTER INSERT ON hand_players
+BEGIN
+    UPDATE accounts SET held = held + NEW.hold
+    WHERE guild_id = NEW.guild_id AND user_id = NEW.user_id;
+END;
+
+CREATE TRIGGER hand_completed AFTER UPDATE OF status ON hands
+WHEN OLD.status = 'live' AND NEW.status = 'complete'
+BEGIN
+    UPDATE accounts SET held = held - (
+        SELECT hp.hold FROM hand_players hp WHERE hp.hand_id = NEW.hand_id
+          AND hp.guild_id = accounts.guild_id AND hp.user_id = accounts.user_id)
+    WHERE guild_id = NEW.guild_id
+      AND user_id IN (SELECT user_id FROM hand_players WHERE hand_id = NEW.hand_id);
+    UPDATE hand_players SET completed_at = NEW.completed_at WHERE hand_id = NEW.hand_id;
+END;
+
+CREATE TRIGGER close_without_live_hand BEFORE UPDATE OF open ON tables
+WHEN OLD.open = 1 AND NEW.open = 0 AND EXISTS
+    (SELECT 1 FROM hands WHERE channel_id = NEW.channel_id AND status = 'live')
+BEGIN SELECT RAISE(ABORT, 'a table with a live hand cannot be closed'); END;
+"""
+
 # PostgreSQL runs this same list (bot/storage/postgres.py maps the column types);
 # a migration using SQLite-only syntax needs its PostgreSQL text in postgres.DIALECT.
 MIGRATIONS: list[str] = [
@@ -193,6 +247,7 @@ MIGRATIONS: list[str] = [
     GUILD_OWNER_GUARD,
     HAND_NAMES,
     PRACTICE,
+    PLAYER_WORK,
 ]
 
 
@@ -293,10 +348,80 @@ CREATE TRIGGER reshuffles_owner BEFORE INSERT ON hand_reshuffles
     FOR EACH ROW EXECUTE FUNCTION guard_guild_owner();
 """
 
+
+# v8 (PLAYER_WORK) in PostgreSQL's dialect. The hold guard still locks the account
+# row first, so concurrent holds on one account take turns and each reads the
+# ``held`` the other committed.
+_PLAYER_WORK_PG = """
+ALTER TABLE accounts ADD COLUMN held BIGINT NOT NULL DEFAULT 0 CHECK (held >= 0);
+UPDATE accounts SET held = COALESCE((
+    SELECT SUM(hp.hold) FROM hand_players hp JOIN hands h ON h.hand_id = hp.hand_id
+    WHERE hp.guild_id = accounts.guild_id AND hp.user_id = accounts.user_id
+      AND h.status = 'live'), 0);
+ALTER TABLE hand_players ADD COLUMN completed_at DOUBLE PRECISION;
+UPDATE hand_players SET completed_at =
+    (SELECT h.completed_at FROM hands h WHERE h.hand_id = hand_players.hand_id);
+CREATE INDEX hand_players_recent ON hand_players (guild_id, user_id, completed_at);
+UPDATE accounts SET hands_played = hands_played - (
+    SELECT COUNT(*) FROM hand_players hp JOIN hands h ON h.hand_id = hp.hand_id
+    WHERE hp.guild_id = accounts.guild_id AND hp.user_id = accounts.user_id
+      AND h.cancelled = 1 AND h.practice = 0);
+
+CREATE OR REPLACE FUNCTION ledger_hold_within_available() RETURNS trigger
+LANGUAGE plpgsql AS $$
+DECLARE
+    free BIGINT;
+BEGIN
+    SELECT balance - held INTO free FROM accounts
+        WHERE guild_id = NEW.guild_id AND user_id = NEW.user_id FOR UPDATE;
+    IF NOT FOUND THEN
+        RETURN NEW;  -- the foreign key refuses it
+    END IF;
+    IF NEW.hold > free THEN
+        RAISE EXCEPTION 'hold exceeds available chips' USING ERRCODE = 'check_violation';
+    END IF;
+    RETURN NEW;
+END $$;
+
+CREATE FUNCTION ledger_hold_placed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE accounts SET held = held + NEW.hold
+        WHERE guild_id = NEW.guild_id AND user_id = NEW.user_id;
+    RETURN NULL;
+END $$;
+CREATE TRIGGER hold_placed AFTER INSERT ON hand_players
+    FOR EACH ROW EXECUTE FUNCTION ledger_hold_placed();
+
+CREATE FUNCTION ledger_hand_completed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE accounts a SET held = a.held - hp.hold FROM hand_players hp
+        WHERE hp.hand_id = NEW.hand_id AND a.guild_id = hp.guild_id
+          AND a.user_id = hp.user_id;
+    UPDATE hand_players SET completed_at = NEW.completed_at WHERE hand_id = NEW.hand_id;
+    RETURN NULL;
+END $$;
+CREATE TRIGGER hand_completed AFTER UPDATE OF status ON hands
+    FOR EACH ROW WHEN (OLD.status = 'live' AND NEW.status = 'complete')
+    EXECUTE FUNCTION ledger_hand_completed();
+
+CREATE FUNCTION table_close_guard() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF EXISTS (SELECT 1 FROM hands WHERE channel_id = NEW.channel_id AND status = 'live') THEN
+        RAISE EXCEPTION 'a table with a live hand cannot be closed'
+            USING ERRCODE = 'check_violation';
+    END IF;
+    RETURN NEW;
+END $$;
+CREATE TRIGGER close_without_live_hand BEFORE UPDATE OF open ON tables
+    FOR EACH ROW WHEN (OLD.open = 1 AND NEW.open = 0)
+    EXECUTE FUNCTION table_close_guard();
+"""
+
 # SQLite migrations that the type mapping cannot carry over, by their SQLite text.
 DIALECT: dict[str, str] = {
     LEDGER_GUARDS: _LEDGER_GUARDS_PG,
     GUILD_OWNER_GUARD: _GUILD_OWNER_GUARD_PG,
+    PLAYER_WORK: _PLAYER_WORK_PG,
 }
 
 

@@ -3,25 +3,14 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
+from bot.storage.connection import Connection
 from bot.storage.database import Database, all_rows, one
 from bot.storage.errors import PlayerInHand
 from bot.storage.ledger import Ledger
-from bot.storage.rows import DELETED_NAME, GuildSettings, PlayerData, settings_of
+from bot.storage.rows import DELETED_NAME, GuildSettings, PlayerData, dumps, settings_of
 
-
-def _rename(obj: dict[str, Any], old: str, new: str) -> dict[str, Any]:
-    """A header or action with player ``old`` renamed ``new`` (only the ``player`` fields)."""
-    out = dict(obj)
-    if out.get("player") == old:
-        out["player"] = new
-    if isinstance(out.get("seats"), list):
-        out["seats"] = [
-            _rename(s, old, new) if isinstance(s, dict) else (new if s == old else s)
-            for s in out["seats"]
-        ]
-    return out
+ANON_FLOOR = -1000  # erased players' ids are below this
 
 
 class Server:
@@ -107,34 +96,27 @@ class Server:
         ``hand_players``, the ledger and the hand records (header seats and actions)
         their id becomes a new negative id, unique in the database, whose account is
         named "deleted player" and carries the same numbers. Their seats go too, and the
-        computer players of a table left without a person.
+        computer players of a table left without a person; and the tables' stored
+        settings forget them (no longer the opener, no longer in the kicked list).
         Raises PlayerInHand while chips of theirs are held in a live hand (the caller
         must unseat them first), UnknownAccount if there is nothing to erase.
+
+        Set-based: one statement per kind of row, whatever the length of the history.
         """
         async with self._db.write("erase_player") as conn:
             await self._ledger.account_in(conn, guild_id, user_id)  # UnknownAccount
             live = await one(
                 conn,
-                "SELECT 1 FROM hand_players hp JOIN hands h USING (hand_id) "
-                "WHERE hp.guild_id = ? AND hp.user_id = ? AND h.status = 'live'",
+                "SELECT 1 FROM hand_players WHERE guild_id = ? AND user_id = ? "
+                "AND completed_at IS NULL",  # hand_players_recent: live hands only
                 (guild_id, user_id),
             )
             if live is not None:
                 raise PlayerInHand(guild_id, user_id)
-            hands = await all_rows(
-                conn,
-                "SELECT h.hand_id, h.header_json FROM hands h JOIN hand_players hp "
-                "USING (hand_id) WHERE hp.guild_id = ? AND hp.user_id = ?",
-                (guild_id, user_id),
-            )
-            headers = [json.loads(hand["header_json"]) for hand in hands]
-            lowest = await one(conn, "SELECT MIN(user_id) FROM accounts", ())
-            # Below every account, and below every player of those hands: a practice
-            # hand's computer players have small negative ids (-1, -2, …) of their own.
-            taken = [int(lowest[0] or 0) if lowest else 0]
-            players = [str(seat["player"]) for header in headers for seat in header["seats"]]
-            taken += [int(p) for p in players if p.lstrip("-").isdigit()]
-            anon = min(-1, min(taken) - 1)
+            lowest = await one(conn, "SELECT MIN(user_id) FROM accounts")
+            # Below every account, and far below the computer players' small negative ids
+            # (-1, -2, … at a practice table), which hand records also name.
+            anon = min(ANON_FLOOR, int(lowest[0] or 0) if lowest else 0) - 1
             await conn.execute(
                 "INSERT INTO accounts (guild_id, user_id, display_name, balance, granted, "
                 "refilled, net_won, hands_played, created_at) "
@@ -142,38 +124,28 @@ class Server:
                 "created_at FROM accounts WHERE guild_id = ? AND user_id = ?",
                 (anon, DELETED_NAME, guild_id, user_id),
             )
-            old, new = str(user_id), str(anon)
-            for hand, stored in zip(hands, headers, strict=True):
-                header = _rename(stored, old, new)
-                await conn.execute(
-                    "UPDATE hands SET header_json = ? WHERE hand_id = ?",
-                    (json.dumps(header, separators=(",", ":")), hand["hand_id"]),
-                )
-                actions = await all_rows(
-                    conn,
-                    "SELECT idx, action_json FROM hand_actions WHERE hand_id = ?",
-                    (hand["hand_id"],),
-                )
-                await conn.executemany(
-                    "UPDATE hand_actions SET action_json = ? WHERE hand_id = ? AND idx = ?",
-                    [
-                        (
-                            json.dumps(_rename(json.loads(a[1]), old, new), separators=(",", ":")),
-                            hand["hand_id"],
-                            a[0],
-                        )
-                        for a in actions
-                        if f'"{old}"' in a[1]
-                    ],
-                )
-            args = (anon, guild_id, user_id)
+            # Records name players by id as JSON text ("123"); no card, variant or
+            # number is written as a quoted run of digits, so a text replace is exact.
+            old, new = f'"{user_id}"', f'"{anon}"'
+            theirs = "SELECT hand_id FROM hand_players WHERE guild_id = ? AND user_id = ?"
+            await conn.execute(
+                f"UPDATE hands SET header_json = REPLACE(header_json, ?, ?) "
+                f"WHERE hand_id IN ({theirs})",
+                (old, new, guild_id, user_id),
+            )
+            await conn.execute(
+                f"UPDATE hand_actions SET action_json = REPLACE(action_json, ?, ?) "
+                f"WHERE hand_id IN ({theirs}) AND action_json LIKE ?",
+                (old, new, guild_id, user_id, f"%{old}%"),
+            )
             await conn.execute(
                 "UPDATE hand_players SET user_id = ?, display_name = ? "
                 "WHERE guild_id = ? AND user_id = ?",
                 (anon, DELETED_NAME, guild_id, user_id),
             )
             await conn.execute(
-                "UPDATE ledger SET user_id = ? WHERE guild_id = ? AND user_id = ?", args
+                "UPDATE ledger SET user_id = ? WHERE guild_id = ? AND user_id = ?",
+                (anon, guild_id, user_id),
             )
             await conn.execute(
                 "DELETE FROM seats WHERE user_id = ? AND channel_id IN "
@@ -187,7 +159,27 @@ class Server:
                 "(SELECT channel_id FROM seats WHERE bot IS NULL)",
                 (guild_id,),
             )
+            await self._forget_in_tables(conn, guild_id, user_id)
             await conn.execute(
                 "DELETE FROM accounts WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
             )
         return anon
+
+    async def _forget_in_tables(self, conn: Connection, guild_id: int, user_id: int) -> None:
+        """Drop the user from the guild's tables' stored settings: opener, kicked list."""
+        rows = await all_rows(
+            conn,
+            "SELECT channel_id, settings_json FROM tables WHERE guild_id = ? "
+            "AND settings_json LIKE ?",
+            (guild_id, f"%{user_id}%"),
+        )
+        for channel_id, stored in rows:
+            settings = json.loads(stored)
+            if settings.get("opener") == user_id:
+                settings["opener"] = None
+            if isinstance(settings.get("kicked"), list):
+                settings["kicked"] = [k for k in settings["kicked"] if k != user_id]
+            await conn.execute(
+                "UPDATE tables SET settings_json = ? WHERE channel_id = ?",
+                (dumps(settings), channel_id),
+            )

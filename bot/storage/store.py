@@ -14,6 +14,7 @@ URL); ``backend.py``, ``sqlite.py`` and ``postgres.py`` hold all that differs.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
@@ -52,6 +53,8 @@ from bot.storage.rows import (
 from bot.storage.server import Server
 from bot.storage.tables import Tables
 
+log = logging.getLogger(__name__)
+
 __all__ = [  # the names code above the storage layer imports from here
     "KEEP",
     "Account",
@@ -88,8 +91,22 @@ class Store:
 
     @classmethod
     async def open(cls, target: str | Path, clock: Clock = time.time) -> Store:
-        """Open a SQLite file path or a ``postgresql://`` URL, migrated."""
-        return cls(await open_connection(target), clock)
+        """Open a SQLite file path or a ``postgresql://`` URL, migrated and repaired: a live
+        hand whose table is closed (left by a close that came between a hand's last action
+        and its settlement, before the database refused such closes) is cancelled."""
+        store = cls(await open_connection(target), clock)
+        try:
+            for hand_id, channel_id in await store._hands.repair_orphans():
+                log.warning(
+                    "cancelled live hand #%d: its table in channel %d is closed; "
+                    "every player got back what they had put in and their holds were released",
+                    hand_id,
+                    channel_id,
+                )
+        except BaseException:
+            await store.close()
+            raise
+        return store
 
     @property
     def _conn(self) -> Connection:  # the raw connection, for tests that break it

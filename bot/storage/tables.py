@@ -6,7 +6,7 @@ from collections.abc import Collection, Sequence
 
 from bot.storage.connection import Connection
 from bot.storage.database import Database, all_rows, one
-from bot.storage.errors import UnknownTable
+from bot.storage.errors import TableHasLiveHand, UnknownTable
 from bot.storage.rows import SeatRow, TableRow, check_seats, dumps, seat_of, table_of
 
 
@@ -69,12 +69,21 @@ class Tables:
         return int(row[0]) if row else 0
 
     async def close_table(self, channel_id: int) -> None:
-        """Mark closed, clear the deadline and remove its seats (the row is kept)."""
+        """Mark closed, clear the deadline and remove its seats (the row is kept).
+        Refused (TableHasLiveHand) while a hand of the table is live: settle or cancel it."""
         async with self._db.write("close_table") as conn:
             await self.close_in(conn, channel_id)
 
     async def close_in(self, conn: Connection, channel_id: int) -> None:
-        """close_table inside the caller's transaction."""
+        """close_table inside the caller's transaction; TableHasLiveHand while a hand of
+        the table is live (the database refuses it too: close_without_live_hand)."""
+        live = await one(
+            conn,
+            "SELECT hand_id FROM hands WHERE status = 'live' AND channel_id = ?",
+            (channel_id,),
+        )
+        if live is not None:
+            raise TableHasLiveHand(channel_id, int(live[0]))
         cursor = await conn.execute(
             "UPDATE tables SET open = 0, turn_deadline = NULL, updated_at = ? WHERE channel_id = ?",
             (self._db.clock(), channel_id),
