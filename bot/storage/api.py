@@ -9,7 +9,7 @@ added to the Store is added here too.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, Protocol
 
 from bot.storage.rows import (
@@ -28,6 +28,7 @@ from bot.storage.rows import (
 class Storage(Protocol):
     async def close(self) -> None: ...
     async def claim_guild(self, guild_id: int) -> bool: ...
+    def on_guilds_lost(self, callback: Callable[[frozenset[int]], None]) -> None: ...
 
     # tables & seats
     async def save_table(

@@ -15,6 +15,7 @@ invalid item raises for its own caller without failing the batch.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -22,12 +23,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
+from bot.storage import postgres
 from bot.storage.backend import Connection, Row, open_connection
 from bot.storage.errors import StorageError
 from bot.storage.sqlite import rollback_quietly
 
 Clock = Callable[[], float]
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 # Failpoint for the crash tests, None in production: called as ``commit_hook(step, moment)``
 # around every COMMIT, ``step`` the public method ("start_hand", "append_action", …) and
@@ -36,13 +39,43 @@ T = TypeVar("T")
 commit_hook: Callable[[str, str], None] | None = None
 
 
+Reconnected = Callable[[Connection], Awaitable[None]]
+
+
 class Database:
-    """One connection, its lock and its transactions; the repositories share one."""
+    """One connection, its lock and its transactions; the repositories share one.
+
+    A lost PostgreSQL session (``pg_terminate_backend``, a server restart, a network
+    cut) is replaced when the next transaction begins: nothing of that transaction
+    was sent, so it simply runs on the new session, after every ``on_reconnect``
+    hook (``Ownership`` re-claims its guilds there). A transaction cut off midway
+    raises to its caller (it may or may not have committed: the caller reloads)."""
 
     def __init__(self, conn: Connection, clock: Clock = time.time) -> None:
         self.conn = conn  # see backend.open_connection
         self.clock = clock
         self.lock = asyncio.Lock()
+        self.on_reconnect: list[Reconnected] = []
+
+    async def _begin(self, sql: str) -> Connection:
+        """Start a transaction, on a new session if the current one is lost."""
+        conn = self.conn
+        if not isinstance(conn, postgres.PgConnection):
+            await conn.execute(sql)
+            return conn
+        if not conn.lost():
+            try:
+                await conn.execute(sql)
+                return conn
+            except Exception:
+                if not conn.lost():
+                    raise
+        log.warning("the PostgreSQL session was lost; opening a new one")
+        self.conn = conn = await postgres.reconnect(conn)
+        for hook in self.on_reconnect:
+            await hook(conn)
+        await conn.execute(sql)
+        return conn
 
     @classmethod
     async def open(cls, target: str | Path, clock: Clock = time.time) -> Database:
@@ -63,8 +96,7 @@ class Database:
         """BEGIN IMMEDIATE … COMMIT / ROLLBACK; the caller holds ``self.lock``.
 
         ``step`` names the public method, for ``commit_hook``."""
-        conn = self.conn
-        await conn.execute("BEGIN IMMEDIATE")
+        conn = await self._begin("BEGIN IMMEDIATE")
         try:
             yield conn
             if commit_hook is not None:
@@ -80,8 +112,7 @@ class Database:
     async def read(self) -> AsyncIterator[Connection]:
         """A read transaction, so multi-query reads see one snapshot."""
         async with self.lock:
-            conn = self.conn
-            await conn.execute("BEGIN")
+            conn = await self._begin("BEGIN")
             try:
                 yield conn
             finally:

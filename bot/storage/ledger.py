@@ -79,11 +79,23 @@ class Ledger:
             account = await self.account_in(conn, guild_id, user_id)
             check_refill(account, grant, smallest_minimum)
             amount = grant - account.balance
-            await conn.execute(
+            # Conditional on what was checked: under PostgreSQL's READ COMMITTED two
+            # processes can both read the low balance; the second UPDATE waits for the
+            # first's row lock, then finds the row changed and updates nothing.
+            cursor = await conn.execute(
                 "UPDATE accounts SET balance = balance + ?, refilled = refilled + ? "
-                "WHERE guild_id = ? AND user_id = ?",
-                (amount, amount, guild_id, user_id),
+                "WHERE guild_id = ? AND user_id = ? AND balance = ? AND held = 0",
+                (amount, amount, guild_id, user_id, account.balance),
             )
+            if cursor.rowcount != 1:
+                now = await self.account_in(conn, guild_id, user_id)
+                check_refill(now, grant, smallest_minimum)  # refused with today's numbers
+                raise RefillRefused(  # unreachable unless the row changed back meanwhile
+                    "your balance changed meanwhile; try again",
+                    "not_low",
+                    balance=now.balance,
+                    minimum=smallest_minimum,
+                )
             await self.entry(conn, guild_id, user_id, "refill", amount, None, grant)
         return amount
 

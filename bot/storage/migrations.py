@@ -237,6 +237,12 @@ WHEN OLD.open = 1 AND NEW.open = 0 AND EXISTS
 BEGIN SELECT RAISE(ABORT, 'a table with a live hand cannot be closed'); END;
 """
 
+# v9 (issue 17): on PostgreSQL the guild-owner guard covers accounts and the ledger too,
+# so a process that lost a guild cannot move its chips. A SQLite file: nothing.
+OWNER_FENCE = """
+-- PostgreSQL only: see _OWNER_FENCE_PG
+"""
+
 # PostgreSQL runs this same list (bot/storage/postgres.py maps the column types);
 # a migration using SQLite-only syntax needs its PostgreSQL text in postgres.DIALECT.
 MIGRATIONS: list[str] = [
@@ -248,6 +254,7 @@ MIGRATIONS: list[str] = [
     HAND_NAMES,
     PRACTICE,
     PLAYER_WORK,
+    OWNER_FENCE,
 ]
 
 
@@ -417,11 +424,41 @@ CREATE TRIGGER close_without_live_hand BEFORE UPDATE OF open ON tables
     EXECUTE FUNCTION table_close_guard();
 """
 
+# v9 (OWNER_FENCE): guard_guild_owner learns that accounts and ledger rows carry their
+# guild, and guards them.
+_OWNER_FENCE_PG = """
+CREATE OR REPLACE FUNCTION guard_guild_owner() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    guild BIGINT;
+BEGIN
+    IF TG_TABLE_NAME IN ('tables', 'hands', 'accounts', 'ledger') THEN
+        guild := NEW.guild_id;
+    ELSIF TG_TABLE_NAME = 'seats' THEN
+        SELECT guild_id INTO guild FROM tables WHERE channel_id = NEW.channel_id;
+    ELSE
+        SELECT guild_id INTO guild FROM hands WHERE hand_id = NEW.hand_id;
+    END IF;
+    IF guild IS NOT NULL THEN
+        IF NOT pg_try_advisory_lock(guild) THEN
+            RAISE EXCEPTION 'guild % is run by another process', guild
+                USING ERRCODE = 'lock_not_available';
+        END IF;
+        PERFORM pg_advisory_unlock(guild);
+    END IF;
+    RETURN NEW;
+END $$;
+CREATE TRIGGER accounts_owner BEFORE INSERT OR UPDATE ON accounts
+    FOR EACH ROW EXECUTE FUNCTION guard_guild_owner();
+CREATE TRIGGER ledger_owner BEFORE INSERT OR UPDATE ON ledger
+    FOR EACH ROW EXECUTE FUNCTION guard_guild_owner();
+"""
+
 # SQLite migrations that the type mapping cannot carry over, by their SQLite text.
 DIALECT: dict[str, str] = {
     LEDGER_GUARDS: _LEDGER_GUARDS_PG,
     GUILD_OWNER_GUARD: _GUILD_OWNER_GUARD_PG,
     PLAYER_WORK: _PLAYER_WORK_PG,
+    OWNER_FENCE: _OWNER_FENCE_PG,
 }
 
 

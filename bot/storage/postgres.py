@@ -23,6 +23,7 @@ must differ lives here:
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
 from collections.abc import Iterable, Sequence
@@ -112,8 +113,13 @@ class PgConnection:
 
     row_factory: Any = None  # asyncpg's records already index by name and position
 
-    def __init__(self, conn: asyncpg.Connection) -> None:
+    def __init__(self, conn: asyncpg.Connection, url: str = "") -> None:
         self.raw = conn
+        self.url = url  # to open a new session when this one is lost
+
+    def lost(self) -> bool:
+        """Is the session gone (terminated, the server restarted, the network cut)?"""
+        return bool(self.raw.is_closed())
 
     def execute(self, sql: str, parameters: Iterable[Any] | None = None) -> Any:
         return _Statement(self.raw, sql, tuple(parameters or ()))
@@ -171,4 +177,11 @@ async def open_database(url: str) -> PgConnection:
     except BaseException:
         await conn.close()
         raise
-    return PgConnection(conn)
+    return PgConnection(conn, url)
+
+
+async def reconnect(lost: PgConnection) -> PgConnection:
+    """A new session to the database of a lost one (already migrated: no migrations)."""
+    with contextlib.suppress(Exception):
+        await lost.raw.close()  # nothing to close cleanly on a dead socket
+    return PgConnection(await connect(lost.url), lost.url)

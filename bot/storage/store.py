@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -136,6 +136,12 @@ class Store:
     async def claim_guild(self, guild_id: int) -> bool:
         """See ``ownership.Ownership.claim_guild``."""
         return await self._owner.claim_guild(guild_id)
+
+    def on_guilds_lost(self, callback: Callable[[frozenset[int]], None]) -> None:
+        """Call ``callback(guild_ids)`` when a new PostgreSQL session (after a lost one)
+        cannot re-claim guilds this process had claimed: another process runs them now,
+        so this one must stop serving them (its writes there are refused already)."""
+        self._owner.on_lost = callback
 
     # ------------------------------------------------------------ tables & seats
 
