@@ -1,4 +1,5 @@
-"""Operations on the database behind ``python -m bot COMMAND`` (``bot/operations.py``).
+"""Operations on the database behind ``python -m bot COMMAND`` (``bot/operations.py``,
+docs/operations.md).
 
 * ``migrate``: apply the migrations the database lacks (SQLite file or PostgreSQL),
   print the version. The bot does this at start-up too; run it on its own to migrate
