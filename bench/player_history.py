@@ -6,7 +6,7 @@ finished hands (played through the Store's own API, at many tables at once), the
 * ``balance``: the median of ``Store.balance`` (behind every join and deal), alone;
 * ``history``: the median of ``Store.recent_hands(limit=10)`` (``/history``), alone;
 * then an unrelated table starts playing without pause (``other step``: the median of
-  its durable ``append_action`` steps), the balance and history calls run again and
+  its durable steps: deal, six actions, cancel), the balance and history calls run again and
   the player is erased (``erase``: one ``Store.erase_player``, ``/privacy delete``);
   ``other wait``: that table's longest single step meanwhile.
 
@@ -127,6 +127,7 @@ class OtherTable:
     async def run(self) -> None:
         await open_table(self.store, self.channel, self.players)
         while not self._stop.is_set():
+            began = time.perf_counter()
             hand_id = await self.store.start_hand(
                 GUILD,
                 self.channel,
@@ -135,11 +136,14 @@ class OtherTable:
                 {p: HOLD for p in self.players},
                 self.players,
             )
+            self.steps.append(time.perf_counter() - began)
             for index, action in enumerate(_actions(self.players)):
                 began = time.perf_counter()
                 await self.store.append_action(hand_id, index, action)
                 self.steps.append(time.perf_counter() - began)
+            began = time.perf_counter()
             await self.store.cancel_hand(hand_id)
+            self.steps.append(time.perf_counter() - began)
 
     def stop(self) -> None:
         self._stop.set()
