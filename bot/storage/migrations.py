@@ -193,6 +193,7 @@ ALTER TABLE hand_players ADD COLUMN practice_net INTEGER;
 #   /history reads a player's last hands without sorting all of them.
 # * a cancelled hand is not a played hand: ``hands_played`` no longer counts them.
 # * a table with a live hand cannot be closed (close_without_live_hand).
+# * ``tables_by_game``: thread numbering counts a server's tables of a game.
 PLAYER_WORK = """
 ALTER TABLE accounts ADD COLUMN held INTEGER NOT NULL DEFAULT 0 CHECK (held >= 0);
 UPDATE accounts SET held = COALESCE((
@@ -203,6 +204,7 @@ ALTER TABLE hand_players ADD COLUMN completed_at REAL;
 UPDATE hand_players SET completed_at =
     (SELECT h.completed_at FROM hands h WHERE h.hand_id = hand_players.hand_id);
 CREATE INDEX hand_players_recent ON hand_players (guild_id, user_id, completed_at);
+CREATE INDEX tables_by_game ON tables (guild_id, variant);
 UPDATE accounts SET hands_played = hands_played - (
     SELECT COUNT(*) FROM hand_players hp JOIN hands h ON h.hand_id = hp.hand_id
     WHERE hp.guild_id = accounts.guild_id AND hp.user_id = accounts.user_id
@@ -369,6 +371,7 @@ ALTER TABLE hand_players ADD COLUMN completed_at DOUBLE PRECISION;
 UPDATE hand_players SET completed_at =
     (SELECT h.completed_at FROM hands h WHERE h.hand_id = hand_players.hand_id);
 CREATE INDEX hand_players_recent ON hand_players (guild_id, user_id, completed_at);
+CREATE INDEX tables_by_game ON tables (guild_id, variant);
 UPDATE accounts SET hands_played = hands_played - (
     SELECT COUNT(*) FROM hand_players hp JOIN hands h ON h.hand_id = hp.hand_id
     WHERE hp.guild_id = accounts.guild_id AND hp.user_id = accounts.user_id
