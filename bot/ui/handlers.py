@@ -20,7 +20,7 @@ from bot.tables.models import Code, Done, Refused, TableView
 from .catalog import t
 from .coaching import review_text
 from .render import hand_embed
-from .text import move_line, outcome, refusal
+from .text import cmd, move_line, outcome, refusal
 
 if TYPE_CHECKING:
     from bot.client import PokerBot
@@ -282,7 +282,9 @@ async def warn_if_dms_closed(interaction: discord.Interaction, variant: str) -> 
         dm = await client.presenter.dm_channel(interaction.user.id)
         await dm.send(t("dm.join_probe"))
     except discord.Forbidden:
-        await interaction.followup.send(t("dm.closed", variant=variant), ephemeral=True)
+        await interaction.followup.send(
+            t("dm.closed", command=cmd(variant, "hand")), ephemeral=True
+        )
     except discord.HTTPException:
         log.warning("could not check the DMs of user %s", interaction.user.id)
 
