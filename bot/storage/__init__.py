@@ -4,7 +4,6 @@
 from bot.storage.api import Storage
 from bot.storage.errors import (
     BadSettlement,
-    GuildNotOwned,
     HandNotLive,
     InsufficientChips,
     OutOfSequence,
@@ -34,7 +33,6 @@ __all__ = [
     "MIGRATIONS",
     "Account",
     "BadSettlement",
-    "GuildNotOwned",
     "GuildSettings",
     "HandNotLive",
     "HandSummary",

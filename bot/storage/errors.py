@@ -83,13 +83,3 @@ class TableHasLiveHand(StorageError):
         )
         self.channel_id = channel_id
         self.hand_id = hand_id
-
-
-class GuildNotOwned(StorageError):
-    """A write for a guild this process does not hold (another process runs it, or this
-    process lost it with its database session); nothing was written."""
-
-    def __init__(self, guild_id: int | None, detail: str = "") -> None:
-        which = "a guild" if guild_id is None else f"guild {guild_id}"
-        super().__init__(f"{which} is not run by this process{': ' + detail if detail else ''}")
-        self.guild_id = guild_id
