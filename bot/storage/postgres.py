@@ -31,7 +31,8 @@ from typing import Any
 
 import asyncpg
 
-from bot.storage.migrations import MIGRATIONS, postgres_script
+from bot.storage.migrations import MIGRATIONS
+from bot.storage.migrations_pg import postgres_script
 
 MIGRATION_LOCK = 0x706F6B6572  # pg_advisory_xact_lock key while migrating ("poker")
 
