@@ -1,9 +1,9 @@
 """The PostgreSQL backend: a connection that runs the Store's SQL, and the migrations.
 
 The Store's logic (validation, group commit, holds, settlement, row mapping)
-is written once, in ``store.py``, against a small connection interface
-(``backend.Connection``): aiosqlite's, and ``PgConnection`` here. Only what
-must differ lives here:
+is written once, in the repositories over ``database.Database``, against a
+small connection interface (``backend.Connection``): aiosqlite's, and
+``PgConnection`` here. Only what must differ lives here:
 
 * dialect: the Store writes ``?`` placeholders; ``PgConnection`` turns them into
   ``$1, $2, …``. Its ``BEGIN IMMEDIATE`` (SQLite's "take the write lock now")
@@ -12,11 +12,10 @@ must differ lives here:
   check a hold, so concurrent holds on one account are still serialised. Its
   read-only ``BEGIN`` becomes REPEATABLE READ READ ONLY: one snapshot, as in
   SQLite.
-* schema: the same migration list, with SQLite's types mapped to PostgreSQL's
-  (``postgres_script``), except the migrations in ``DIALECT`` written out in
-  both dialects. Version numbers are the positions in ``migrations.MIGRATIONS``; the
-  version is kept in table ``schema_version``, and a transaction-scoped advisory
-  lock makes concurrent start-ups apply each migration once.
+* schema: the same migration list, in PostgreSQL's dialect
+  (``migrations_pg.postgres_script``). Version numbers are the positions in
+  ``migrations.MIGRATIONS``; the version is kept in table ``schema_version``, and a
+  transaction-scoped advisory lock makes concurrent start-ups apply each migration once.
 * durability: PostgreSQL's defaults (``fsync=on``, ``synchronous_commit=on``):
   COMMIT returns once the WAL is flushed, as with SQLite's ``synchronous=FULL``.
 """
