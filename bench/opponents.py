@@ -1,4 +1,7 @@
-"""Matches between the computer players' levels and the baselines, every game.
+"""Matches between the computer players' levels and rule-based baselines, every game.
+
+The baselines (``tag``: tight-aggressive, ``nit``, ``maniac``, ``callstation``) are
+written here from plain poker knowledge and share no code with bot/opponents.
 
 A pairing ``A vs B`` at a table of N seats plays each deck N times (duplicate
 dealing): the same deck and dealer, with the one ``A`` player moved through every
@@ -6,14 +9,18 @@ seat and ``B`` players in the others (heads-up: the two swap seats). The luck of
 the cards cancels across the rotations, so one deck's average of A's net is one
 low-variance sample. Printed per pairing: hands played, A's result in big bets
 (the table's largest bet) per 100 hands with a 95% confidence interval
-(1.96 standard errors over decks), and the p99 decision time of each strategy.
+(1.96 standard errors over decks), and A's decision p50/p99 in wall-clock time and
+in the worker's CPU time (on a shared machine the CPU time is what a quiet one shows).
 
-    python bench/opponents.py [--hands 20000] [--games all] [--sizes both]
-        [--pairs normal:random,normal:station,hard:normal] [--workers 2] [--json FILE]
-        [--timing 200]
+    python bench/opponents.py [--hands 10000] [--max-hands 4000] [--games all]
+        [--sizes both] [--levels easy,normal,hard] [--baselines tag,nit,maniac,callstation]
+        [--workers 2] [--json FILE] [--timing 100]
 
-After the matches, a timing pass plays hands in one process with nothing else running
-in it, for the decision time of each strategy on its own.
+Pairings run most important first: hard heads-up in every game, then normal and easy
+heads-up, then the largest table. ``--json`` appends one line per pairing as it
+finishes, so a run stopped early keeps what it measured. After the matches, a timing
+pass plays hands in one process (every seat the same level) for decision times per
+level and game.
 """
 
 from __future__ import annotations
@@ -25,18 +32,27 @@ import multiprocessing
 import random
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 if not __package__:  # run as `python bench/opponents.py`: make the repo importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.engine import VARIANTS, Hand  # noqa: E402
-from bot.engine.cards import FULL_DECK  # noqa: E402
-from bot.opponents import Strategy, observe  # noqa: E402
+from bot.engine import VARIANTS, Action, Hand  # noqa: E402
+from bot.engine.cards import FULL_DECK, Card, rank_of  # noqa: E402
+from bot.engine.rankings import a5_value, category, high_value  # noqa: E402
+from bot.opponents import (  # noqa: E402
+    LEVELS,
+    Observation,
+    PublicAction,
+    Strategy,
+    observe,
+    warm_up,  # noqa: E402
+)
 
 GAMES = ("a6-draw", "a5-draw", "a5-triple", "abyssinia")
-PAIRS = ("normal:random", "normal:station", "hard:normal")
+BASELINE_KINDS = ("tag", "nit", "maniac", "callstation")
 STACK = 1000
 CHUNK = 25  # decks per task
 
@@ -45,7 +61,8 @@ CHUNK = 25  # decks per task
 class Chunk:
     deck_nets: list[float] = field(default_factory=list)  # A's mean net per deck, in chips
     hands: int = 0
-    times: dict[str, list[float]] = field(default_factory=dict)
+    times: list[float] = field(default_factory=list)  # A's decision times, seconds
+    cpu: list[float] = field(default_factory=list)  # … in CPU time of the worker
 
 
 def play_deck(game: str, seats: int, a: str, b: str, seed: int, chunk: Chunk) -> None:
@@ -60,15 +77,16 @@ def play_deck(game: str, seats: int, a: str, b: str, seed: int, chunk: Chunk) ->
         players = [(f"s{s}", STACK) for s in range(seats)]
         hand = Hand.start(game, players, dealer, deck, rng=random.Random(seed))
         bots = {
-            f"s{s}": Strategy(kinds[s], random.Random(seed * 31 + s * 7 + hero))
-            for s in range(seats)
+            f"s{s}": make(kinds[s], random.Random(seed * 31 + s * 7 + hero)) for s in range(seats)
         }
         while not hand.complete:
             player = hand.players[hand.to_act]
             kind = kinds[int(player[1:])]
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.thread_time()
             move = bots[player].decide(observe(hand, player))
-            chunk.times.setdefault(kind, []).append(time.perf_counter() - start)
+            if kind == a:
+                chunk.times.append(time.perf_counter() - start)
+                chunk.cpu.append(time.thread_time() - cpu)
             hand.apply(move)
         total += hand.net()[f"s{hero}"]
         chunk.hands += 1
@@ -83,76 +101,97 @@ def run_chunk(args: tuple[str, int, str, str, int]) -> Chunk:
     return chunk
 
 
-def p99(values: list[float]) -> float:
+def quantile(values: list[float], q: float) -> float:
     values = sorted(values)
-    return values[min(len(values) - 1, int(len(values) * 0.99))] if values else float("nan")
+    return values[min(len(values) - 1, int(len(values) * q))] if values else float("nan")
+
+
+def make(kind: str, rng: random.Random) -> Strategy | Baseline:
+    return Baseline(kind, rng) if kind in BASELINE_KINDS else Strategy(kind, rng)
+
+
+def pairings(args: argparse.Namespace) -> list[tuple[str, int, str, str, int]]:
+    """(game, seats, A, B, hands) for every pairing asked for, most important first."""
+    games = GAMES if args.games == "all" else tuple(args.games.split(","))
+    levels = [x for x in args.levels.split(",") if x]
+    baselines = [x for x in args.baselines.split(",") if x]
+    sizes = {"hu": ("hu",), "max": ("max",), "both": ("hu", "max")}[args.sizes]
+    out = []
+    for size in sizes:
+        for level in sorted(levels, key=lambda x: -LEVELS.index(x) if x in LEVELS else 0):
+            for game in games:
+                seats = 2 if size == "hu" else VARIANTS[game].max_seats
+                hands = args.hands if size == "hu" else args.max_hands
+                out += [(game, seats, level, b, hands) for b in baselines]
+    return out
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--hands", type=int, default=20_000, help="hands per pairing (at least)")
+    ap.add_argument("--hands", type=int, default=10_000, help="hands per heads-up pairing")
+    ap.add_argument("--max-hands", type=int, default=4_000, help="hands per largest-table pairing")
     ap.add_argument("--games", default="all")
     ap.add_argument("--sizes", default="both", help="hu, max or both")
-    ap.add_argument("--pairs", default=",".join(PAIRS))
+    ap.add_argument("--levels", default=",".join(LEVELS))
+    ap.add_argument("--baselines", default=",".join(BASELINE_KINDS))
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", help="append one JSON line per pairing to this file")
-    ap.add_argument("--timing", type=int, default=200, help="hands per timing pass (0: none)")
+    ap.add_argument("--timing", type=int, default=100, help="hands per timing pass (0: none)")
     args = ap.parse_args()
-    games = GAMES if args.games == "all" else tuple(args.games.split(","))
-    pairs = [tuple(p.split(":")) for p in args.pairs.split(",") if p]  # "": timing only
-    sizes = {"hu": ("hu",), "max": ("max",), "both": ("hu", "max")}[args.sizes]
-    all_times: dict[str, list[float]] = {}
-    print(f"{'game':10} {'seats':>5} {'pairing':16} {'hands':>7}  big bets/100 (95% CI)")
-    with multiprocessing.Pool(args.workers) as pool:
-        for game in games:
-            variant = VARIANTS[game]
-            unit = max(variant.bet_sizes)
-            for size in sizes:
-                seats = 2 if size == "hu" else variant.max_seats
-                decks = math.ceil(args.hands / seats / CHUNK) * CHUNK
-                for a, b in pairs:
-                    base = args.seed * 10_000_000
-                    tasks = [(game, seats, a, b, base + i) for i in range(0, decks, CHUNK)]
-                    started = time.perf_counter()
-                    nets: list[float] = []
-                    hands = 0
-                    for chunk in pool.imap_unordered(run_chunk, tasks):
-                        nets += chunk.deck_nets
-                        hands += chunk.hands
-                        for kind, t in chunk.times.items():
-                            all_times.setdefault(kind, []).extend(t)
-                    # A's result per hand, in big bets: mean over decks, 95% CI over decks.
-                    per = [x / unit * 100 for x in nets]
-                    mean = sum(per) / len(per)
-                    var = sum((x - mean) ** 2 for x in per) / (len(per) - 1)
-                    half = 1.96 * math.sqrt(var / len(per))
-                    verdict = "wins" if mean - half > 0 else "loses" if mean + half < 0 else "?"
-                    print(
-                        f"{game:10} {seats:>5} {a + ' vs ' + b:16} {hands:>7}  "
-                        f"{mean:+7.1f} ± {half:4.1f}  {verdict}  "
-                        f"({time.perf_counter() - started:.0f} s)",
-                        flush=True,
-                    )
-                    if args.json:
-                        row = {"game": game, "seats": seats, "a": a, "b": b, "hands": hands}
-                        row |= {"bb100": round(mean, 2), "ci95": round(half, 2)}
-                        with open(args.json, "a") as f:
-                            f.write(json.dumps(row) + "\n")
-    print("\ndecision time p99 (ms), measured in the match workers (the machine shared):")
-    for kind, t in sorted(all_times.items()):
-        print(f"  {kind:8} {p99(t) * 1000:6.2f}  ({len(t)} decisions)")
+    warm_up()
+    print(
+        f"{'game':10} {'seats':>5} {'pairing':20} {'hands':>7}  big bets/100 (95% CI)   p50/p99 ms"
+    )
+    with multiprocessing.Pool(args.workers, initializer=warm_up) as pool:
+        for game, seats, a, b, want in pairings(args):
+            unit = max(VARIANTS[game].bet_sizes)
+            decks = math.ceil(want / seats / CHUNK) * CHUNK
+            base = args.seed * 10_000_000
+            tasks = [(game, seats, a, b, base + i) for i in range(0, decks, CHUNK)]
+            started = time.perf_counter()
+            nets: list[float] = []
+            times: list[float] = []
+            cpu: list[float] = []
+            hands = 0
+            for chunk in pool.imap_unordered(run_chunk, tasks):
+                nets += chunk.deck_nets
+                hands += chunk.hands
+                times += chunk.times
+                cpu += chunk.cpu
+            # A's result per hand, in big bets: mean over decks, 95% CI over decks.
+            per = [x / unit * 100 for x in nets]
+            mean = sum(per) / len(per)
+            var = sum((x - mean) ** 2 for x in per) / (len(per) - 1)
+            half = 1.96 * math.sqrt(var / len(per))
+            verdict = "wins" if mean - half > 0 else "loses" if mean + half < 0 else "?"
+            p50, p99 = quantile(times, 0.5) * 1000, quantile(times, 0.99) * 1000
+            c50, c99 = quantile(cpu, 0.5) * 1000, quantile(cpu, 0.99) * 1000
+            print(
+                f"{game:10} {seats:>5} {a + ' vs ' + b:20} {hands:>7}  "
+                f"{mean:+7.1f} ± {half:4.1f}  {verdict:5}  {p50:5.2f}/{p99:5.2f}  "
+                f"cpu {c50:5.2f}/{c99:5.2f}  ({time.perf_counter() - started:.0f} s)",
+                flush=True,
+            )
+            if args.json:
+                row = {"game": game, "seats": seats, "a": a, "b": b, "hands": hands}
+                row |= {"bb100": round(mean, 2), "ci95": round(half, 2)}
+                row |= {"p50_ms": round(p50, 3), "p99_ms": round(p99, 3)}
+                row |= {"cpu_p50_ms": round(c50, 3), "cpu_p99_ms": round(c99, 3)}
+                with open(args.json, "a") as f:
+                    f.write(json.dumps(row) + "\n")
     if args.timing:
+        games = GAMES if args.games == "all" else tuple(args.games.split(","))
         timing_pass(games, args.timing)
 
 
 def timing_pass(games: tuple[str, ...], hands: int) -> None:
     """Decision times alone: one process, every seat the same level, heads-up and full."""
     print(f"\ndecision time alone, {hands} hands per game and table size (ms):")
-    print(f"  {'level':8} {'p50':>6} {'p99':>6} {'max':>6}")
-    for kind in ("easy", "normal", "hard", "random", "station"):
-        times: list[float] = []
+    print(f"  {'level':8} {'game':10} {'p50':>6} {'p99':>6} {'max':>6}")
+    for kind in LEVELS:
         for game in games:
+            times: list[float] = []
             for seats in (2, VARIANTS[game].max_seats):
                 for seed in range(hands):
                     rng = random.Random(seed)
@@ -167,9 +206,259 @@ def timing_pass(games: tuple[str, ...], hands: int) -> None:
                         move = bot.decide(observe(hand, player))
                         times.append(time.perf_counter() - start)
                         hand.apply(move)
-        times.sort()
-        p50 = times[len(times) // 2] * 1000
-        print(f"  {kind:8} {p50:6.2f} {p99(times) * 1000:6.2f} {times[-1] * 1000:6.2f}")
+            times.sort()
+            print(
+                f"  {kind:8} {game:10} {quantile(times, 0.5) * 1000:6.2f} "
+                f"{quantile(times, 0.99) * 1000:6.2f} {times[-1] * 1000:6.2f}",
+                flush=True,
+            )
+
+
+# ----- rule-based sparring partners ------------------------------------------------
+#
+# Written from plain poker knowledge and sharing no code with bot/opponents: they read
+# their cards with the engine's rankings only. Each is a small rule table.
+
+
+def _low(card: Card) -> int:
+    r = rank_of(card)
+    return 1 if r == 12 else r + 2
+
+
+def _lows(cards: Sequence[Card], cap: int) -> list[Card]:
+    """One card of each rank up to ``cap``, lowest first."""
+    seen: set[int] = set()
+    out = []
+    for c in sorted(cards, key=_low):
+        if _low(c) <= cap and _low(c) not in seen:
+            seen.add(_low(c))
+            out.append(c)
+    return out
+
+
+@dataclass(frozen=True)
+class LowRead:
+    """A lowball hand as a player reads it: a made hand's top card, or its best draw."""
+
+    made_top: int | None  # top card of a made low (no pair; no straight/flush in A-6)
+    draw: list[Card]  # the cards worth keeping to draw to, at most four
+    draw_top: int  # their highest card (99: nothing)
+
+
+def read_low(cards: Sequence[Card], ranking: str) -> LowRead:
+    made = category(ranking, cards) == "no pair"
+    made_top = max(_low(c) for c in cards) if made else None
+    draw = _lows(cards, 8)[:4]
+    if ranking == "a6" and len(draw) == 4:
+        ranks = sorted(_low(c) for c in draw)
+        if ranks[-1] - ranks[0] == 3 or ranks == [1, 2, 3, 4]:
+            draw = draw[:3]  # four to a straight is a poor ace-to-six draw
+    return LowRead(made_top, draw, max((_low(c) for c in draw), default=99))
+
+
+# Per baseline: the highest made top card to stand pat with, by draws left.
+PAT = {
+    "tag": {1: 10, 2: 9, 3: 8},
+    "nit": {1: 9, 2: 8, 3: 8},
+    "maniac": {1: 11, 2: 10, 3: 9},
+    "callstation": {1: 12, 2: 11, 3: 10},
+}
+
+
+class Baseline:
+    """A rule-based player: ``tag``, ``nit``, ``maniac`` or ``callstation``."""
+
+    def __init__(self, kind: str, rng: random.Random) -> None:
+        self.kind = kind
+        self.rng = rng
+
+    def decide(self, obs: Observation) -> Action:
+        d = obs.decision
+        game = VARIANTS[obs.public.variant]
+        if d.phase == "buy":
+            return Action(obs.player, "buy", source=self._buy(obs))
+        if d.phase == "draw":
+            r = read_low(obs.cards, game.ranking)
+            left = game.draws - len(obs.public.seats[obs.seat].drawn)
+            if r.made_top is not None and r.made_top <= PAT[self.kind][min(left, 3)]:
+                return Action(obs.player, "discard", cards=())
+            keep = r.draw
+            return Action(obs.player, "discard", cards=tuple(c for c in obs.cards if c not in keep))
+        want = self._want(obs)  # 0 fold, 1 call or check, 2 bet or raise
+        legal = d.legal
+        if want >= 2 and "bet" in legal:
+            return Action(obs.player, "bet")
+        if want >= 2 and "raise" in legal:
+            return Action(obs.player, "raise")
+        if "check" in legal:
+            return Action(obs.player, "check")
+        return Action(obs.player, "call" if want >= 1 or "fold" not in legal else "fold")
+
+    # -- betting ------------------------------------------------------------------
+
+    def _want(self, obs: Observation) -> int:
+        if self.kind == "maniac":
+            return 2
+        if self.kind == "callstation":
+            return 1
+        game = VARIANTS[obs.public.variant]
+        if game.split:
+            return self._want_abyssinia(obs)
+        d = obs.decision
+        r = read_low(obs.cards, game.ranking)
+        drawn = obs.public.seats[obs.seat].drawn
+        left = game.draws - len(drawn)
+        raises = sum(1 for a in _current(obs) if a.action in ("bet", "raise"))
+        if game.draws == 3 and left == 3:
+            raises += 1  # the big blind is the first bet
+        nit = self.kind == "nit"
+        if left == 0:  # the last round: a made hand's top card
+            top = r.made_top or 99
+            value, bluff_catch = (7, 8) if nit else (8, 10)
+            if top <= value - (1 if raises >= 2 else 0):
+                return 2
+            if top <= bluff_catch and raises <= 1:
+                return 1
+            others = [
+                s.drawn for i, s in enumerate(obs.public.seats) if i != obs.seat and not s.folded
+            ]
+            if (
+                not nit
+                and not raises
+                and len(others) == 1
+                and others[0][-1:]
+                and drawn[-1:]
+                and others[0][-1] > drawn[-1]
+                and self.rng.random() < 0.3
+            ):
+                return 2  # they drew more at the last draw: bet as if made
+            return 0 if d.to_call else 1
+        # Before a draw: the strength of the made hand or the draw.
+        if r.made_top is not None and r.made_top <= PAT[self.kind][min(left, 3)]:
+            return 2
+        n, top = len(r.draw), r.draw_top
+        if nit:
+            strong = n == 4 and top <= (6 if left == 1 else 7)
+            ok = strong or (left == 3 and n >= 3 and top <= 5)
+            return 2 if strong else 1 if ok and raises <= 1 else 0 if d.to_call else 1
+        if left == 1:
+            strong = n == 4 and top <= 7
+            ok = n == 4 or (n == 3 and top <= 5 and game.draws == 1 and raises == 0)
+        else:  # triple draw, before the first or second draw
+            strong = n == 4 and top <= 7 or (n == 3 and top <= 5 and left == 3)
+            ok = n >= 3 and top <= (8 if left == 3 else 7)
+        if strong:
+            return 2 if raises <= 2 else 1
+        if ok:
+            if raises == 0 and _checked_to(obs):
+                return 2  # a decent draw, checked to: take the lead
+            return 1 if raises <= 1 else 0
+        if game.draws == 1 and raises == 0 and _checked_to(obs) and self.rng.random() < 0.25:
+            return 2  # a cheap steal of the antes
+        return 0 if d.to_call else 1
+
+    def _want_abyssinia(self, obs: Observation) -> int:
+        d = obs.decision
+        others = [
+            s.open_cards for i, s in enumerate(obs.public.seats) if i != obs.seat and not s.folded
+        ]
+        lead = _halves_ahead(obs.cards, others)
+        raises = sum(1 for a in _current(obs) if a.action in ("bet", "raise"))
+        if len(obs.cards) == 5 and all(len(o) == 5 for o in others):
+            # Everything is open: the result is known.
+            pot_odds = d.to_call / (obs.public.pot + d.to_call) if d.to_call else 0.0
+            return (
+                2 if lead > 0.5 else 1 if lead >= pot_odds and lead > 0 else 0 if d.to_call else 1
+            )
+        if self.kind == "nit":
+            return 2 if lead >= 1 else 1 if lead >= 0.5 and raises <= 1 else 0 if d.to_call else 1
+        if lead >= 0.75:
+            return 2
+        if lead >= 0.5 or (len(obs.cards) <= 2 and raises <= 1):
+            return 1
+        return 0 if d.to_call else 1
+
+    # -- Abyssinia buys -------------------------------------------------------------
+
+    def _buy(self, obs: Observation) -> str:
+        held = list(obs.cards)
+        best, best_score = "blind", _card_score(held, None)
+        for o in obs.decision.market:
+            if o.card is None:
+                continue
+            score = _card_score(held, o.card) - 0.15 * (o.price or 0)
+            if score > best_score:
+                best, best_score = o.source, score
+        return best
+
+
+def _current(obs: Observation) -> list[PublicAction]:
+    out: list[PublicAction] = []
+    for a in reversed(obs.history):
+        if a.action not in ("check", "bet", "call", "raise", "fold"):
+            break
+        out.append(a)
+    return out
+
+
+def _checked_to(obs: Observation) -> bool:
+    """Every other player still in has acted this round, and nobody bet."""
+    acted = {a.player for a in _current(obs)}
+    return all(
+        s.player in acted for i, s in enumerate(obs.public.seats) if i != obs.seat and not s.folded
+    )
+
+
+def _card_score(held: list[Card], card: Card | None) -> float:
+    """How much a card helps the plan its holder's cards suggest (None: the blind card's
+    average, a plain 0.55)."""
+    if card is None:
+        return 0.55
+    ranks = [_low(c) for c in held]
+    r = _low(card)
+    lows = sorted({x for x in ranks if x <= 8})
+    low_plan = len(lows) >= len(held) - 1
+    if low_plan:
+        if r <= 8 and r not in ranks:
+            return 1.0 + (8 - r) / 16
+        return 0.2 if r in ranks else 0.1
+    # A high plan: pairs and trips, or high cards for a pair.
+    if r in ranks:
+        return 1.2
+    return 0.6 if rank_of(card) >= 9 else 0.3
+
+
+def _halves_ahead(mine: Sequence[Card], others: Sequence[Sequence[Card]]) -> float:
+    """Halves of the pot the open cards say we lead (0, 0.5 or 1), by a player's read:
+    the best high pattern so far and the smoothest low so far."""
+    if not others:
+        return 1.0
+
+    def high_key(cards: Sequence[Card]) -> tuple[int, ...]:
+        counts = sorted(
+            (sum(1 for c in cards if rank_of(c) == rank_of(x)) for x in cards), reverse=True
+        )
+        return (*counts, *sorted((rank_of(c) for c in cards), reverse=True))
+
+    def low_key(cards: Sequence[Card]) -> tuple[int, ...]:
+        ranks = sorted({_low(c) for c in cards}, reverse=True)
+        pairs = len(cards) - len(ranks)
+        return (-pairs, len(ranks), *(-r for r in ranks))
+
+    score = 0.0
+    mh, ml = high_key(mine), low_key(mine)
+    if len(mine) == 5 and all(len(o) == 5 for o in others):
+        h, lo = high_value(mine), a5_value(mine)
+        hs = [high_value(o) for o in others]
+        ls = [a5_value(o) for o in others]
+        score += 0.5 / (1 + hs.count(h)) if h >= max(hs) else 0.0
+        score += 0.5 / (1 + ls.count(lo)) if lo >= max(ls) else 0.0
+        return score
+    if all(mh > high_key(o) for o in others):
+        score += 0.5
+    if all(ml > low_key(o) for o in others):
+        score += 0.5
+    return score
 
 
 if __name__ == "__main__":

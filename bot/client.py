@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.extensions import extension_name
+from bot.opponents import warm_up
 from bot.settings import Settings
 from bot.storage.api import Storage
 from bot.storage.shards import Shards
@@ -81,6 +82,7 @@ class PokerBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         s = self.settings
+        await asyncio.to_thread(warm_up)  # the computer players' tables, off the loop
         self.store = await Store.open(s.database, clock=self._clock)
         self.manager = TableManager(
             self.store,

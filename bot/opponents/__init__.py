@@ -4,9 +4,17 @@ A strategy sees only an ``Observation`` (built by ``observe`` from the seat's ow
 view and the public history) and returns an engine ``Action``.
 """
 
+from . import lowball
 from .advice import Advice, Review, advise, review
 from .observation import Observation, PublicAction, observe
 from .strategies import BASELINES, KINDS, LEVELS, Strategy
+
+
+def warm_up() -> None:
+    """Build the reference tables every level reads, so no decision builds them: call it
+    once at start-up, on a thread (what it costs: docs/benchmarks.md)."""
+    lowball.warm_up()
+
 
 __all__ = [
     "BASELINES",
@@ -20,4 +28,5 @@ __all__ = [
     "advise",
     "observe",
     "review",
+    "warm_up",
 ]

@@ -31,6 +31,11 @@ class Table:
     pot: int
     bets_left: int  # betting rounds still to come, this one included
 
+    @property
+    def known(self) -> bool:
+        """Every hand still in is complete and open: nothing is hidden any more."""
+        return len(self.mine) == 5 and all(len(o) == 5 for o in self.others)
+
 
 def read_table(obs: Observation) -> Table:
     pub = obs.public
@@ -50,6 +55,27 @@ def read_table(obs: Observation) -> Table:
         pub.pot,
         bets_left,
     )
+
+
+_PRICE = {c: buy_price(rank_of(c)) for c in FULL_DECK}
+
+
+def _share_of(mine: list[Card], others: list[tuple[int, int]]) -> float:
+    """Our share of the pot at showdown against the others' (high, low) values."""
+    h = high_value(mine)
+    lo = a5_value(mine)
+    hi_best = lo_best = True
+    hi_ties = lo_ties = 1
+    for oh, ol in others:
+        if oh > h:
+            hi_best = False
+        elif oh == h:
+            hi_ties += 1
+        if ol > lo:
+            lo_best = False
+        elif ol == lo:
+            lo_ties += 1
+    return (hi_best / hi_ties + lo_best / lo_ties) / 2
 
 
 def _share(mine: list[Card], others: list[list[Card]]) -> float:
@@ -72,6 +98,15 @@ def _share(mine: list[Card], others: list[list[Card]]) -> float:
     return (hi_best / hi_ties + lo_best / lo_ties) / 2
 
 
+def _partial_shuffle(pool: list[Card], k: int, rng: random.Random) -> None:
+    """Make the first ``k`` cards of ``pool`` a uniform random sample of it, in place."""
+    n = len(pool)
+    draw = rng.random
+    for i in range(min(k, n)):
+        j = i + int(draw() * (n - i))
+        pool[i], pool[j] = pool[j], pool[i]
+
+
 def option_values(
     table: Table, options: Sequence[str], samples: int, rng: random.Random, bet_per_round: float
 ) -> dict[str, float]:
@@ -85,43 +120,41 @@ def option_values(
     # the expectation over them rather than the luck of a few draws.
     blinds = list(table.unseen)
     rng.shuffle(blinds)
+    need_all = 5 - len(table.mine) + sum(5 - len(cards) for cards in table.others)
     for i in range(samples):
-        rng.shuffle(pool)
+        _partial_shuffle(pool, need_all + 1, rng)
         blind = blinds[i % len(blinds)]
-        rest = [c for c in pool if c != blind]
+        rest = [c for c in pool[: need_all + 1] if c != blind][:need_all]
+        # The others' completions come first, so they are the same for every option.
+        pos = 0
+        others_paid = 0
+        values = []
+        for cards in table.others:
+            need = 5 - len(cards)
+            drawn = rest[pos : pos + need]
+            pos += need
+            others_paid += sum(_PRICE[c] for c in drawn)
+            full = [*cards, *drawn]
+            values.append((high_value(full), a5_value(full)))
         for option in options:
             if option == "none":
                 first: list[Card] = []
             else:
                 first = [blind if option == "blind" else table.market[option]]
-            mine = [*table.mine, *first]
-            pos = 0
-            need = 5 - len(mine)
-            mine += rest[pos : pos + need]
-            pos += need
-            others = []
-            for cards in table.others:
-                need = 5 - len(cards)
-                others.append([*cards, *rest[pos : pos + need]])
-                pos += need
-            new_cards = mine[len(table.mine) :]
-            paid = sum(buy_price(rank_of(c)) for c in new_cards)
-            others_paid = sum(
-                buy_price(rank_of(c))
-                for o, cards in zip(others, table.others, strict=True)
-                for c in o[len(cards) :]
-            )
+            new_cards = [*first, *rest[pos : pos + 5 - len(table.mine) - len(first)]]
+            paid = sum(_PRICE[c] for c in new_cards)
             pot = table.pot + paid + others_paid + bets
-            totals[option] += _share(mine, others) * pot - paid
+            totals[option] += _share_of([*table.mine, *new_cards], values) * pot - paid
     return {k: v / samples for k, v in totals.items()}
 
 
 def share_now(table: Table, samples: int, rng: random.Random) -> float:
     """Our expected share of the pot if every hand still in is completed at random."""
     pool = list(table.unseen)
+    need_all = 5 - len(table.mine) + sum(5 - len(cards) for cards in table.others)
     total = 0.0
     for _ in range(samples):
-        rng.shuffle(pool)
+        _partial_shuffle(pool, need_all, rng)
         need = 5 - len(table.mine)
         mine = [*table.mine, *pool[:need]]
         pos = need

@@ -13,10 +13,11 @@ import random
 import zlib
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import combinations
 
-from bot.engine.cards import FULL_DECK, Card
+from bot.engine.cards import FULL_DECK, Card, make_card
 from bot.engine.rankings import VALUE, category
 
 CAP = 8  # the highest card worth keeping for a draw
@@ -42,13 +43,18 @@ def is_made(cards: Sequence[Card], ranking: str) -> bool:
     return len(cards) == 5 and category(ranking, cards) == "no pair"
 
 
+_LOW = {c: low(c) for c in FULL_DECK}
+
+
 def distinct_low(cards: Sequence[Card]) -> list[Card]:
     """One card of each rank, lowest first."""
     seen: set[int] = set()
     out = []
-    for c in sorted(cards, key=low):
-        if low(c) not in seen:
-            seen.add(low(c))
+    lows = _LOW
+    for c in sorted(cards, key=lows.__getitem__):
+        r = lows[c]
+        if r not in seen:
+            seen.add(r)
             out.append(c)
     return out
 
@@ -57,7 +63,7 @@ def rule_keep(cards: Sequence[Card], ranking: str, draws_left: int) -> list[Card
     """A plain sound rule: pat on a good enough made hand, else keep the low cards (at most 4)."""
     if is_made(cards, ranking) and top(cards) <= PAT_TOP[min(draws_left, 3)]:
         return list(cards)
-    return [c for c in distinct_low(cards) if low(c) <= CAP][:4]
+    return [c for c in distinct_low(cards) if _LOW[c] <= CAP][:4]
 
 
 # ----- the reference of showdown hands --------------------------------------
@@ -98,7 +104,7 @@ def reference(ranking: str, draws: int) -> Reference:
     return Reference(ranking, draws)
 
 
-def beats(value: int, sorted_values: list[int]) -> float:
+def beats(value: int, sorted_values: Sequence[int]) -> float:
     """Share of ``sorted_values`` that ``value`` beats, ties counting half."""
     lo = bisect_left(sorted_values, value)
     hi = bisect_right(sorted_values, value)
@@ -132,14 +138,20 @@ def choose_keep(
 
 
 @lru_cache(maxsize=50_000)
-def final_values(ranking: str, draws_left: int, kept: tuple[Card, ...]) -> tuple[int, ...]:
+def final_values(
+    ranking: str, draws_left: int, kept: tuple[Card, ...], samples: int = FINAL_SAMPLES
+) -> tuple[int, ...]:
     """Sampled final values after keeping ``kept`` now and drawing by rule afterwards."""
     rng = random.Random(zlib.crc32(repr((ranking, draws_left, kept)).encode()))
     value = VALUE[ranking]
     rest = [c for c in FULL_DECK if c not in kept]
     out = []
-    for _ in range(FINAL_SAMPLES):
-        pool = rng.sample(rest, 5 * draws_left)
+    need = 5 * draws_left
+    for _ in range(samples):
+        for i in range(need):  # a partial shuffle: the first ``need`` cards are a sample
+            j = i + int(rng.random() * (len(rest) - i))
+            rest[i], rest[j] = rest[j], rest[i]
+        pool = rest[:need]
         n = 5 - len(kept)
         held, pos = [*kept, *pool[:n]], n
         for d in range(1, draws_left):
@@ -153,12 +165,6 @@ def final_values(ranking: str, draws_left: int, kept: tuple[Card, ...]) -> tuple
 
 # ----- equity -------------------------------------------------------------------
 
-# Reading the last betting round (hard level): the reference strength an opponent who
-# bet is assumed to hold, and how much a sample that contradicts their action counts.
-BET_STRENGTH = 0.55
-BLUFF_WEIGHT = 0.15
-CHECK_STRENGTH = 0.8
-SLOWPLAY_WEIGHT = 0.35
 # The highest card an opponent is assumed to keep, by how many cards they took last.
 _KEPT_TOP = {0: 10, 1: 8, 2: 7}
 
@@ -204,77 +210,6 @@ def _sample_current(pool: list[Card], pos: int, drawn: tuple[int, ...]) -> tuple
     return kept + pool[i : i + fill], i + fill
 
 
-def simulate_equity(
-    ranking: str,
-    draws: int,
-    mine: Sequence[Card],
-    keep: Sequence[Card],
-    my_draws_left: int,
-    unseen: Sequence[Card],
-    opponents: Sequence[tuple[int, ...]],
-    samples: int,
-    rng: random.Random,
-    signals: Sequence[str | None] = (),
-) -> float:
-    """Monte Carlo over the cards this seat has not seen: opponents' hands are dealt from
-    them consistent with the number of cards each took (public), every remaining draw is
-    played by rule, and the share of showdowns won (ties split) is returned.
-
-    ``signals`` reads the last betting round from each opponent's actions: after a
-    ``"bet"`` (bet or raise) a sample where they hold a weak hand counts little (a
-    bluff is rare), after a ``"check"`` a sample where they hold a strong one counts
-    less (they would mostly have bet it)."""
-    value = _value_or_worst(VALUE[ranking])
-    ref = reference(ranking, draws).all
-    signals = list(signals) or [None] * len(opponents)
-    pool = list(unseen)
-    won = total = 0.0
-    for _ in range(samples):
-        rng.shuffle(pool)
-        # Long triple-draw samples may need more cards than are unseen: the table would
-        # reshuffle discards; the sample reuses its own order (a rare repeated card in one
-        # hand just scores as the worst hand).
-        pool2 = pool + pool
-        pos = 0
-        if my_draws_left:
-            n = 5 - len(keep)
-            held = [*keep, *pool2[:n]]
-            pos = n
-            for d in range(1, my_draws_left):
-                kept = rule_keep(held, ranking, my_draws_left - d)
-                n = 5 - len(kept)
-                held = kept + pool2[pos : pos + n]
-                pos += n
-            ours = value(held)
-        else:
-            ours = value(mine)
-        best, ties, weight = -1, 0, 1.0
-        for drawn, signal in zip(opponents, signals, strict=True):
-            held, pos = _sample_current(pool2, pos, drawn)
-            for d in range(len(drawn), draws):
-                kept = rule_keep(held, ranking, draws - d)
-                n = 5 - len(kept)
-                held = kept + pool2[pos : pos + n]
-                pos += n
-            v = value(held)
-            if signal is not None:
-                strength = beats(v, ref)
-                if signal == "bet":
-                    weight *= 1.0 if strength >= BET_STRENGTH else BLUFF_WEIGHT
-                elif strength >= CHECK_STRENGTH:
-                    weight *= SLOWPLAY_WEIGHT
-            if v > best:
-                best, ties = v, 0
-            if v == best:
-                ties += 1
-        total += weight
-        if ours > best:
-            won += weight
-        elif ours == best:
-            won += weight / (ties + 1)
-    return won / total
-
-
 def _value_or_worst(value: Callable[[Sequence[Card]], int]) -> Callable[[Sequence[Card]], int]:
     def safe(cards: Sequence[Card]) -> int:
         try:
@@ -283,3 +218,216 @@ def _value_or_worst(value: Callable[[Sequence[Card]], int]) -> Callable[[Sequenc
             return -1
 
     return safe
+
+
+# ----- ranges: what an opponent holds, given what they did ---------------------------
+#
+# A hand's ``strength`` is the expected share of the reference's showdown hands it
+# will beat, with every remaining draw played by rule. Among the reference player's
+# own hands it averages one half at every stage, so one scale serves every round:
+# an opponent who bets or raises is assumed to hold a strength above a threshold,
+# one who only checks mostly below one (see ``action_weight``).
+
+_RAINBOW = "cdhs"
+# Final values sampled per keep, and how many evenly spaced quantiles of them are kept:
+# many samples for a steady read, few values so comparing two keeps stays cheap.
+SIGNATURE_SAMPLES = 128
+SIGNATURE_QUANTILES = 32
+
+
+def _card_of(rank_low: int, suit: str) -> Card:
+    return make_card(12 if rank_low == 1 else rank_low - 2, suit)
+
+
+@cache
+def signature_finals(ranking: str, draws_left: int, ranks: tuple[int, ...]) -> tuple[int, ...]:
+    """Sorted sampled final values of keeping cards of these low ranks (rainbow suits)
+    with ``draws_left`` draws to come, each played by rule."""
+    kept = tuple(_card_of(r, _RAINBOW[i % 4]) for i, r in enumerate(ranks))
+    values = sorted(final_values(ranking, draws_left, kept, SIGNATURE_SAMPLES))
+    step = SIGNATURE_SAMPLES // SIGNATURE_QUANTILES
+    return tuple(values[i] for i in range(step // 2, SIGNATURE_SAMPLES, step))
+
+
+@cache
+def _signature_strength(ranking: str, draws: int, draws_left: int, ranks: tuple[int, ...]) -> float:
+    ref = reference(ranking, draws).all
+    finals = signature_finals(ranking, draws_left, ranks)
+    return sum(beats(v, ref) for v in finals) / len(finals)
+
+
+def finals_of(
+    cards: Sequence[Card], ranking: str, draws_left: int, keep: Sequence[Card] | None = None
+) -> tuple[int, ...]:
+    """Sorted final values of a hand played by rule (or from ``keep``) from now on."""
+    if draws_left:
+        kept = list(keep) if keep is not None else rule_keep(cards, ranking, draws_left)
+        if len(kept) < 5:
+            return signature_finals(ranking, draws_left, tuple(sorted(low(c) for c in kept)))
+    return (_value_or_worst(VALUE[ranking])(cards),)
+
+
+def strength(cards: Sequence[Card], ranking: str, draws: int, draws_left: int) -> float:
+    """Expected share of the reference's showdown hands this hand beats, by rule from now."""
+    if draws_left:
+        kept = rule_keep(cards, ranking, draws_left)
+        if len(kept) < 5:
+            ranks = tuple(sorted(low(c) for c in kept))
+            return _signature_strength(ranking, draws, draws_left, ranks)
+    return beats(_value_or_worst(VALUE[ranking])(cards), reference(ranking, draws).all)
+
+
+@dataclass(frozen=True)
+class Read:
+    """What one opponent's betting says: their bets and raises this round, whether
+    they called a bet in it, and whether they only checked."""
+
+    aggression: int = 0
+    called: bool = False
+    checked: bool = False
+    earlier: int = 0  # bets and raises in earlier rounds since their latest draw
+
+
+# Strength an opponent is assumed to hold for 1, 2, 3+ bets or raises in a round, and
+# how much a sample below it counts (bluffs and loose raises happen).
+AGGRESSION_STRENGTH = (0.0, 0.56, 0.66, 0.74)
+BLUFF_WEIGHTS = (1.0, 0.15, 0.1, 0.06)
+CALL_STRENGTH = 0.42
+LOOSE_CALL_WEIGHT = 0.4
+SLOWPLAY_STRENGTH = 0.8
+SLOWPLAY_WEIGHT_RANGE = 0.35
+
+
+def action_weight(s: float, read: Read) -> float:
+    """Relative likelihood of the opponent's actions given a hand of strength ``s``."""
+    w = 1.0
+    n = min(read.aggression, 3)
+    if n:
+        w *= 1.0 if s >= AGGRESSION_STRENGTH[n] else BLUFF_WEIGHTS[n]
+    elif read.called:
+        w *= 1.0 if s >= CALL_STRENGTH else LOOSE_CALL_WEIGHT
+    elif read.checked and s >= SLOWPLAY_STRENGTH:
+        w *= SLOWPLAY_WEIGHT_RANGE
+    if read.earlier:
+        w *= 1.0 if s >= AGGRESSION_STRENGTH[1] - 0.04 else 0.5
+    return w
+
+
+def _share_above(mine: Sequence[int], v: int) -> float:
+    lo = bisect_left(mine, v)
+    hi = bisect_right(mine, v)
+    return (len(mine) - hi + (hi - lo) / 2) / len(mine)
+
+
+POOL_HANDS = 600  # hands per range pool
+
+
+@cache
+def range_pool(
+    ranking: str, draws: int, drawn: int, taken: int
+) -> tuple[tuple[int, float, int | tuple[int, ...]], ...]:
+    """Hands an opponent may hold after ``drawn`` draws, the latest of ``taken`` cards
+    (consistent with it as ``_sample_current`` deals them), each as (bit mask of its
+    cards, strength, final values: one int if they will stand pat, else the sorted
+    tuple). Built once per game from a fixed seed; a decision samples from it."""
+    rng = random.Random(zlib.crc32(f"pool/{ranking}/{draws}/{drawn}/{taken}".encode()))
+    index = {c: i for i, c in enumerate(FULL_DECK)}
+    left = draws - drawn
+    history = (taken,) * drawn
+    out = []
+    deck = list(FULL_DECK)
+    draw = rng.random
+    for _ in range(POOL_HANDS):
+        for i in range(22):  # a partial shuffle: the first 22 cards (all it reads) are random
+            j = i + int(draw() * (52 - i))
+            deck[i], deck[j] = deck[j], deck[i]
+        held, _end = _sample_current(deck, 0, history)
+        if len(held) < 5:
+            continue
+        mask = sum(1 << index[c] for c in held)
+        finals = finals_of(held, ranking, left)
+        theirs: int | tuple[int, ...] = finals[0] if len(finals) == 1 else finals
+        out.append((mask, strength(held, ranking, draws, left), theirs))
+    return tuple(out)
+
+
+@lru_cache(maxsize=100_000)
+def _pair_share(mine: tuple[int, ...], theirs: tuple[int, ...]) -> float:
+    """Chance a final of ``mine`` beats one of ``theirs`` (both sorted), ties half."""
+    return sum(beats(v, theirs) for v in mine) / len(mine)
+
+
+def card_mask(cards: Sequence[Card]) -> int:
+    index = {c: i for i, c in enumerate(FULL_DECK)}
+    return sum(1 << index[c] for c in cards)
+
+
+def range_equity(
+    ranking: str,
+    draws: int,
+    mine: Sequence[int],
+    known: Sequence[Card],
+    opponents: Sequence[tuple[tuple[int, ...], Read]],
+    samples: int,
+    rng: random.Random,
+) -> float:
+    """Chance to win at showdown against each opponent's range, multiplied over them.
+
+    ``mine`` are our sorted final values, ``known`` the cards we know no opponent holds
+    (ours and our discards). Each opponent's hands are sampled from the range pool for
+    their public draw counts, skipping those that hold a known card, and weighted by how
+    likely their betting is with that hand (``action_weight``)."""
+    blocked = card_mask(known)
+    mine = tuple(mine)
+    equity = 1.0
+    shares: dict[int | tuple[int, ...], float] = {}
+    for drawn, read in opponents:
+        pool = range_pool(ranking, draws, len(drawn), drawn[-1] if drawn else 0)
+        won = total = 0.0
+        draw, size = rng.random, len(pool)
+        # A budget as large as the pool reads all of it, in order: no sampling noise.
+        chosen = pool if samples >= size else (pool[int(draw() * size)] for _ in range(samples))
+        for mask, s, theirs in chosen:
+            if mask & blocked:
+                continue
+            share = shares.get(theirs)
+            if share is None:
+                if isinstance(theirs, int):
+                    share = _share_above(mine, theirs)
+                else:
+                    share = _pair_share(mine, theirs)
+                shares[theirs] = share
+            w = action_weight(s, read)
+            total += w
+            won += w * share
+        equity *= won / total if total else 0.5
+    return equity
+
+
+GAMES = (("a6", 1), ("a5", 1), ("a5", 3))  # (ranking, draws) of the draw games
+
+
+def warm_up() -> None:
+    """Build every reference table the draw-game players read, so no
+    decision pays for it: the showdown references, and the final values and strength of
+    every keep a rule player can make (up to four distinct ranks from ace to eight)."""
+    for ranking, draws in GAMES:
+        reference(ranking, draws)
+        reference(ranking, 1)  # choose_keep scores one-card draws against it
+        for left in range(1, draws + 1):
+            for n in range(5):
+                for ranks in combinations(range(1, CAP + 1), n):
+                    _signature_strength(ranking, draws, left, ranks)
+        for drawn in range(draws + 1):
+            for taken in range(6) if drawn else (0,):
+                range_pool(ranking, draws, drawn, taken)
+
+
+def cache_sizes() -> dict[str, int]:
+    """How many entries each reference table holds (a warm-up check reads them)."""
+    return {
+        "reference": reference.cache_info().currsize,
+        "signature_finals": signature_finals.cache_info().currsize,
+        "signature_strength": _signature_strength.cache_info().currsize,
+        "range_pool": range_pool.cache_info().currsize,
+    }

@@ -7,8 +7,10 @@ pure apart from its injected ``random.Random``; the work per decision is bounded
 * ``easy``: loose and passive, calls too much, rarely bets, makes plain mistakes.
 * ``normal``: sound heuristics: keeps the right low cards, bets by an equity read
   from reference tables (draw games) or a small simulation (Abyssinia).
-* ``hard``: Monte Carlo equity over the unseen cards consistent with what it
-  knows, more samples, bluffs where the draws say the others are weak, and snows.
+* ``hard``: in the draw games, equity against ranges read from the betting (each
+  opponent's hands weighted by how likely their actions are with them) and a fixed-limit
+  player's thresholds per round and position; in Abyssinia, more samples; bluffs where
+  the draws say the others are weak, and snows.
 * ``random``: a uniform legal action. ``station``: checks or calls, stands pat on
   made hands, buys the cheaper card.
 """
@@ -20,8 +22,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from bot.engine import VARIANTS, Action
-from bot.engine.cards import FULL_DECK, Card
-from bot.engine.rankings import VALUE
+from bot.engine.cards import Card
 
 from . import abyssinia, lowball
 from .observation import Observation
@@ -42,13 +43,20 @@ class Style:
     mistakes: float  # chance of a plain mistake at a decision
     samples: int  # simulation budget per decision (0: reference tables only)
     snow: float  # chance to stand pat on a hopeless hand heads-up at the last draw
+    ranges: bool = False  # draw games: equity against ranges read from the betting
+    steal: float = 0.0  # chance to bet a weak hand first in before the (first) draw
 
 
 STYLES = {
     "easy": Style(0.30, 0.45, 0.45, 1.0, 0.0, 0.3, 0, 0.0),
     "normal": Style(0.10, 0.22, 1.0, 0.85, 0.06, 0.0, 0, 0.0),
-    "hard": Style(0.05, 0.20, 1.0, 0.70, 0.04, 0.0, 240, 0.15),
+    "hard": Style(0.04, 0.16, 1.0, 0.70, 0.10, 0.0, 240, 0.15, ranges=True, steal=0.35),
 }
+# Range play (hard): the equity a call needs above the pot odds, by draws still to come
+# (this round's draw included): future bets are paid with a hand that is often behind.
+CALL_MARGIN = {0: 0.0, 1: 0.02, 2: 0.06, 3: 0.14}
+ABYSSINIA_SAMPLES = 160  # simulation budget per Abyssinia decision, at most
+RANGE_SAMPLES = 600  # opponent hands sampled per decision, shared among the opponents
 
 
 class Strategy:
@@ -82,40 +90,28 @@ class Strategy:
         dead = own_discards(obs)
         in_hand = [s for i, s in enumerate(obs.public.seats) if i != obs.seat and not s.folded]
         opps = [s.drawn for s in in_hand]
-        opp_names = [s.player for s in in_hand]
-        signals: dict[str, str] | None = None
         keep = obs.cards
         if draws_left:
             keep = tuple(lowball.choose_keep(obs.cards, ranking, draws_left, dead))
         if obs.decision.phase == "draw":
             keep = self._adjust_keep(obs, keep, draws_left, opps)
             return Action(obs.player, "discard", cards=tuple(c for c in obs.cards if c not in keep))
-        if style.samples:
-            unseen = [c for c in FULL_DECK if c not in obs.cards and c not in dead]
-            samples = max(40, style.samples // len(opps) // max(1, draws_left))
-            # Once nobody has a draw left, the betting says something about their hands.
-            signals = final_round_signals(obs) if draws_left == 0 else None
-            equity = lowball.simulate_equity(
+        if style.ranges:
+            reads = opponent_reads(obs)
+            equity = lowball.range_equity(
                 ranking,
                 game.draws,
-                obs.cards,
-                keep,
-                draws_left,
-                unseen,
-                opps,
-                samples,
+                lowball.finals_of(obs.cards, ranking, draws_left, keep),
+                [*obs.cards, *dead],
+                [(s.drawn, reads[s.player]) for s in in_hand],
+                max(60, RANGE_SAMPLES // len(in_hand)),
                 rng,
-                [signals.get(p) for p in opp_names] if signals else (),
             )
-        else:
-            mine = (
-                lowball.final_values(ranking, draws_left, tuple(sorted(keep)))
-                if draws_left
-                else (VALUE[ranking](obs.cards),)
-            )
-            equity = lowball.table_equity(ranking, game.draws, mine, opps)
+            return Action(obs.player, self._range_bet(obs, equity, keep, draws_left, opps))
+        mine = lowball.finals_of(obs.cards, ranking, draws_left, keep)
+        equity = lowball.table_equity(ranking, game.draws, mine, opps)
         bluff = draws_left == 0 and rng.random() < self._bluff_chance(obs, equity, opps)
-        return Action(obs.player, self._bet(obs, equity, bluff, read=bool(signals)))
+        return Action(obs.player, self._bet(obs, equity, bluff))
 
     def _adjust_keep(
         self,
@@ -158,6 +154,80 @@ class Strategy:
             return 2 * style.bluff  # they drew two or more at the last draw: often missed
         return style.bluff if len(opps) == 1 else style.bluff / 3
 
+    def _range_bet(
+        self,
+        obs: Observation,
+        equity: float,
+        keep: tuple[Card, ...],
+        draws_left: int,
+        opps: list[tuple[int, ...]],
+    ) -> str:
+        """A fixed-limit player's betting from the equity against the others' ranges:
+        value-bet and raise made and drawing hands by their edge over a fair share, call
+        by pot odds plus a margin for the draws to come, bet first in before the draw,
+        and bluff the last round where the draw counts tell a story."""
+        style = self.style
+        assert style is not None
+        rng = self.rng
+        d = obs.decision
+        legal = d.legal
+        aggressive = "bet" if "bet" in legal else "raise"
+        players = 1 + len(opps)
+        fair = 1 / players
+        current = _current_round(obs)
+        voluntary = [a for p, a in current if a in ("bet", "raise", "call")]
+        first_in = not any(a in ("bet", "raise") for _, a in current)
+        in_position = {p for p, _ in current} >= {
+            s.player for i, s in enumerate(obs.public.seats) if i != obs.seat and not s.folded
+        }
+        made = len(keep) == 5
+        if d.to_call == 0 or (first_in and not voluntary and aggressive in legal):
+            # Nothing owed, or only the blinds in: the opening bet or raise.
+            edge = style.bet_edge - (0.04 if in_position else 0.0)
+            if aggressive in legal and equity >= fair + edge:
+                return aggressive
+            if aggressive in legal and self._bluffs(obs, equity, draws_left, opps, made):
+                return aggressive
+            if d.to_call == 0:
+                return "check"
+        pot_odds = d.to_call / (obs.public.pot + d.to_call)
+        raises = sum(1 for _, a in current if a in ("bet", "raise"))
+        if "raise" in legal and equity >= fair + style.raise_edge + 0.05 * max(0, raises - 1):
+            return "raise"
+        margin = CALL_MARGIN[min(draws_left, 3)]
+        if draws_left == 1 and not made and len(keep) == 4:
+            margin = -0.02  # a good one-card draw late: the big bets it wins pay for it
+        if equity >= pot_odds + margin:
+            return "call"
+        if draws_left == 0 and players == 2 and rng.random() < 0.04 and pot_odds < 0.2:
+            return "call"  # a rare hero call keeps bluffs against us from being free
+        return "fold"
+
+    def _bluffs(
+        self,
+        obs: Observation,
+        equity: float,
+        draws_left: int,
+        opps: list[tuple[int, ...]],
+        made: bool,
+    ) -> bool:
+        """Whether to bet a weak hand: steal first in before a single draw, keep telling
+        a pat story, or bet the last round when the others drew more than we did."""
+        style = self.style
+        assert style is not None
+        rng = self.rng
+        game = VARIANTS[obs.public.variant]
+        if draws_left == game.draws and game.draws == 1:
+            return rng.random() < style.steal / len(opps)
+        if draws_left:
+            return False
+        mine = obs.public.seats[obs.seat].drawn
+        if mine[-1:] == (0,) and equity < 0.5:
+            return rng.random() < 0.85  # snowed: the pat story needs a bet
+        if len(opps) == 1 and opps[0][-1:] and mine[-1:] and opps[0][-1] > mine[-1]:
+            return rng.random() < 2.5 * style.bluff
+        return rng.random() < (style.bluff if len(opps) == 1 else style.bluff / 4)
+
     # ----- Abyssinia -------------------------------------------------------------
 
     def _abyssinia(self, obs: Observation) -> Action:
@@ -166,7 +236,7 @@ class Strategy:
         rng = self.rng
         table = abyssinia.read_table(obs)
         players = 1 + len(table.others)
-        budget = style.samples or 120
+        budget = min(style.samples, ABYSSINIA_SAMPLES) or 120
         if obs.decision.phase == "buy":
             options = [o.source for o in obs.decision.market]
             if style.mistakes and rng.random() < style.mistakes:
@@ -175,17 +245,23 @@ class Strategy:
             values = abyssinia.option_values(table, options, samples, rng, 0.8)
             best = max(options, key=lambda o: values[o])
             return Action(obs.player, "buy", source=best)
+        if table.known:
+            # Every card is open: the share is certain and the others see it too, so a
+            # bet gains only with more than half, and a call needs only the pot odds.
+            share = abyssinia.share_now(table, 1, rng)
+            return Action(obs.player, known_result_move(obs, share))
         samples = max(20, 2 * budget // players)
         equity = abyssinia.share_now(table, samples, rng)
-        last = table.bets_left == 1
-        bluff = last and rng.random() < (style.bluff / 2 if players == 2 else 0.0)
+        # Bluff only while something is hidden (the stub's cards still to come).
+        late = table.bets_left == 2
+        bluff = late and rng.random() < (style.bluff / 2 if players == 2 else 0.0)
         return Action(obs.player, self._bet(obs, equity, bluff))
 
     # ----- betting -------------------------------------------------------------------
 
-    def _bet(self, obs: Observation, equity: float, bluff: bool, read: bool = False) -> str:
-        """A betting action from the equity; ``read``: the equity already accounts for the
-        others' bets this round (else it is discounted for each one)."""
+    def _bet(self, obs: Observation, equity: float, bluff: bool) -> str:
+        """A betting action from the equity, discounted for each bet or raise by others
+        this round."""
         style = self.style
         assert style is not None
         d = obs.decision
@@ -193,8 +269,7 @@ class Strategy:
         aggressive = "bet" if "bet" in legal else "raise"
         players = sum(1 for s in obs.public.seats if not s.folded)
         fair = 1 / players
-        if not read:
-            equity *= style.respect ** raises_by_others(obs)
+        equity *= style.respect ** raises_by_others(obs)
         if style.mistakes and self.rng.random() < style.mistakes / 2:
             return "call" if "call" in legal else "check"  # the passive player's default
         if d.to_call == 0:
@@ -239,6 +314,20 @@ def station_move(obs: Observation) -> Action:
     return Action(obs.player, "check" if "check" in d.legal else "call")
 
 
+def known_result_move(obs: Observation, share: float) -> str:
+    """Betting when every card is open and ``share`` of the pot is certain: bet or raise
+    only with more than half (a split or worse gains nothing from a bet), call by the
+    pot odds, else check or fold."""
+    d = obs.decision
+    if share > 0.5:
+        for aggressive in ("bet", "raise"):
+            if aggressive in d.legal:
+                return aggressive
+    if d.to_call == 0:
+        return "check"
+    return "call" if share > 0 and share * (obs.public.pot + d.to_call) >= d.to_call else "fold"
+
+
 def own_discards(obs: Observation) -> list[Card]:
     return [c for a in obs.history if a.player == obs.player and a.cards for c in a.cards]
 
@@ -254,23 +343,38 @@ def _betting_rounds(obs: Observation) -> list[list[tuple[str, str]]]:
     return rounds
 
 
+def _current_round(obs: Observation) -> list[tuple[str, str]]:
+    """The betting actions of the current betting round (empty at its start)."""
+    if obs.history and obs.history[-1].action in _BETTING:
+        return _betting_rounds(obs)[-1]
+    return []
+
+
+def opponent_reads(obs: Observation) -> dict[str, lowball.Read]:
+    """What each other player's betting says: this round's bets, raises, calls and
+    checks, and their bets and raises in the round before it."""
+    rounds = [r for r in _betting_rounds(obs) if r]
+    current = _current_round(obs)
+    done = rounds[:-1] if current else rounds
+    previous = done[-1] if done else []
+    out = {}
+    for s in obs.public.seats:
+        if s.player == obs.player:
+            continue
+        mine = [a for p, a in current if p == s.player]
+        out[s.player] = lowball.Read(
+            aggression=sum(1 for a in mine if a in ("bet", "raise")),
+            called="call" in mine,
+            checked=bool(mine) and all(a == "check" for a in mine),
+            earlier=sum(1 for p, a in previous if p == s.player and a in ("bet", "raise")),
+        )
+    return out
+
+
 def raises_by_others(obs: Observation) -> int:
     """Bets and raises by other players in the current betting round."""
     current = _betting_rounds(obs)[-1] if obs.history and obs.history[-1].action in _BETTING else []
     return sum(1 for p, a in current if p != obs.player and a in ("bet", "raise"))
-
-
-def final_round_signals(obs: Observation) -> dict[str, str]:
-    """Each player's action so far in the current betting round: ``bet`` if they bet or
-    raised in it, ``check`` if they only checked."""
-    current = _betting_rounds(obs)[-1] if obs.history and obs.history[-1].action in _BETTING else []
-    out: dict[str, str] = {}
-    for p, a in current:
-        if a in ("bet", "raise"):
-            out[p] = "bet"
-        elif a == "check":
-            out.setdefault(p, "check")
-    return out
 
 
 def last_aggressor(obs: Observation) -> str | None:

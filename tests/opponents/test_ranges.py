@@ -1,0 +1,146 @@
+"""What the strongest level reads from the others' betting, and the rules it keeps.
+
+Each test plays a real hand on the engine up to a decision and asks the level what
+it does there, over many seeds: before the first draw of triple draw it folds a
+weak hand to a raise, in the single-draw games it bets good hands first in, and in
+Abyssinia's last round, where every card is open, it never bets a known split.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.engine import Action, Hand
+from bot.engine.cards import parse_cards
+from bot.engine.simulate import new_random_hand
+from bot.opponents import LEVELS, Strategy, observe, warm_up
+from bot.opponents.lowball import cache_sizes
+from tests.support.opponent_hands import heads_up, until_my
+
+SEEDS = range(30)
+
+
+def other(mine: str, pool: str = "Kh Qs Jd 9c 8d Th Js Qc Kd 9h 8s Tc") -> str:
+    """Five cards for the other player that ``mine`` does not use (their cards are
+    hidden from the strategy, so which ones does not matter)."""
+    return " ".join([c for c in pool.split() if c not in mine.split()][:5])
+
+
+def decide(hand: Hand, level: str, seed: int) -> Action:
+    return Strategy(level, random.Random(seed)).decide(observe(hand, "me"))
+
+
+# Hands a sound player folds in the big blind of heads-up triple draw when the small
+# blind raises: at most two cards to a low, or low cards buried under pairs.
+TRIPLE_DRAW_FOLDS = [
+    "Kc Qd Jh 9s 8c",
+    "Kd Qh 8c 8d 7s",
+    "Jc Td 9h 8s 2c",
+    "Qc Jd 7h 7s 3c",
+    "Kh Kd 9c 9s 4h",
+    "8c 7d 6h Ks Qc",
+    "Ks Jd Tc 9c 7h",
+]
+
+
+@pytest.mark.parametrize("mine", TRIPLE_DRAW_FOLDS)
+def test_hard_folds_a_weak_hand_to_a_raise_before_the_first_draw(mine):
+    """Issue 19: today's hard called a raise here with almost anything, since three draws
+    gave any hand equity above the pot odds against a random hand."""
+    decisions = []
+    for seed in SEEDS:
+        hand = heads_up("a5-triple", mine, other(mine, "7c 5h 4d 3s Ah 2h 6d 5s 4c 3d"))
+        hand.apply(Action("you", "raise"))  # the small blind (the dealer) raises first in
+        decisions.append(decide(hand, "hard", seed).action)
+    assert decisions.count("fold") == len(decisions), decisions
+
+
+@pytest.mark.parametrize("mine", ["Ac 2d 3h 4s 9c", "Ac 2d 3h 5s Kc", "As 3d 4h 7c Qd"])
+def test_hard_defends_a_good_draw_against_the_same_raise(mine):
+    """The fold above is a read, not a fear of raises: good draws go on."""
+    for seed in SEEDS:
+        hand = heads_up("a5-triple", mine, other(mine))
+        hand.apply(Action("you", "raise"))
+        assert decide(hand, "hard", seed).action in ("call", "raise")
+
+
+@pytest.mark.parametrize("variant", ["a6-draw", "a5-draw"])
+@pytest.mark.parametrize("mine", ["Ac 2d 3h Ks Qc", "Ac 2d 4h 6s Kc", "2c 3d 4h 6s Kc"])
+def test_hard_bets_good_hands_first_in_at_single_draw(variant, mine):
+    """First to act before the draw, hard bets a three-card draw to a wheel or better
+    instead of checking it (issue 19: it checked A-2-3 first in)."""
+    for seed in SEEDS:
+        hand = heads_up(variant, mine, other(mine))
+        assert decide(hand, "hard", seed).action == "bet"
+
+
+def test_hard_value_bets_a_made_seven_after_the_draw():
+    for seed in SEEDS:
+        hand = heads_up("a5-draw", "7h 5h 4s 2d Ac", "Kc Qd Jh 9s 8c")
+        hand.apply(Action("me", "check"))
+        hand.apply(Action("you", "check"))
+        hand.apply(Action("me", "discard", cards=()))
+        hand.apply(Action("you", "discard", cards=tuple(parse_cards("Kc"))))
+        assert decide(hand, "hard", seed).action == "bet"
+
+
+# ----- Abyssinia: the last round, every card open ------------------------------------
+
+# Me buys left, you buy right, five times: me gets the 1st, 3rd, … cards of the stub.
+SPLIT = "Kc Ac Kd 2c Kh 3c Qs 4c Qd 6d"  # me K-K-K-Q-Q (high), you 6-4-3-2-A (low)
+SCOOP = "5c Kd 4d Kh 3h Qs 2s Jc As 9d"  # me the wheel (high and low), you a pair
+
+
+def last_round(then: str) -> Hand:
+    hand = heads_up("abyssinia", "", "", then=then)
+    for _ in range(5):
+        until_my(hand, "buy")
+        hand.apply(Action("me", "buy", source="left"))
+        hand.apply(Action("you", "buy", source="right"))
+    until_my(hand, "bet")
+    assert hand.variant.split and all(len(h) == 5 for h in hand.holdings)
+    return hand
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_abyssinia_never_bets_a_known_split(level):
+    """With every card open and the pot known to split, a bet cannot gain: first to act
+    it checks, and facing a bet it calls (the pot odds) but never raises."""
+    first = [decide(last_round(SPLIT), level, seed).action for seed in range(300)]
+    assert set(first) == {"check"}, first
+    facing = []
+    for seed in range(100):
+        hand = last_round(SPLIT)
+        hand.apply(Action("me", "check"))
+        hand.apply(Action("you", "bet"))
+        facing.append(decide(hand, level, seed).action)
+    assert set(facing) == {"call"}, facing
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_abyssinia_bets_a_known_scoop(level):
+    for seed in range(20):
+        assert decide(last_round(SCOOP), level, seed).action == "bet"
+
+
+# ----- warm-up ------------------------------------------------------------------------
+
+
+def test_after_warm_up_no_decision_builds_a_table():
+    """warm_up builds every reference table; whole hands of every game at every level
+    then add nothing to them (the first decision no longer pays for building one)."""
+    warm_up()
+    built = cache_sizes()
+    assert all(built.values()), built
+    rng = random.Random(4)
+    for variant in ("a6-draw", "a5-draw", "a5-triple", "abyssinia"):
+        for level in LEVELS:
+            for seats in (2, 5):
+                hand = new_random_hand(variant, seats, rng)
+                bot = Strategy(level, random.Random(1))
+                while not hand.complete:
+                    player = hand.players[hand.to_act]
+                    hand.apply(bot.decide(observe(hand, player)))
+    assert cache_sizes() == built
