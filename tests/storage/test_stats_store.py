@@ -52,7 +52,7 @@ async def test_settled_hands_are_counted_cancelled_ones_are_not(store: Store) ->
     total = 0
     for seed in range(6):
         total += (await play(store, [1, 2, 3], seed))[1]
-    await play(store, [1, 2, 3], 99, finish=False)  # cancelled: nobody's figures move, nor the count
+    await play(store, [1, 2, 3], 99, finish=False)  # cancelled: no figure moves
     mine = await repo.totals(G, 1, "a5-triple", practice=False)
     assert (mine.hands, mine.net) == (6, total)
     assert await repo.totals(G, 1, None, practice=False) == mine
