@@ -502,6 +502,22 @@ class Reply:
     def followups(self) -> list[Msg]:
         return [self._h.message(i) for i in self.followup_ids]
 
+    @property
+    def answer(self) -> Msg | None:
+        """What the user sees as the answer: the original response; for an answer that
+        updated the clicked message (callback 6 or 7), their first private followup."""
+        if self.callback_type in (6, 7):
+            for message_id in self.followup_ids:
+                followup = self._h.message(message_id)
+                if followup.ephemeral:
+                    return followup
+        return self.message
+
+    @property
+    def updated(self) -> bool:
+        """The answer edited the clicked message (callback 7, or 6 and then ``@original``)."""
+        return self.callback_type in (6, 7)
+
     def frozen(self) -> tuple[Any, ...]:
         """Everything but the harness, as a tuple (the harness's load mode keeps this: plain
         numbers and text, which the garbage collector stops walking)."""
@@ -527,7 +543,7 @@ class Reply:
         return self.callback_type in (5, 6)
 
     def _field(self, name: str, default: Any) -> Any:
-        msg = self.message
+        msg = self.answer
         if msg is not None:
             return getattr(msg, name)
         data = self.callback_data or {}
@@ -539,7 +555,7 @@ class Reply:
 
     @property
     def flags(self) -> int:
-        msg = self.message
+        msg = self.answer
         if msg is not None:
             return msg.flags
         return int((self.callback_data or {}).get("flags") or 0)
@@ -550,7 +566,7 @@ class Reply:
 
     @property
     def attachments(self) -> list[str]:
-        msg = self.message
+        msg = self.answer
         return msg.attachments if msg is not None else []
 
     def __repr__(self) -> str:

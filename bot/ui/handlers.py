@@ -25,6 +25,8 @@ from .text import move_line, outcome, refusal
 if TYPE_CHECKING:
     from bot.client import PokerBot
 
+    from .presenter import Presenter
+
 BUY_ACTIONS = ("left", "right", "blind")
 log = logging.getLogger(__name__)
 P = ParamSpec("P")
@@ -33,6 +35,11 @@ P = ParamSpec("P")
 def manager_of(interaction: discord.Interaction) -> TableManager:
     client: PokerBot = interaction.client  # type: ignore[assignment]
     return client.manager
+
+
+def presenter_of(interaction: discord.Interaction) -> Presenter:
+    client: PokerBot = interaction.client  # type: ignore[assignment]
+    return client.presenter
 
 
 async def reply(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
@@ -141,12 +148,14 @@ async def act(
     source: str | None = None,
     hand_id: int | None = None,
     turn: int | None = None,
+    carry: bool = False,
 ) -> None:
-    await answer_first(interaction)
+    """One game action; ``carry``: a click on the table message, answered with the table."""
     manager = manager_of(interaction)
     before = _progress(manager, channel_id)
-    try:
-        result = await manager.act(
+
+    def step() -> Awaitable[Any]:
+        return manager.act(
             channel_id,
             interaction.user.id,
             action,
@@ -155,6 +164,9 @@ async def act(
             hand_id=hand_id,
             turn=turn,
         )
+
+    try:
+        result = await stepped(interaction, channel_id, step, carry=carry)
     except Refused as exc:
         await refuse(interaction, exc, channel_id)
         return
@@ -168,6 +180,24 @@ async def act(
         note = t("done.action", line=move_line(result.move))
         embed, files = await hand_embed(result.seat, note, where(channel_id, before[0]))
         await interaction.followup.send(embed=embed, files=files, ephemeral=True)
+
+
+async def stepped(
+    interaction: discord.Interaction,
+    channel_id: int,
+    step: Callable[[], Awaitable[Any]],
+    *,
+    carry: bool = False,
+) -> Any:
+    """Run a table step for an interaction, answered before any wait it does not need: a
+    click on the table message by the table after the step (the presenter's answer), any
+    other interaction by a private deferral first. A refusal is raised with the
+    interaction perhaps unanswered (``reply`` answers either way)."""
+    presenter = presenter_of(interaction)
+    if carry and presenter.carries(interaction, channel_id):
+        return await presenter.answer_with_table(interaction, channel_id, step)
+    await answer_first(interaction)
+    return await step()
 
 
 async def show_hand(interaction: discord.Interaction, channel_id: int, note: str = "") -> None:
@@ -238,28 +268,36 @@ async def button(
     hand_id: int | None,
     turn: int | None,
 ) -> None:
-    await answer_first(interaction)  # every button leads to work: answer before it
+    """A button: a step asked for on the table message is answered with the table itself
+    (see ``stepped``); My hand and Draw answer privately."""
     if action == "hand":
         await show_hand(interaction, channel_id)
     elif action == "draw":
         await open_picker(interaction, channel_id, hand_id, turn)
     elif action == "pat":
-        await act(interaction, channel_id, "discard", cards=[], hand_id=hand_id, turn=turn)
+        await act(interaction, channel_id, "discard", cards=[], hand_id=hand_id, turn=turn,
+                  carry=True)  # fmt: skip
     elif action in BUY_ACTIONS:
-        await act(interaction, channel_id, "buy", source=action, hand_id=hand_id, turn=turn)
+        await act(interaction, channel_id, "buy", source=action, hand_id=hand_id, turn=turn,
+                  carry=True)  # fmt: skip
     elif action == "join":
-        await join(interaction, channel_id)
+        await join(interaction, channel_id, carry=True)
     elif action == "deal":
-        await deal(interaction, channel_id)
+        await deal(interaction, channel_id, carry=True)
     else:
-        await act(interaction, channel_id, action, hand_id=hand_id, turn=turn)
+        await act(interaction, channel_id, action, hand_id=hand_id, turn=turn, carry=True)
 
 
-async def join(interaction: discord.Interaction, channel_id: int) -> None:
-    await answer_first(interaction)
+async def join(interaction: discord.Interaction, channel_id: int, *, carry: bool = False) -> None:
     manager = manager_of(interaction)
+    name = interaction.user.display_name
     try:
-        done = await manager.join(channel_id, interaction.user.id, interaction.user.display_name)
+        done = await stepped(
+            interaction,
+            channel_id,
+            lambda: manager.join(channel_id, interaction.user.id, name),
+            carry=carry,
+        )
     except Refused as exc:
         await refuse(interaction, exc, channel_id)
         return
@@ -287,11 +325,15 @@ async def warn_if_dms_closed(interaction: discord.Interaction, variant: str) -> 
         log.warning("could not check the DMs of user %s", interaction.user.id)
 
 
-async def deal(interaction: discord.Interaction, channel_id: int) -> None:
-    await answer_first(interaction)
+async def deal(interaction: discord.Interaction, channel_id: int, *, carry: bool = False) -> None:
     manager = manager_of(interaction)
     try:
-        await manager.deal(channel_id, interaction.user.id)
+        await stepped(
+            interaction,
+            channel_id,
+            lambda: manager.deal(channel_id, interaction.user.id),
+            carry=carry,
+        )
     except Refused as exc:
         await refuse(interaction, exc, channel_id)
         return

@@ -27,7 +27,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import aiohttp
 import discord
@@ -61,6 +61,24 @@ RECENT_LINES = 6
 EDITS_TOO_OLD = 30046  # "maximum number of edits to messages older than 1 hour reached"
 
 Job = Callable[[], Awaitable[None]]
+T = TypeVar("T")
+#: Discord forgets an interaction token this long after the interaction (50027 after it)
+TOKEN_LIFETIME = 15 * 60
+
+
+@dataclass
+class _Carrier:
+    """A click on the table message whose answer carries the table: while it is held, the
+    lane's editor leaves the table message to it, and a result it causes is its public
+    followup."""
+
+    interaction: discord.Interaction
+    answered: asyncio.Event = field(default_factory=asyncio.Event)
+    ok: bool = False  # the table went out with the answer
+
+    def usable(self, now: float) -> bool:
+        created = self.interaction.created_at.timestamp()
+        return self.ok and now - created < TOKEN_LIFETIME - 60
 
 
 @dataclass
@@ -71,7 +89,7 @@ class _Line:
     text: str | None = None
 
 
-@dataclass
+@dataclass(eq=False)
 class _Lane:
     """One table's presenter state."""
 
@@ -87,15 +105,35 @@ class _Lane:
     sending: bool = False
     failures: int = 0  # edit failures in a row, for the backoff
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
+    #: one edit of the table message in flight, by the editor or by a click's answer
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    version: int = 0  # events absorbed: a carried view is the latest if none came since
+    held: int = 0  # clicks whose answers will carry the table
+    unheld: asyncio.Event = field(default_factory=asyncio.Event)
+    carrier: _Carrier | None = None
+    retired: bool = False  # its table closed: it ends once its queue is empty
+
+    def __post_init__(self) -> None:
+        self.unheld.set()
 
     def busy(self) -> bool:
-        return self.dirty.is_set() or self.editing or self.sending or not self.sends.empty()
+        return (
+            self.dirty.is_set()
+            or self.editing
+            or self.sending
+            or self.held > 0
+            or not self.sends.empty()
+        )
 
 
 class Presenter:
     #: re-post a table message this old (seconds) instead of editing it: Discord limits
     #: edits to messages older than an hour
     repost_age = 50 * 60
+    #: a click's step that takes longer than this (seconds) is answered by a deferral first
+    #: (the table follows as an edit of the original response): Discord wants an answer
+    #: within 3 s, and players want the click acknowledged at once
+    answer_within = 0.08
     retry_delays: tuple[float, ...] = (0.25, 0.5, 1.0, 2.0, 4.0)
     request_timeout = 20.0
 
@@ -111,11 +149,13 @@ class Presenter:
         self.clock = clock
         self.lanes: dict[int, _Lane] = {}
         self._messages: dict[int, int] = {}
+        self._retired: set[_Lane] = set()  # lanes of closed tables, finishing their queues
         #: user id -> their DM channel id. discord.py remembers only the last 128 DM channels,
         #: so past that many players every DM cost a second request (all on one rate-limit
         #: bucket): the channel is created once per user and process instead.
         self._dm_channels: dict[int, int] = {}
         self.edits = 0  # table message edits and posts made, for the benchmark
+        self.carried = 0  # table views that went out as the answer to a click
 
     # ----- life cycle ----------------------------------------------------------------
 
@@ -133,7 +173,10 @@ class Presenter:
         """Wait until every outbox is shown, at most ``timeout`` seconds; True if all was."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        while any(lane.busy() for lane in self.lanes.values()) or self.manager.outbox.pending():
+        while (
+            any(lane.busy() for lane in [*self.lanes.values(), *self._retired])
+            or self.manager.outbox.pending()
+        ):
             if loop.time() >= deadline:
                 left = [ch for ch, lane in self.lanes.items() if lane.busy()]
                 log.warning("stopped presenting with work left at tables %s", left)
@@ -142,7 +185,8 @@ class Presenter:
         return True
 
     async def close(self) -> None:
-        tasks = [task for lane in self.lanes.values() for task in lane.tasks]
+        lanes = [*self.lanes.values(), *self._retired]
+        tasks = [task for lane in lanes for task in lane.tasks]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -156,7 +200,11 @@ class Presenter:
 
     def recent(self, channel_id: int) -> list[str]:
         """The Recent log's lines (new ones worded in the language being built now)."""
-        lines = self._lane(channel_id).log
+        lane = self.lanes.get(channel_id)
+        return [] if lane is None else self._recent(lane)
+
+    def _recent(self, lane: _Lane) -> list[str]:
+        lines = lane.log
         for line in lines:
             if line.event is not None:
                 line.text, line.event = event_line(line.event), None
@@ -167,6 +215,79 @@ class Presenter:
         lane = self._lane(channel_id)
         lane.repost = True
         lane.dirty.set()
+
+    def carries(self, interaction: discord.Interaction, channel_id: int) -> bool:
+        """Whether a click's answer can carry this table: it was on the table message now
+        shown, one that can still be edited in place."""
+        lane = self.lanes.get(channel_id)
+        message = interaction.message
+        return (
+            lane is not None
+            and message is not None
+            and message.id == lane.message_id
+            and not lane.repost
+            and not self._too_old(message.id)
+        )
+
+    async def answer_with_table(
+        self,
+        interaction: discord.Interaction,
+        channel_id: int,
+        step: Callable[[], Awaitable[T]],
+    ) -> T:
+        """Run the step a click on the table message asked for, and answer the click with the
+        table after it: ``UPDATE_MESSAGE`` (one interaction call, outside the global rate
+        limit) when the step is done within ``answer_within``, else a deferral at once and
+        then an edit of the original response (the table message). A refusal leaves the
+        click unanswered for the caller to answer privately; a table the answer could not
+        carry is left to the editor."""
+        lane = self._lane(channel_id)
+        carrier = _Carrier(interaction)
+        lane.held += 1
+        lane.unheld.clear()
+        lane.carrier = carrier
+        try:
+            task = asyncio.ensure_future(step())
+            done, _ = await asyncio.wait({task}, timeout=self.answer_within)
+            if not done:
+                await interaction.response.defer()  # type 6: the message stays for now
+            result = await task
+            if not interaction.response.is_done() and lane.lock.locked():
+                await interaction.response.defer()  # an edit is in flight: do not wait for it
+            async with lane.lock:
+                await self._carry(lane, carrier)
+            return result
+        finally:
+            carrier.answered.set()
+            if lane.carrier is carrier:
+                lane.carrier = None
+            lane.held -= 1
+            if lane.held == 0:
+                lane.unheld.set()
+
+    async def _carry(self, lane: _Lane, carrier: _Carrier) -> None:
+        interaction = carrier.interaction
+        try:
+            view = self.manager.view(lane.channel_id)
+        except Refused:
+            return  # the table is gone
+        version = lane.version
+        content = await self._content(lane, view)
+        try:
+            if interaction.response.is_done():
+                await self._timed(interaction.edit_original_response(**content))
+            else:
+                await self._timed(interaction.response.edit_message(**content))
+        except (discord.HTTPException, *TRANSIENT) as exc:
+            log.warning("the answer to a click at %s did not carry the table (%r): editing it",
+                        lane.channel_id, exc)  # fmt: skip
+            return
+        finally:
+            let_go(content["view"])
+        carrier.ok = True
+        self.carried += 1
+        if lane.version == version:  # nothing happened since: the message shows the latest
+            lane.dirty.clear()
 
     # ----- taking events from the outbox -------------------------------------------
 
@@ -192,10 +313,19 @@ class Presenter:
         event = item.event
         if event.kind == "closed":
             lane.sends.put_nowait(("closed table", partial(self._closed, lane, event)))
+            # the lane is retired: it finishes its queue and ends (a table opened here again
+            # gets a lane of its own)
+            if self.lanes.get(lane.channel_id) is lane:
+                del self.lanes[lane.channel_id]
+                self._messages.pop(lane.channel_id, None)
+                self._retired.add(lane)
+            lane.retired = True
             return
         lane.log.append(_Line(event))
+        lane.version += 1
         if event.kind == "finished" and event.result is not None:
-            lane.sends.put_nowait((f"result of hand {event.hand_id}", partial(self._result, event)))
+            job = partial(self._result, event, lane.carrier)
+            lane.sends.put_nowait((f"result of hand {event.hand_id}", job))
         if not VARIANTS[event.view.variant].split:  # Abyssinia's cards are all open
             for user_id in event.cards_changed:
                 seat = item.hands.get(user_id)
@@ -209,10 +339,16 @@ class Presenter:
     async def _editor(self, lane: _Lane) -> None:
         while True:
             await lane.dirty.wait()
-            lane.dirty.clear()
+            if lane.held:  # a click's answer will carry the table: see what is left after it
+                await lane.unheld.wait()
+                continue
             lane.editing = True
             try:
-                await self._show(lane)
+                async with lane.lock:
+                    if not lane.dirty.is_set():
+                        continue  # carried by a click meanwhile
+                    lane.dirty.clear()
+                    await self._show(lane)
                 lane.failures = 0
             except TRANSIENT as exc:
                 delay = self._delay(lane.failures)
@@ -243,7 +379,7 @@ class Presenter:
         """The table message, in the server's language."""
         async with i18n.public(self.client, view.guild_id):
             return {
-                "embed": table_embed(view, self.recent(lane.channel_id)),
+                "embed": table_embed(view, self._recent(lane)),
                 "view": table_components(view),
                 "attachments": await table_files(view),
             }
@@ -311,6 +447,17 @@ class Presenter:
                 await self._with_retries(lane, what, job)
             finally:
                 lane.sending = False
+            if lane.retired and lane.sends.empty():
+                self._end(lane)
+                return
+
+    def _end(self, lane: _Lane) -> None:
+        """Free a closed table's lane: its editor stops, nothing keeps it."""
+        self._retired.discard(lane)
+        for task in lane.tasks:
+            if task is not asyncio.current_task():
+                task.cancel()
+        lane.tasks.clear()
 
     async def _with_retries(self, lane: _Lane, what: str, job: Job) -> None:
         for attempt in range(len(self.retry_delays) + 1):
@@ -333,10 +480,17 @@ class Presenter:
                 log.exception("%s at table %s failed", what, lane.channel_id)
                 return
 
-    async def _result(self, event: TableEvent) -> None:
-        channel = self.client.get_partial_messageable(event.view.channel_id)
+    async def _result(self, event: TableEvent, carrier: _Carrier | None = None) -> None:
+        """The public result; a public followup of the click that ended the hand (outside
+        the global rate limit), else a channel message."""
         async with i18n.public(self.client, event.view.guild_id):
             embed = result_embed(event)
+        if carrier is not None:
+            await carrier.answered.wait()
+            if carrier.usable(self.clock()):
+                await carrier.interaction.followup.send(embed=embed)
+                return
+        channel = self.client.get_partial_messageable(event.view.channel_id)
         await channel.send(embed=embed)
 
     async def _dm_hand(self, lane: _Lane, user_id: int, seat: SeatView, event: TableEvent) -> None:
