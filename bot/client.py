@@ -23,6 +23,7 @@ from bot.tables.guild_settings import Defaults, GuildSettingsBook
 from bot.tables.manager import TableManager
 from bot.tables.models import Refused
 from bot.tables.practice import PracticeDriver
+from bot.ui.budget import Budget, default_share
 from bot.ui.catalog import t
 from bot.ui.components import DiscardSelect, TableButton, done_with
 from bot.ui.handlers import apologize, refuse, reply
@@ -60,6 +61,9 @@ class PokerBot(commands.Bot):
         clock: Callable[[], float] = time.time,
     ) -> None:
         intents = discord.Intents.default()  # no privileged intents
+        share = settings.rest_share or default_share(settings.shard_count, settings.shard_ids)
+        #: this process's share of Discord's global limit, and the failed-request count
+        self.budget = Budget(share, clock)
         shards: dict[str, Any] = {}
         if settings.shard_count is not None:  # ShardedPokerBot: this process's shards only
             ids = settings.shard_ids or tuple(range(settings.shard_count))
@@ -70,6 +74,7 @@ class PokerBot(commands.Bot):
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),  # a name never pings anyone
             tree_cls=LocaleTree,  # answers in the reader's language
+            http_trace=self.budget.trace(),  # every request passes the budget
             **shards,
         )
         self.settings = settings
@@ -77,7 +82,6 @@ class PokerBot(commands.Bot):
         self.limits = RateLimiter(clock)  # per-user cooldowns and click rates
         self._shutdown: asyncio.Task[None] | None = None
         self.tree.error(self.on_app_command_error)
-        self.dm_checked: set[int] = set()  # users whose DMs were tried at a join
 
     async def setup_hook(self) -> None:
         s = self.settings

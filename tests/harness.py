@@ -49,6 +49,7 @@ from typing import Any
 
 import aiohttp
 import discord
+import yarl
 from discord import app_commands, utils
 from discord.ext import commands
 from discord.http import Route
@@ -261,7 +262,12 @@ class _FakeRequest:
         self.harness, self.method, self.url, self.params = harness, method, url, params
 
     async def __aenter__(self) -> _FakeHTTPResponse:
-        return await self.harness._serve_http(self.method, self.url, self.params)
+        return await _traced(
+            self.harness,
+            self.method,
+            self.url,
+            lambda: self.harness._serve_http(self.method, self.url, self.params),
+        )
 
     async def __aexit__(self, *exc: Any) -> None:
         return None
@@ -279,6 +285,28 @@ class _FakeSession:
 
     def request(self, method: str, url: str, **kwargs: Any) -> _FakeRequest:
         return _FakeRequest(self.harness, method, str(url), kwargs.get("params"))
+
+
+async def _traced(harness: DiscordHarness, method: str, url: str, answer: Any) -> Any:
+    """Send aiohttp's request-start and request-end trace signals around ``answer()``, as the
+    real session does for the bot's ``http_trace`` (discord.py's ``Client(http_trace=...)``)."""
+    trace = getattr(harness.bot.http, "http_trace", None)
+    if trace is None:
+        return await answer()
+    if not trace.on_request_start.frozen:
+        trace.freeze()
+    tracer = aiohttp.tracing.Trace(harness._session, trace, trace.trace_config_ctx())  # type: ignore[arg-type]
+    target = yarl.URL(url)
+    await tracer.send_request_start(method, target, CIMultiDict())
+    try:
+        response = await answer()
+    except discord.HTTPException as exc:  # the webhook adapter's answer: an error raised
+        status = _FakeHTTPResponse(exc.status, None)
+        await tracer.send_request_end(method, target, CIMultiDict(), status)  # type: ignore[arg-type]
+        raise
+    shown = response if isinstance(response, _FakeHTTPResponse) else _FakeHTTPResponse(200, None)
+    await tracer.send_request_end(method, target, CIMultiDict(), shown)  # type: ignore[arg-type]
+    return response
 
     async def close(self) -> None:
         self.closed, self.closed_at = True, time.monotonic()
@@ -2273,8 +2301,13 @@ class DiscordHarness:
         sent = self._record(
             "webhook", route.method, path, body, self._read_files(files), params, token=token
         )
-        return await self._answered(
-            sent, lambda: self._answer_webhook(sent, route.method, path, body)
+        return await _traced(
+            self,
+            route.method,
+            route.url,
+            lambda: self._answered(
+                sent, lambda: self._answer_webhook(sent, route.method, path, body)
+            ),
         )
 
     def _answer_webhook(self, sent: Sent, method: str, path: str, body: Any) -> Any:

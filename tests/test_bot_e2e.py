@@ -11,6 +11,7 @@ import asyncio
 import random
 import re
 
+import discord
 import pytest
 
 from bot.client import PokerBot
@@ -193,10 +194,13 @@ async def test_dealt_cards_go_by_dm_and_closed_dms_are_told_privately_at_join(tm
         (warning,) = bob_join.followups
         assert warning.ephemeral and "My hand" in warning.content
         assert h.dms(BOB) == []
-        # the DM path is tried once: leaving and joining again does not ask again
+        # joining again tries closed DMs once more (issue 22); the deal does not try them
         await h.slash(BOB, TABLE, "a5-draw leave")
-        assert (await h.slash(BOB, TABLE, "a5-draw join")).followups == []
+        assert len((await h.slash(BOB, TABLE, "a5-draw join")).followups) == 1
+        refused = [s for s in h.sent if isinstance(s.error, discord.Forbidden)]
+        assert len(refused) == 2
         await h.slash(ALICE, TABLE, "a5-draw deal")
+        assert [s for s in h.sent if isinstance(s.error, discord.Forbidden)] == refused
         alice_dm = [m for m in h.dms(ALICE) if m.attachments]
         assert len(alice_dm) == 1 and alice_dm[0].attachments == ["hand.png"]
         mine = h.bot.manager.my_hand(TABLE, uid(ALICE)).cards

@@ -21,6 +21,7 @@ from pathlib import Path
 import aiosqlite
 
 from bot.storage.connection import Connection
+from bot.storage.dm_channels import DM_CHANNELS_MIGRATION
 
 PRAGMAS: tuple[str, ...] = (
     "PRAGMA journal_mode = WAL",
@@ -211,6 +212,7 @@ MIGRATIONS: list[str] = [
     GUILD_OWNER_GUARD,
     HAND_NAMES,
     PRACTICE,
+    DM_CHANNELS_MIGRATION,  # v8 (issue 22)
 ]
 
 

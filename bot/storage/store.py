@@ -40,6 +40,7 @@ from typing import Any
 
 from bot.storage.backend import Connection, Row, claim_guild, open_connection
 from bot.storage.db import rollback_quietly
+from bot.storage.dm_channels import DmChannel, load_dm_channels, save_dm_channel
 from bot.storage.server_store import ServerStore
 
 Clock = Callable[[], float]
@@ -456,6 +457,15 @@ class Store(ServerStore):
         async with self._read() as conn:
             rows = await self._all(conn, "SELECT channel_id, message_id FROM table_messages", ())
         return {int(r[0]): int(r[1]) for r in rows}
+
+    async def dm_channels(self) -> dict[int, DmChannel]:
+        """Every user's known DM channel (bot/storage/dm_channels.py)."""
+        async with self._read() as conn:
+            return await load_dm_channels(conn)
+
+    async def set_dm_channel(self, dm: DmChannel) -> None:
+        async with self._write("set_dm_channel") as conn:
+            await save_dm_channel(conn, dm, self._clock())
 
     async def save_seats(self, channel_id: int, seats: Sequence[SeatRow]) -> None:
         """Replace all seats of the table (which must have been saved) with ``seats``."""

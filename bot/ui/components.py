@@ -213,3 +213,10 @@ def discard_picker(channel_id: int, hand_id: int, turn: int, cards: list[int]) -
     ui.add_item(DiscardSelect(channel_id, hand_id, turn, options))
     ui.add_item(TableButton(channel_id, "pat", hand_id, turn, label=t("button.pat")))
     return ui
+
+
+def dms_retry(channel_id: int) -> discord.ui.View:
+    """Ephemeral, in the warning about closed DMs: try sending DMs again."""
+    ui = discord.ui.View(timeout=None)
+    ui.add_item(TableButton(channel_id, "dms", label=t("button.dms_retry")))
+    return ui

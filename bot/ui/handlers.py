@@ -284,6 +284,8 @@ async def button(
         await join(interaction, channel_id, carry=True)
     elif action == "deal":
         await deal(interaction, channel_id, carry=True)
+    elif action == "dms":
+        await retry_dms(interaction)
     else:
         await act(interaction, channel_id, action, hand_id=hand_id, turn=turn, carry=True)
 
@@ -309,20 +311,43 @@ async def join(interaction: discord.Interaction, channel_id: int, *, carry: bool
 
 
 async def warn_if_dms_closed(interaction: discord.Interaction, variant: str) -> None:
-    """Try the DM path once per player (per run): if their DMs are closed, tell them
-    privately to use My hand, before any card has to go there."""
-    checked: set[int] = interaction.client.dm_checked  # type: ignore[attr-defined]
-    if interaction.user.id in checked:
+    """At a join: a player whose DMs are known to work is not asked again (that is stored,
+    also across restarts); anyone else gets one probe DM (joining again tries closed DMs
+    once more). If their DMs are closed, tell them privately to use My hand, with a button
+    to try again once they opened them."""
+    from .components import dms_retry, let_go
+
+    presenter = presenter_of(interaction)
+    user_id = interaction.user.id
+    if presenter.dms_known(user_id):
         return
-    checked.add(interaction.user.id)
-    client: PokerBot = interaction.client  # type: ignore[assignment]
+    await presenter.reopen_dms(user_id)
+    if not await probe_dms(interaction):
+        channel_id = interaction.channel_id or 0
+        retry = dms_retry(channel_id)
+        try:
+            await interaction.followup.send(t("dm.closed", variant=variant), view=retry,
+                                            ephemeral=True)  # fmt: skip
+        finally:
+            let_go(retry)
+
+
+async def probe_dms(interaction: discord.Interaction) -> bool:
+    """One probe DM; False if the user's DMs are closed."""
     try:
-        dm = await client.presenter.dm_channel(interaction.user.id)
-        await dm.send(t("dm.join_probe"))
-    except discord.Forbidden:
-        await interaction.followup.send(t("dm.closed", variant=variant), ephemeral=True)
+        return await presenter_of(interaction).send_dm(interaction.user.id,
+                                                       content=t("dm.join_probe"))  # fmt: skip
     except discord.HTTPException:
         log.warning("could not check the DMs of user %s", interaction.user.id)
+        return True  # not known to be closed
+
+
+async def retry_dms(interaction: discord.Interaction) -> None:
+    """The "try DMs again" button of the join warning."""
+    await answer_first(interaction)
+    await presenter_of(interaction).reopen_dms(interaction.user.id)
+    opened = await probe_dms(interaction)
+    await reply(interaction, t("dm.open_now" if opened else "dm.still_closed"))
 
 
 async def deal(interaction: discord.Interaction, channel_id: int, *, carry: bool = False) -> None:

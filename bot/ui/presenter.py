@@ -25,7 +25,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -33,6 +33,7 @@ import aiohttp
 import discord
 
 from bot.engine import VARIANTS, Hand, SeatView
+from bot.storage.dm_channels import DmChannel
 from bot.tables.models import Refused, TableEvent, TableView
 from bot.tables.outbox import Outgoing
 from bot.tables.table import Table, describe_action
@@ -150,10 +151,10 @@ class Presenter:
         self.lanes: dict[int, _Lane] = {}
         self._messages: dict[int, int] = {}
         self._retired: set[_Lane] = set()  # lanes of closed tables, finishing their queues
-        #: user id -> their DM channel id. discord.py remembers only the last 128 DM channels,
-        #: so past that many players every DM cost a second request (all on one rate-limit
-        #: bucket): the channel is created once per user and process instead.
-        self._dm_channels: dict[int, int] = {}
+        #: user id -> their DM channel, and whether their DMs are closed: stored, so a DM
+        #: costs one request (also after a restart: discord.py remembers only the last 128
+        #: DM channels), and a closed DM is tried once, not at every deal
+        self._dm_channels: dict[int, DmChannel] = {}
         self.edits = 0  # table message edits and posts made, for the benchmark
         self.carried = 0  # table views that went out as the answer to a click
 
@@ -163,6 +164,7 @@ class Presenter:
         """Attach to the manager's outbox; show whatever waited there during start-up."""
         store = self.manager.store
         self._messages = await store.table_messages()
+        self._dm_channels = await store.dm_channels()
         for channel_id, table in self.manager.tables.items():
             self._lane(channel_id).log.extend(_Line(e) for e in recent_events(table))
         self.manager.outbox.on_put(self._wake)
@@ -326,7 +328,9 @@ class Presenter:
         if event.kind == "finished" and event.result is not None:
             job = partial(self._result, event, lane.carrier)
             lane.sends.put_nowait((f"result of hand {event.hand_id}", job))
-        if not VARIANTS[event.view.variant].split:  # Abyssinia's cards are all open
+        # A DM at the deal only: after a draw the player's answer shows the new cards, and
+        # everything else is a click on My hand away (Abyssinia's cards are all open)
+        if event.kind == "dealt" and not VARIANTS[event.view.variant].split:
             for user_id in event.cards_changed:
                 seat = item.hands.get(user_id)
                 if seat is not None:
@@ -499,11 +503,7 @@ class Presenter:
         with i18n.using(i18n.reader(user_id, public)):
             note = t("hand.dm.dealt") if event.kind == "dealt" else t("hand.dm.drawn")
             embed, files = await hand_embed(seat, note, where(lane.channel_id, event.hand_id))
-        try:
-            dm = await self.dm_channel(user_id)
-            await dm.send(embed=embed, files=files)
-        except discord.Forbidden:
-            pass  # closed DMs: the player was told privately when they joined
+        await self.send_dm(user_id, embed=embed, files=files)
 
     async def _closed(self, lane: _Lane, event: TableEvent) -> None:
         """The last word on a closed table: its message without buttons, and a notice for a
@@ -529,12 +529,49 @@ class Presenter:
     # ----- helpers -----------------------------------------------------------------------
 
     async def dm_channel(self, user_id: int) -> discord.PartialMessageable:
-        """The user's DM channel, created (one request) only the first time."""
-        channel_id = self._dm_channels.get(user_id)
-        if channel_id is None:
+        """The user's DM channel, created (one request) only the first time ever."""
+        known = self._dm_channels.get(user_id)
+        if known is None:
             dm = await self.client.create_dm(discord.Object(user_id))
-            channel_id = self._dm_channels[user_id] = dm.id
-        return self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+            known = self._dm_channels[user_id] = DmChannel(user_id, dm.id)
+            await self.manager.store.set_dm_channel(known)
+        return self.client.get_partial_messageable(
+            known.channel_id, type=discord.ChannelType.private
+        )
+
+    def dms_closed(self, user_id: int) -> bool:
+        known = self._dm_channels.get(user_id)
+        return known is not None and known.closed
+
+    def dms_known(self, user_id: int) -> bool:
+        """A DM channel is known and was not found closed."""
+        known = self._dm_channels.get(user_id)
+        return known is not None and not known.closed
+
+    async def send_dm(self, user_id: int, **content: Any) -> bool:
+        """Send a DM unless the user's DMs are known to be closed; a refusal (403) marks them
+        closed until ``reopen_dms``. True if it was sent."""
+        if self.dms_closed(user_id):
+            return False
+        dm = await self.dm_channel(user_id)
+        try:
+            await dm.send(**content)
+        except discord.Forbidden:
+            await self._mark_dms(user_id, closed=True)
+            return False
+        return True
+
+    async def reopen_dms(self, user_id: int) -> None:
+        """Try the user's DMs again from now on (they joined again, or asked to)."""
+        if self.dms_closed(user_id):
+            await self._mark_dms(user_id, closed=False)
+
+    async def _mark_dms(self, user_id: int, *, closed: bool) -> None:
+        known = self._dm_channels.get(user_id)
+        if known is None or known.closed == closed:
+            return
+        known = self._dm_channels[user_id] = replace(known, closed=closed)
+        await self.manager.store.set_dm_channel(known)
 
     def _delay(self, failures: int) -> float:
         return self.retry_delays[min(failures, len(self.retry_delays) - 1)]
