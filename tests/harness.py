@@ -286,6 +286,9 @@ class _FakeSession:
     def request(self, method: str, url: str, **kwargs: Any) -> _FakeRequest:
         return _FakeRequest(self.harness, method, str(url), kwargs.get("params"))
 
+    async def close(self) -> None:
+        self.closed, self.closed_at = True, time.monotonic()
+
 
 async def _traced(harness: DiscordHarness, method: str, url: str, answer: Any) -> Any:
     """Send aiohttp's request-start and request-end trace signals around ``answer()``, as the
@@ -307,9 +310,6 @@ async def _traced(harness: DiscordHarness, method: str, url: str, answer: Any) -
     shown = response if isinstance(response, _FakeHTTPResponse) else _FakeHTTPResponse(200, None)
     await tracer.send_request_end(method, target, CIMultiDict(), shown)  # type: ignore[arg-type]
     return response
-
-    async def close(self) -> None:
-        self.closed, self.closed_at = True, time.monotonic()
 
 
 @dataclass

@@ -132,3 +132,25 @@ async def test_a_closed_tables_presenter_lane_is_freed(tmp_path):
         new = await open_table(h, "a6-draw", [ALICE, BOB])
         assert presenter.lanes[TABLE] is not lane and new.id != old.id
         assert_table_shows_latest(h, TABLE)
+
+
+async def test_an_unchanged_abyssinia_board_is_not_uploaded_again(tmp_path):
+    async with DiscordHarness(make_bot(tmp_path / "c.db")) as h:
+        await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
+        table = await open_table(h, "abyssinia", [ALICE, BOB])
+        await h.slash(ALICE, TABLE, "abyssinia deal")
+        (board,) = h.message(table.id).payload["attachments"]
+        start = len(h.sent)
+        joined = await h.slash(PLAYERS[2], TABLE, "abyssinia join")  # seats change, the board not
+        assert "seat" in joined.content
+        edits = [s for s in channel_edits(h.sent[start:]) if s.method == "PATCH"]
+        assert len(edits) == 1 and edits[0].files == []  # nothing uploaded
+        assert h.message(table.id).payload["attachments"] == [board]  # the same attachment kept
+        assert "Carol" in h.message(table.id).text
+        assert_table_shows_latest(h, TABLE)
+        start = len(h.sent)
+        await h.click(to_act(h), table, h.message(table.id).custom_id_for("Blind (?)"))
+        (sent,) = [s for s in h.sent[start:] if s.path.endswith("/callback")]
+        assert sent.file_names == ["board.png"]  # a card bought: a new board
+        (new,) = h.message(table.id).payload["attachments"]
+        assert new["id"] != board["id"]

@@ -42,7 +42,7 @@ from . import i18n
 from .catalog import t
 from .components import let_go, table_components
 from .handlers import where
-from .render import hand_embed, result_embed, table_embed, table_files
+from .render import Board, board_files, board_of, hand_embed, result_embed, table_embed
 from .text import event_line
 
 if TYPE_CHECKING:
@@ -112,6 +112,9 @@ class _Lane:
     held: int = 0  # clicks whose answers will carry the table
     unheld: asyncio.Event = field(default_factory=asyncio.Event)
     carrier: _Carrier | None = None
+    #: the board the table message's attachment shows: an edit that shows the same board
+    #: keeps the attachment instead of uploading it again
+    board: Board | None = None
     retired: bool = False  # its table closed: it ends once its queue is empty
 
     def __post_init__(self) -> None:
@@ -275,6 +278,7 @@ class Presenter:
             return  # the table is gone
         version = lane.version
         content = await self._content(lane, view)
+        board = content.pop("board")
         try:
             if interaction.response.is_done():
                 await self._timed(interaction.edit_original_response(**content))
@@ -287,6 +291,7 @@ class Presenter:
         finally:
             let_go(content["view"])
         carrier.ok = True
+        lane.board = board
         self.carried += 1
         if lane.version == version:  # nothing happened since: the message shows the latest
             lane.dirty.clear()
@@ -379,36 +384,44 @@ class Presenter:
             finally:
                 lane.editing = False
 
-    async def _content(self, lane: _Lane, view: TableView) -> dict[str, Any]:
-        """The table message, in the server's language."""
+    async def _content(
+        self, lane: _Lane, view: TableView, *, upload: bool = False
+    ) -> dict[str, Any]:
+        """The table message, in the server's language. Its board is attached only when it
+        changed since the last one shown (or ``upload``: a new message)."""
         async with i18n.public(self.client, view.guild_id):
-            return {
+            board = board_of(view)
+            content: dict[str, Any] = {
                 "embed": table_embed(view, self._recent(lane)),
                 "view": table_components(view),
-                "attachments": await table_files(view),
             }
+            if upload or board is None or board != lane.board:
+                content["attachments"] = await board_files(board)
+        content["board"] = board  # what the message shows once this is sent
+        return content
 
     async def _show(self, lane: _Lane) -> None:
         try:
             view = self.manager.view(lane.channel_id)  # the state now, not the event's
         except Refused:
             return  # the table is gone
+        old = lane.message_id
+        if old is None or lane.repost or self._too_old(old):
+            await self._post(lane, view, await self._content(lane, view, upload=True))
+            return
         content = await self._content(lane, view)
+        board = content.pop("board")
+        channel = self.client.get_partial_messageable(lane.channel_id)
         try:
-            old = lane.message_id
-            if old is None or lane.repost or self._too_old(old):
-                await self._post(lane, view, content)
-                return
-            channel = self.client.get_partial_messageable(lane.channel_id)
-            try:
-                await self._timed(channel.get_partial_message(old).edit(**content))
-                self.edits += 1
-            except discord.NotFound:
-                await self._post(lane, view, await self._content(lane, view))
-            except discord.HTTPException as exc:
-                if exc.code != EDITS_TOO_OLD:
-                    raise
-                await self._post(lane, view, await self._content(lane, view))
+            await self._timed(channel.get_partial_message(old).edit(**content))
+            self.edits += 1
+            lane.board = board
+        except discord.NotFound:
+            await self._post(lane, view, await self._content(lane, view, upload=True))
+        except discord.HTTPException as exc:
+            if exc.code != EDITS_TOO_OLD:
+                raise
+            await self._post(lane, view, await self._content(lane, view, upload=True))
         finally:
             let_go(content["view"])
 
@@ -419,12 +432,13 @@ class Presenter:
     async def _post(self, lane: _Lane, view: TableView, content: dict[str, Any]) -> None:
         """A new table message; the old one keeps its content, its buttons disabled."""
         channel = self.client.get_partial_messageable(lane.channel_id)
-        files = content.pop("attachments")
+        files, board = content.pop("attachments"), content.pop("board")
         try:
             message = await self._timed(channel.send(files=files, **content))
         finally:
             let_go(content["view"])
         self.edits += 1
+        lane.board = board
         old, lane.message_id, lane.repost = lane.message_id, message.id, False
         await self.manager.store.set_table_message(lane.channel_id, message.id)
         if old is None or old == message.id:
