@@ -52,6 +52,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -84,6 +85,7 @@ STUCK = 120.0
 TARGET_P99 = 0.100
 TARGET_STALL = 0.050
 TARGET_EDITS = 1.5
+TARGET_X = 0.3
 
 
 @dataclass(frozen=True)
@@ -138,6 +140,22 @@ class Figures:
     edits: int  # table-message edits (PATCH of a table message)
     presenter_edits: int  # the presenter's own count of table edits and posts
     stored_actions: int  # actions in the stored records of the hands played
+    routes: dict[str, int] = field(default_factory=dict)  # requests by kind (see ``kind``)
+
+    @property
+    def limited(self) -> int:
+        """Requests under Discord's global limit (everything but the interaction endpoints)."""
+        return sum(n for k, n in self.routes.items() if k.startswith("channel"))
+
+    @property
+    def x(self) -> float:
+        """X: global-limited requests per action."""
+        return self.limited / self.actions
+
+    @property
+    def capacity(self) -> float:
+        """Tables one token serves at one action per 3 s, with 30 % headroom: 3 x 0.7 x 50 / X."""
+        return 3 * 0.7 * 50 / self.x if self.x else float("inf")
 
     @property
     def actions(self) -> int:
@@ -183,6 +201,26 @@ class LagMonitor:
 
     def stop(self) -> None:
         self._stop = True
+
+
+def kind(transport: str, method: str, path: str, tables: set[str]) -> str:
+    """A request's kind: ``interaction ...`` (exempt from the global limit) or ``channel ...``."""
+    if "/interactions/" in path:
+        return "interaction callback"
+    if path.startswith("/webhooks/"):
+        if path.endswith("/@original"):
+            return f"interaction original {method}"
+        return "interaction followup" if method == "POST" else f"interaction {method}"
+    if path == "/users/@me/channels":
+        return "channel create DM"
+    parts = path.split("/")
+    if len(parts) > 2 and parts[1] == "channels":
+        where = "table" if parts[2] in tables else "DM"
+        if method == "PATCH":
+            return f"channel {where} edit"
+        if method == "POST":
+            return f"channel {where} post"
+    return f"channel other {method}"
 
 
 def _progress(table: Table) -> tuple[int | None, int]:
@@ -377,6 +415,7 @@ async def run_once(
                 edits=len(edits),
                 presenter_edits=bot.presenter.edits - first_edits,
                 stored_actions=stored_actions,
+                routes=dict(Counter(kind(tr, m, p, tables_) for tr, m, p, _ in sent)),
             )
     finally:
         gc.unfreeze()  # the next run starts from a clean heap
@@ -442,6 +481,20 @@ def report(runs: list[Figures], latency: float | tuple[float, float], think: flo
             None,
         ),
         (
+            "X: global-limited requests per action",
+            [f.x for f in runs],
+            lambda v: f"{v:.2f}",
+            f"<= {TARGET_X}",
+            lambda v: v <= TARGET_X,
+        ),
+        (
+            "tables per token (3 x 0.7 x 50 / X)",
+            [f.capacity for f in runs],
+            lambda v: f"{v:,.0f}",
+            "",
+            None,
+        ),
+        (
             "table edits per action",
             [f.edits / f.actions for f in runs],
             lambda v: f"{v:.2f}",
@@ -472,6 +525,11 @@ def report(runs: list[Figures], latency: float | tuple[float, float], think: flo
     print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
     for row in table[1:]:
         print(line.format(*row))
+    print("\nrequests per action by route (median over runs; channel = under the global limit)")
+    kinds = sorted({k for f in runs for k in f.routes})
+    for k in kinds:
+        per = [f.routes.get(k, 0) / f.actions for f in runs]
+        print(f"  {k:<32} {statistics.median(per):.3f}  ({min(per):.3f} - {max(per):.3f})")
     print(
         "The harness (fake Discord) and the players run on the bot's event loop: the stall "
         "and initial-response figures include their work."

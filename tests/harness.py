@@ -75,6 +75,11 @@ TOKEN = "harness.fake.token"
 APPLICATION_ID = 1100000000000000001
 DEFAULT_GUILD_ID = 1200000000000000001
 
+#: Discord's interaction deadlines: the initial response within 3 s (later: 10062 Unknown
+#: interaction), then the token for followups and edits for 15 minutes (later: 50027)
+INITIAL_RESPONSE_WITHIN = 3.0
+TOKEN_LIFETIME = 15 * 60.0
+
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
 SUPPRESS_EMBEDS = 1 << 2
@@ -874,6 +879,10 @@ class DiscordHarness:
         self.locales: dict[int, str] = {}
         self._connect_args: tuple | None = None
         self._logged_in = False
+
+        #: seconds added to the harness's clock for Discord's interaction deadlines (3 s for
+        #: the initial response, 15 minutes for the token): ``advance`` moves it
+        self.skew = 0.0
 
         self._last_snowflake = 0
         self._tasks: list[asyncio.Task] = []
@@ -1969,6 +1978,14 @@ class DiscordHarness:
             sent.response = copy.deepcopy(result)
         return _FakeHTTPResponse(200 if result is not None else 204, result)
 
+    def advance(self, seconds: float) -> None:
+        """Let ``seconds`` pass for Discord's interaction deadlines, without waiting."""
+        self.skew += seconds
+
+    def _age(self, sent: Sent, reply: Reply) -> float:
+        """How old the interaction was when the bot made this request (harness clock)."""
+        return sent.at + self.skew - reply.dispatched_at
+
     def fail(self, route: str, status: int = 500, **kwargs: Any) -> Fault:
         """Answer the next matching REST request(s) with an error; see ``Fault``."""
         fault = Fault(route, status, **kwargs)
@@ -2317,6 +2334,8 @@ class DiscordHarness:
             reply = None if kept is None else Reply.thawed(self, kept)
             if reply is None or reply.interaction_id != int(m.group(1)):
                 raise _http_error(404, 10062, "Unknown interaction")
+            if reply.callback_type is None and self._age(sent, reply) > INITIAL_RESPONSE_WITHIN:
+                raise _http_error(404, 10062, "Unknown interaction")  # too late: Discord forgot it
             try:
                 return self._callback(sent, reply, body)
             finally:
@@ -2328,6 +2347,8 @@ class DiscordHarness:
         if kept is None:
             raise _http_error(401, 50027, "Invalid Webhook Token")
         reply = Reply.thawed(self, kept)
+        if self._age(sent, reply) > TOKEN_LIFETIME:
+            raise _http_error(401, 50027, "Invalid Webhook Token")
         target = m.group(3)
         if target is None:
             if method == "POST":
