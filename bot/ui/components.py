@@ -8,12 +8,10 @@ button drawn for an earlier turn is refused by the manager.
 
 from __future__ import annotations
 
-import contextlib
 import re
 from typing import Any
 
 import discord
-from discord.ui.view import BaseView
 
 from bot.engine.cards import format_card, parse_card
 from bot.render.text import card_text
@@ -21,8 +19,12 @@ from bot.tables.models import TableView
 
 from . import handlers, i18n
 from .catalog import t
+from .cycles import done_with, let_go
 from .hands import card_name
 from .limits import allow_click
+
+__all__ = ["DiscardSelect", "TableButton", "discard_picker", "dms_retry", "done_with", "let_go",
+           "table_components"]  # fmt: skip
 
 BUTTON_TEMPLATE = r"pk:(?P<channel>\d+):(?P<action>[a-z]+)(?::(?P<hand>\d+):(?P<turn>\d+))?"
 SELECT_TEMPLATE = r"pkd:(?P<channel>\d+):(?P<hand>\d+):(?P<turn>\d+)"
@@ -177,33 +179,6 @@ def table_components(view: TableView) -> discord.ui.View:
             review = t("button.review")
             ui.add_item(TableButton(ch, "hand", label=review, style=discord.ButtonStyle.secondary))
     return ui
-
-
-def let_go(ui: BaseView) -> None:
-    """Drop a view of persistent (dynamic) items once it is sent. A click on them is matched by
-    its custom_id, never through this object; but the view and its items point at each other,
-    so left alone every view sent is a cycle that only the garbage collector's full passes
-    free, with the event loop stopped (23 objects a table edit, thousands of edits a minute
-    at 200 tables)."""
-    if all(isinstance(item, discord.ui.DynamicItem) for item in ui.walk_children()):
-        _drop(ui)
-
-
-def _drop(ui: BaseView) -> None:
-    ui.clear_items()  # the items no longer point back through the view's list
-    ui.stop()
-
-
-def done_with(interaction: discord.Interaction, ui: BaseView | None = None) -> None:
-    """Let an answered interaction go. discord.py's Interaction and its InteractionResponse
-    point at each other, so each interaction (with its user, member, message and followup
-    webhook: about 35 objects) would wait for a full collection; so would the view
-    discord.py builds from the clicked message to dispatch a button. Called only once the
-    handler is done and discord.py will not look at the answer again."""
-    with contextlib.suppress(AttributeError):  # never asked for: nothing to break
-        delattr(interaction, "_cs_response")
-    if ui is not None:  # built for this one click (discord.py's View.from_message)
-        _drop(ui)
 
 
 def discard_picker(channel_id: int, hand_id: int, turn: int, cards: list[int]) -> discord.ui.View:

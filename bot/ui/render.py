@@ -6,7 +6,6 @@ so a public message can hold nothing but public information.
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
 import discord
@@ -18,23 +17,10 @@ from bot.tables.models import TableEvent, TableView
 
 from . import i18n
 from .catalog import t
+from .cycles import PngFile
 from .text import action_name, cmd, command, esc, game, hand_name, round_label, shown_hand
 
 GREEN = discord.Colour.dark_green()
-
-
-class PngFile(discord.File):
-    """An image drawn in memory, to attach. discord.py's ``File.close()`` puts the buffer's
-    own ``close`` back as an attribute of the buffer, a cycle (buffer -> its dict -> bound
-    method -> buffer) that only a full garbage collection frees: one per image sent. The
-    class's method is the same one, so the attribute is simply dropped."""
-
-    def __init__(self, png: bytes, filename: str) -> None:
-        super().__init__(io.BytesIO(png), filename=filename)
-
-    def close(self) -> None:
-        super().close()
-        vars(self.fp).pop("close", None)
 
 
 BOARD_FILE = "board.png"
