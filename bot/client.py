@@ -42,6 +42,7 @@ EXTENSIONS = (
     "cogs.settings",
     "cogs.privacy",
     "cogs.admin",
+    "cogs.table_admin",
 )
 
 

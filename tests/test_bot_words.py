@@ -212,7 +212,7 @@ async def test_names_are_escaped_and_nobody_is_pinged(tmp_path):
         assert not [m for m in h.messages(TABLE, include_ephemeral=False) if "Sly" in m.content]
         moderator = discord.Permissions(manage_channels=True, use_application_commands=True)
         h.add_member(make_member(ALICE, permissions=moderator))
-        await h.slash(ALICE, TABLE, "a5-draw close", force=True)  # a public notice, in words
+        await h.slash(ALICE, TABLE, "table-admin close")  # a public notice, in words
         with_content = 0
         for sent in h.public_payloads():
             body = sent.json if isinstance(sent.json, dict) else {}
