@@ -4,6 +4,8 @@ interaction carried; timers, computer players and slash commands edit through th
 
 from __future__ import annotations
 
+import time
+
 from tests.discord_helpers import (
     GUILD,
     PLAYERS,
@@ -154,3 +156,25 @@ async def test_an_unchanged_abyssinia_board_is_not_uploaded_again(tmp_path):
         assert sent.file_names == ["board.png"]  # a card bought: a new board
         (new,) = h.message(table.id).payload["attachments"]
         assert new["id"] != board["id"]
+
+
+async def test_later_edits_use_the_latest_clicks_token_until_it_expires(tmp_path):
+    async with DiscordHarness(make_bot(tmp_path / "c.db")) as h:
+        await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
+        table = await open_table(h, "a6-draw", [ALICE, BOB])
+        dealt = await h.click(ALICE, table, h.message(table.id).custom_id_for("Deal"))
+        assert dealt.callback_type == 7
+        start = len(h.sent)
+        await h.slash(to_act(h), TABLE, "a6-draw check")  # a slash command: no table to carry
+        sent = h.sent[start:]
+        assert [s for s in channel_edits(sent) if s.method == "PATCH"] == []
+        (edit,) = [s for s in sent if s.method == "PATCH"]
+        assert edit.interaction_token == dealt.token and edit.path.endswith("/@original")
+        assert_table_shows_latest(h, TABLE)
+        presenter = h.bot.presenter  # type: ignore[attr-defined]
+        presenter.clock = lambda: time.time() + 15 * 60  # the click's token has expired
+        start = len(h.sent)
+        await h.slash(to_act(h), TABLE, "a6-draw check")
+        edits = [s for s in h.sent[start:] if s.method == "PATCH"]
+        assert [s.transport for s in edits] == ["http"]  # through the channel again
+        assert_table_shows_latest(h, TABLE)

@@ -115,6 +115,9 @@ class _Lane:
     #: the board the table message's attachment shows: an edit that shows the same board
     #: keeps the attachment instead of uploading it again
     board: Board | None = None
+    #: the latest click whose answer carried the table: for 15 minutes its token can edit
+    #: the table message (its original response) outside the global limit
+    voice: _Carrier | None = None
     retired: bool = False  # its table closed: it ends once its queue is empty
 
     def __post_init__(self) -> None:
@@ -138,6 +141,9 @@ class Presenter:
     #: (the table follows as an edit of the original response): Discord wants an answer
     #: within 3 s, and players want the click acknowledged at once
     answer_within = 0.08
+    #: edit the table message with the token of its latest click (valid 15 minutes) rather
+    #: than through the channel route, which counts against the global limit
+    reuse_tokens = True
     retry_delays: tuple[float, ...] = (0.25, 0.5, 1.0, 2.0, 4.0)
     request_timeout = 20.0
 
@@ -160,6 +166,7 @@ class Presenter:
         self._dm_channels: dict[int, DmChannel] = {}
         self.edits = 0  # table message edits and posts made, for the benchmark
         self.carried = 0  # table views that went out as the answer to a click
+        self.token_edits = 0  # table edits made with an earlier click's token
 
     # ----- life cycle ----------------------------------------------------------------
 
@@ -292,6 +299,7 @@ class Presenter:
             let_go(content["view"])
         carrier.ok = True
         lane.board = board
+        lane.voice = carrier
         self.carried += 1
         if lane.version == version:  # nothing happened since: the message shows the latest
             lane.dirty.clear()
@@ -413,7 +421,8 @@ class Presenter:
         board = content.pop("board")
         channel = self.client.get_partial_messageable(lane.channel_id)
         try:
-            await self._timed(channel.get_partial_message(old).edit(**content))
+            if not await self._edit_by_token(lane, content):
+                await self._timed(channel.get_partial_message(old).edit(**content))
             self.edits += 1
             lane.board = board
         except discord.NotFound:
@@ -424,6 +433,27 @@ class Presenter:
             await self._post(lane, view, await self._content(lane, view, upload=True))
         finally:
             let_go(content["view"])
+
+    async def _edit_by_token(self, lane: _Lane, content: dict[str, Any]) -> bool:
+        """Edit the table message through the token of the latest click that carried it (an
+        interaction endpoint, outside the global limit), while that token lasts; False if
+        there is none or it failed (the caller edits through the channel)."""
+        voice = lane.voice
+        if not self.reuse_tokens or voice is None:
+            return False
+        message = voice.interaction.message
+        if message is None or message.id != lane.message_id or not voice.usable(self.clock()):
+            lane.voice = None
+            return False
+        try:
+            await self._timed(voice.interaction.edit_original_response(**content))
+        except (discord.HTTPException, *TRANSIENT) as exc:
+            log.info("token edit of table %s failed (%r): through the channel", lane.channel_id,
+                     exc)  # fmt: skip
+            lane.voice = None
+            return False
+        self.token_edits += 1
+        return True
 
     def _too_old(self, message_id: int) -> bool:
         posted = discord.utils.snowflake_time(message_id).timestamp()
