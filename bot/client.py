@@ -23,10 +23,11 @@ from bot.tables.guild_settings import Defaults, GuildSettingsBook
 from bot.tables.manager import TableManager
 from bot.tables.models import Refused
 from bot.tables.practice import PracticeDriver
+from bot.ui.app import App
 from bot.ui.budget import Budget, default_share
 from bot.ui.catalog import t
 from bot.ui.components import DiscardSelect, TableButton, done_with
-from bot.ui.handlers import apologize, refuse, reply
+from bot.ui.handlers import TableController, apologize, refuse, reply
 from bot.ui.limits import RateLimiter, wait_seconds
 from bot.ui.presenter import Presenter
 from bot.ui.translator import CatalogTranslator, LocaleTree
@@ -51,6 +52,7 @@ class PokerBot(commands.Bot):
     store: Storage
     guild_settings: GuildSettingsBook
     presenter: Presenter
+    app: App
     #: seconds the presenters get at shutdown to show what is queued (docker stop waits 10 s)
     drain_timeout = 5.0
 
@@ -105,6 +107,15 @@ class PokerBot(commands.Bot):
         log.info("restored %d tables, %d unfinished hands", len(self.manager.tables), restored)
         self.presenter = Presenter(self, self.manager, clock=self._clock)
         await self.presenter.start()
+        #: the services the UI reaches through app_of(interaction)
+        self.app = App(
+            manager=self.manager,
+            presenter=self.presenter,
+            limits=self.limits,
+            settings=self.settings,
+            practice=self.practice,
+            controller=TableController(),
+        )
         for extension in EXTENSIONS:
             await self.load_extension(extension_name(extension))
         self.add_dynamic_items(TableButton, DiscardSelect)  # persistent: survive restarts

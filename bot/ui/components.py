@@ -17,8 +17,9 @@ from bot.engine.cards import format_card, parse_card
 from bot.render.text import card_text
 from bot.tables.models import TableView
 
-from . import handlers, i18n
+from . import i18n
 from .catalog import t
+from .controller import controller_of
 from .cycles import done_with, let_go
 from .hands import card_name
 from .limits import allow_click
@@ -80,7 +81,8 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTO
         return await allow_click(interaction)  # one user's spam never slows the others
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await handlers.button(interaction, self.channel_id, self.action, self.hand_id, self.turn)
+        controller = controller_of(interaction)
+        await controller.button(interaction, self.channel_id, self.action, self.hand_id, self.turn)
         done_with(interaction, self.view)  # not after an error: discord.py's handler needs it
 
 
@@ -117,14 +119,8 @@ class DiscardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SEL
     async def callback(self, interaction: discord.Interaction) -> None:
         data: Any = interaction.data or {}
         values = list(data.get("values", []))
-        await handlers.act(
-            interaction,
-            self.channel_id,
-            "discard",
-            cards=values,
-            hand_id=self.hand_id,
-            turn=self.turn,
-        )
+        controller = controller_of(interaction)
+        await controller.discard(interaction, self.channel_id, values, self.hand_id, self.turn)
         done_with(interaction, self.view)
 
 

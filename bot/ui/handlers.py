@@ -17,14 +17,14 @@ import discord
 from bot.tables.manager import TableManager
 from bot.tables.models import Code, Done, Refused, TableView
 
+from .app import app_of
 from .catalog import t
 from .coaching import review_text
+from .components import discard_picker, dms_retry, let_go
 from .render import hand_embed
-from .text import move_line, outcome, refusal
+from .text import move_line, outcome, refusal, where
 
 if TYPE_CHECKING:
-    from bot.client import PokerBot
-
     from .presenter import Presenter
 
 BUY_ACTIONS = ("left", "right", "blind")
@@ -33,13 +33,11 @@ P = ParamSpec("P")
 
 
 def manager_of(interaction: discord.Interaction) -> TableManager:
-    client: PokerBot = interaction.client  # type: ignore[assignment]
-    return client.manager
+    return app_of(interaction).manager
 
 
 def presenter_of(interaction: discord.Interaction) -> Presenter:
-    client: PokerBot = interaction.client  # type: ignore[assignment]
-    return client.presenter
+    return app_of(interaction).presenter
 
 
 async def reply(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
@@ -70,11 +68,6 @@ async def refuse(
         table = manager_of(interaction).tables.get(channel_id)
         view = table.view() if table else None
     await reply(interaction, refusal(exc, variant, view, interaction.user.id))
-
-
-def where(channel_id: int, hand_id: int | None) -> str:
-    """Which table and hand a private message is about (players may sit at several)."""
-    return t("hand.where", channel=f"<#{channel_id}>", hand_id=hand_id)
 
 
 def guarded(handler: Callable[P, Awaitable[None]]) -> Callable[P, Awaitable[None]]:
@@ -234,8 +227,6 @@ async def open_picker(
     interaction: discord.Interaction, channel_id: int, hand_id: int | None, turn: int | None
 ) -> None:
     """The draw button: the player to act gets their cards and a discard menu, privately."""
-    from .components import discard_picker, let_go
-
     await answer_first(interaction)
     manager = manager_of(interaction)
     try:
@@ -315,8 +306,6 @@ async def warn_if_dms_closed(interaction: discord.Interaction, variant: str) -> 
     also across restarts); anyone else gets one probe DM (joining again tries closed DMs
     once more). If their DMs are closed, tell them privately to use My hand, with a button
     to try again once they opened them."""
-    from .components import dms_retry, let_go
-
     presenter = presenter_of(interaction)
     user_id = interaction.user.id
     if presenter.dms_known(user_id):
@@ -370,6 +359,29 @@ async def post_table(interaction: discord.Interaction, channel_id: int) -> None:
     """Have the table message posted (by the table's presenter) at the bottom of the channel.
     The deferred answer is removed: the table message itself is the answer."""
     await answer_first(interaction)
-    client: PokerBot = interaction.client  # type: ignore[assignment]
-    client.presenter.repost(channel_id)
+    presenter_of(interaction).repost(channel_id)
     await interaction.delete_original_response()
+
+
+class TableController:
+    """The controller the table message's components call (``bot.ui.controller``)."""
+
+    async def button(
+        self,
+        interaction: discord.Interaction,
+        channel_id: int,
+        action: str,
+        hand_id: int | None,
+        turn: int | None,
+    ) -> None:
+        await button(interaction, channel_id, action, hand_id, turn)
+
+    async def discard(
+        self,
+        interaction: discord.Interaction,
+        channel_id: int,
+        cards: Sequence[str],
+        hand_id: int,
+        turn: int,
+    ) -> None:
+        await act(interaction, channel_id, "discard", cards=cards, hand_id=hand_id, turn=turn)

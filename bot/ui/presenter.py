@@ -41,9 +41,8 @@ from bot.tables.table import Table, describe_action
 from . import i18n
 from .catalog import t
 from .components import let_go, table_components
-from .handlers import where
 from .render import Board, board_files, board_of, hand_embed, result_embed, table_embed
-from .text import event_line
+from .text import event_line, where
 
 if TYPE_CHECKING:
     from bot.tables.manager import TableManager
