@@ -69,7 +69,8 @@ from bot.client import freeze_heap  # noqa: E402
 from bot.engine.record import parse_record  # noqa: E402
 from bot.tables.models import TableEvent  # noqa: E402
 from bot.tables.table import Table  # noqa: E402
-from tests.discord_helpers import (  # noqa: E402
+from tests.harness import DiscordHarness, Reply, users  # noqa: E402
+from tests.support.discord_helpers import (  # noqa: E402
     GUILD,
     assert_table_shows_latest,
     make_bot,
@@ -77,7 +78,6 @@ from tests.discord_helpers import (  # noqa: E402
     table_message,
     uid,
 )
-from tests.harness import DiscordHarness, Reply, users  # noqa: E402
 
 FIRST_CHANNEL = 1320000000000000001
 #: a move not stored this long after its interaction: something is stuck

@@ -200,14 +200,13 @@ class PokerBot(commands.Bot):
 def freeze_heap() -> None:
     """Take what start-up made (libraries, catalogs, the restored tables) out of the garbage
     collector's sight: it lives as long as the process, and every full collection would
-    walk it again with the event loop stopped (about 50 ms per 100,000 objects on this
-    project's 2-core machine; measured with bench/discord.py)."""
+    walk it again with the event loop stopped (what that costs: docs/benchmarks.md)."""
     gc.collect()
     gc.freeze()
 
 
 class ShardedPokerBot(PokerBot, commands.AutoShardedBot):
-    """PokerBot running shards SHARD_IDS of SHARD_COUNT (README "Scaling")."""
+    """PokerBot running shards SHARD_IDS of SHARD_COUNT (docs/operations.md)."""
 
 
 def make_bot(settings: Settings, **options: Any) -> PokerBot:

@@ -60,7 +60,7 @@ class Settings(BaseSettings):
     bot_pause: float = 1.5  # seconds a computer player waits before acting (practice tables)
     dev_guild_id: int | None = None
     log_level: str = "INFO"
-    # Sharded processes (README "Scaling"): this process runs shards SHARD_IDS ("0,1")
+    # Sharded processes (docs/operations.md): this process runs shards SHARD_IDS ("0,1")
     # of SHARD_COUNT; unset, one process runs every shard.
     shard_count: int | None = None
     shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = None

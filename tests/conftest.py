@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.databases import BACKENDS, PG_URL, SKIP_REASON, Databases, Target
+from tests.support.databases import BACKENDS, PG_URL, SKIP_REASON, Databases, Target
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -5,7 +5,7 @@ better hand** under that ranking (so for the lowball rankings the best low hand
 has the largest value). Two hands get the same value exactly when they tie.
 Values are dense: ``high`` and ``a6`` use 0..7461, ``a5`` uses 0..6174.
 
-Evaluation uses two tables per ranking, built once at import (about 0.1 s):
+Evaluation uses two tables per ranking, built once at import:
 
 * every hand that is not a flush is identified by the product of its five rank
   primes (bits 0-7 of a card), looked up in a dict;

@@ -5,7 +5,7 @@ seat's view (``seat_view``: its own cards and the public view) and the public
 part of the action history. Other players' discards are reduced to a count,
 exactly what the table shows; the seat's own discards keep their cards, since
 that seat threw them. Nothing else of the hand (deck, stub, other holdings)
-reaches a strategy, and tests/test_opponents_privacy.py proves it.
+reaches a strategy, and tests/opponents/test_what_they_see.py proves it.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 A strategy is a plain object with ``decide(obs) -> Action``. It is synchronous and
 pure apart from its injected ``random.Random``; the work per decision is bounded
-(sample counts shrink as the table grows) so each decision fits in a few ms.
+(sample counts shrink as the table grows), whatever the table size.
 
 * ``easy``: loose and passive, calls too much, rarely bets, makes plain mistakes.
 * ``normal``: sound heuristics: keeps the right low cards, bets by an equity read

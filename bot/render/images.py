@@ -424,9 +424,8 @@ def _png(img: Image.Image) -> bytes:
     """An RGB image as PNG: every row unfiltered, zlib at level 1.
 
     Pillow's encoder picks a filter per row by trying all five, which cost more than the
-    compression itself; these images are mostly flat felt, which zlib packs well unfiltered.
-    Measured on an 8-player board: 4.8 ms and 86 kB, against Pillow's 17.4 ms and 80 kB
-    (11.6 ms and 88 kB at ``compress_level=1``); a hand: 0.6 ms and 11 kB against 2.6 ms.
+    compression itself; these images are mostly flat felt, which zlib packs well unfiltered
+    (the figures: docs/benchmarks.md, "Card images").
     """
     w, h = img.size
     pixels = memoryview(img.tobytes())

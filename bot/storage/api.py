@@ -2,7 +2,7 @@
 
 ``store.Store`` implements it on both backends (a SQLite path or a
 ``postgresql://`` URL given to ``Store.open``); code above the storage layer
-depends on this Protocol only. ``tests/test_postgres.py`` checks that Store and
+depends on this Protocol only. ``tests/storage/test_postgres.py`` checks that Store and
 Storage list the same public methods with the same signatures, so a method
 added to the Store is added here too.
 """

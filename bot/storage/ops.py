@@ -1,4 +1,4 @@
-"""Operations on the database, run as ``python -m bot COMMAND`` (README "Scaling").
+"""Operations on the database, run as ``python -m bot COMMAND`` (docs/operations.md).
 
 * ``migrate``: apply the migrations the database lacks (SQLite file or PostgreSQL),
   print the version. The bot does this at start-up too; run it on its own to migrate

@@ -478,7 +478,7 @@ class TableManager:
         key = str(user_id)
         if all(s.player != key for s in record.seats):
             return None
-        # ``hard`` simulates: a few ms per decision, so off the event loop
+        # ``hard`` simulates every decision of the hand: off the event loop
         reviews = await asyncio.to_thread(review, record, key, level)
         return PracticeReview(hand_id, level, tuple(reviews))
 

@@ -152,8 +152,8 @@ def number(n: int | float, locale: str | None = None) -> str:
 
 @lru_cache(maxsize=8192)
 def _number(is_float: bool, n: int | float, locale: str) -> str:
-    # Babel parses the locale on every call: a few hundred microseconds per number, on the
-    # event loop, for the handful of stack sizes and pots a table shows over and over.
+    # Babel parses the locale on every call (costly on the event loop: docs/benchmarks.md),
+    # for the handful of stack sizes and pots a table shows over and over.
     return format_decimal(n, locale=locale)
 
 

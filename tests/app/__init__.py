@@ -1,0 +1,1 @@
+"""The bot as a program: settings, start-up, packaging, and the documentation."""

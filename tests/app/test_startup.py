@@ -1,0 +1,234 @@
+"""``python -m bot`` from the outside: bad configuration, a bad database or no Discord is one
+clear line, and SIGTERM / SIGINT close the bot and exit 0.
+
+No test here can reach the network: every child runs with ``tests/support/netguard`` first on its
+PYTHONPATH, whose sitecustomize refuses (or sinks into a silent local port) every lookup
+and connection outside the loopback, and logs each one, so a test also proves where the
+bot stopped: before any network attempt, or at its first one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.storage.db import MIGRATIONS, open_database
+from tests.support.paths import ROOT
+
+NETGUARD = ROOT / "tests" / "support" / "netguard"
+OUR_VARS = (
+    "DISCORD_TOKEN",
+    "DATABASE_PATH",
+    "DATABASE_URL",
+    "STARTING_GRANT",
+    "TURN_TIMEOUT",
+    "NEXT_HAND_DELAY",
+    "DEV_GUILD_ID",
+    "LOG_LEVEL",
+)
+TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.secret-part.never-print-me"
+
+
+def bot_env(tmp_path: Path, **env: str) -> dict[str, str]:
+    clean = {k: v for k, v in os.environ.items() if k not in OUR_VARS}
+    clean.update(
+        DATABASE_PATH=str(tmp_path / "poker.db"),
+        PYTHONPATH=os.pathsep.join([str(NETGUARD), str(ROOT)]),
+        NETGUARD_LOG=str(tmp_path / "netguard.log"),
+    )
+    clean.update(env)
+    return clean
+
+
+def run_bot(
+    tmp_path: Path, *, prefix: tuple[str, ...] = (), **env: str
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*prefix, sys.executable, "-m", "bot"],
+        cwd=tmp_path,  # no .env there
+        env=bot_env(tmp_path, **env),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def network_log(tmp_path: Path) -> list[str]:
+    lines = (tmp_path / "netguard.log").read_text().splitlines()
+    assert lines[0] == "armed", "the network guard was not loaded"
+    return lines[1:]
+
+
+def one_error_line(proc: subprocess.CompletedProcess[str]) -> str:
+    assert proc.returncode != 0
+    assert "Traceback" not in proc.stderr and "Event loop is closed" not in proc.stderr
+    errors = [line for line in proc.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1, proc.stderr
+    assert "never-print-me" not in proc.stderr + proc.stdout
+    return errors[0]
+
+
+def test_missing_token_is_one_line(tmp_path):
+    line = one_error_line(run_bot(tmp_path))
+    assert "DISCORD_TOKEN" in line
+    assert network_log(tmp_path) == []
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("TURN_TIMEOUT", "-1"), ("STARTING_GRANT", "lots"), ("STARTING_GRANT", "1e30")],
+)
+def test_invalid_setting_is_one_line_naming_it(tmp_path, name, value):
+    line = one_error_line(run_bot(tmp_path, DISCORD_TOKEN=TOKEN, **{name: value}))
+    assert name in line and ("from 1 " in line or "from 5 " in line)
+    assert network_log(tmp_path) == []
+
+
+def test_unreachable_discord_is_one_line_and_the_token_never_shows(tmp_path):
+    proc = run_bot(tmp_path, DISCORD_TOKEN=TOKEN)
+    line = one_error_line(proc)
+    assert "cannot reach Discord" in line
+    attempts = network_log(tmp_path)
+    assert attempts and all(a.endswith("refused") for a in attempts)
+    assert any("discord.com" in a for a in attempts)  # the bot did try, and was stopped
+    assert (tmp_path / "poker.db").exists()  # the database was opened first
+
+
+# ------------------------------------------------------------------- database problems ----
+
+
+def _bot_database(path: Path) -> bytes:
+    async def make() -> None:
+        await (await open_database(path)).close()
+
+    asyncio.run(make())
+    return path.read_bytes()
+
+
+def _random_bytes(tmp_path: Path) -> Path:
+    path = tmp_path / "random.db"
+    path.write_bytes(os.urandom(8192))
+    return path
+
+
+def _truncated(tmp_path: Path) -> Path:
+    path = tmp_path / "truncated.db"
+    data = _bot_database(path)
+    path.write_bytes(data[: len(data) // 2])
+    return path
+
+
+def _newer_schema(tmp_path: Path) -> Path:
+    path = tmp_path / "newer.db"
+    _bot_database(path)
+    with sqlite3.connect(path) as conn:
+        conn.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
+    conn.close()
+    return path
+
+
+def _directory(tmp_path: Path) -> Path:
+    path = tmp_path / "a-folder.db"
+    path.mkdir()
+    return path
+
+
+def _under_a_file(tmp_path: Path) -> Path:
+    (tmp_path / "plain-file").write_text("not a folder")
+    return tmp_path / "plain-file" / "poker.db"
+
+
+def _under_proc(tmp_path: Path) -> Path:
+    return Path("/proc/self/poker.db")
+
+
+CASES = {
+    "random bytes": (_random_bytes, "is not a SQLite database"),
+    "truncated": (_truncated, "is damaged"),
+    "newer schema": (_newer_schema, f"newer than this code (v{len(MIGRATIONS)})"),
+    "a directory": (_directory, "is a directory"),
+    "under a regular file": (_under_a_file, "is a file, not a folder"),
+    "under /proc": (_under_proc, "cannot be created"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_database_problem_is_one_line_naming_the_file_and_changes_nothing(tmp_path, case):
+    make, reason = CASES[case]
+    path = make(tmp_path)
+    before = path.read_bytes() if path.is_file() else None
+    line = one_error_line(run_bot(tmp_path, DISCORD_TOKEN=TOKEN, DATABASE_PATH=str(path)))
+    assert line.startswith(f"error: database {path} ") and reason in line, line
+    assert network_log(tmp_path) == []  # checked before any network attempt
+    if before is not None:
+        assert path.read_bytes() == before
+        assert not Path(f"{path}-wal").exists() and not Path(f"{path}-shm").exists()
+
+
+def test_read_only_database_is_one_line_and_changes_nothing(tmp_path):
+    path = tmp_path / "read-only.db"
+    before = _bot_database(path)
+    path.chmod(0o444)
+    prefix: tuple[str, ...] = ()
+    if os.geteuid() == 0:  # root writes anyway: drop the capability that lets it
+        setpriv = shutil.which("setpriv")
+        assert setpriv, "setpriv (util-linux) is needed to test a read-only file as root"
+        prefix = (setpriv, "--inh-caps=-dac_override", "--bounding-set=-dac_override")
+    proc = run_bot(tmp_path, prefix=prefix, DISCORD_TOKEN=TOKEN, DATABASE_PATH=str(path))
+    line = one_error_line(proc)
+    assert line.startswith(f"error: database {path} ") and "read-only" in line
+    assert path.read_bytes() == before
+    assert network_log(tmp_path) == []
+
+
+# ------------------------------------------------------------------------------ signals ----
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_stop_signal_closes_the_bot_and_exits_0(tmp_path, sig):
+    """The bot is started for real and held at its first connection to "Discord" (a local
+    port that accepts and never answers); the signal must close it promptly and cleanly."""
+    with socket.socket() as sink:
+        sink.bind(("127.0.0.1", 0))
+        sink.listen(16)
+        env = bot_env(tmp_path, DISCORD_TOKEN=TOKEN, NETGUARD_SINK=str(sink.getsockname()[1]))
+        child = subprocess.Popen(
+            [sys.executable, "-m", "bot"],
+            cwd=tmp_path,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            deadline = time.monotonic() + 60
+            while not any("-> sink" in a for a in _attempts(tmp_path)):
+                assert child.poll() is None, child.communicate()
+                assert time.monotonic() < deadline, "the bot never tried to log in"
+                time.sleep(0.05)
+            time.sleep(0.2)  # well inside the login request
+            child.send_signal(sig)
+            out, err = child.communicate(timeout=20)
+        finally:
+            if child.poll() is None:
+                child.kill()
+                child.communicate()
+    assert child.returncode == 0, err
+    assert "Traceback" not in err and "error:" not in err
+    assert f"received {sig.name}: closing" in err and "closed cleanly" in err
+    assert "never-print-me" not in out + err
+
+
+def _attempts(tmp_path: Path) -> list[str]:
+    log = tmp_path / "netguard.log"
+    return log.read_text().splitlines() if log.exists() else []

@@ -1,0 +1,218 @@
+"""End to end in three languages: a Portuguese, a Vietnamese and an English player at one
+table in a Vietnamese server. Every private answer is in its reader's language, every
+public message in Vietnamese, and no hidden card leaks in any notation or language."""
+
+from __future__ import annotations
+
+import re
+import string
+
+import pytest
+
+from bot.engine import Hand
+from bot.rules_text import RULES
+from bot.ui import i18n
+from bot.ui.catalog import MESSAGES, Plural, t
+from bot.ui.hands import card_name
+from tests.harness import DiscordHarness, Msg
+from tests.support.discord_helpers import GUILD, PLAYERS, TABLE, make_bot, uid
+from tests.support.game import Game
+
+PT, VI, EN = PLAYERS[:3]
+READERS = {uid(PT): "pt_BR", uid(VI): "vi", uid(EN): "en"}
+DISCORD_CODES = {"pt_BR": "pt-BR", "vi": "vi", "en": "en-US"}
+
+
+def _texts(locale: str) -> list[str]:
+    """Every message of ``locale``, every plural form."""
+    out = []
+    for key, english in MESSAGES.items():
+        if isinstance(english, Plural):
+            out += [i18n.text(key, (english.one, english.other), locale, n) for n in (1, 2)]
+        else:
+            out.append(i18n.text(key, english, locale))
+    return out
+
+
+TEXTS = {locale: _texts(locale) for locale in i18n.LOCALES}
+ALL_TEXT = {locale: "\n".join(texts) for locale, texts in TEXTS.items()}
+
+
+def _fragments(locale: str) -> set[str]:
+    """The words (between placeholders) of ``locale``'s messages that no other language uses."""
+    out: set[str] = set()
+    for text in TEXTS[locale]:
+        for literal, _, _, _ in string.Formatter().parse(text):
+            for piece in re.split(r"[*_`()\[\]:;,.!?·—–\n]+", literal):
+                piece = piece.strip()
+                if len(piece) >= 5 and re.search(r"[^\W\d_]{3}", piece):
+                    out.add(piece)
+    others = [ALL_TEXT[o] for o in i18n.LOCALES if o != locale]
+    return {f for f in out if not any(f in other for other in others)}
+
+
+FRAGMENTS = {locale: _fragments(locale) for locale in i18n.LOCALES}
+
+
+def languages_of(text: str) -> dict[str, set[str]]:
+    """Which languages' own words ``text`` contains."""
+    found = {}
+    for locale, fragments in FRAGMENTS.items():
+        hits = {f for f in fragments if f in text}
+        if hits:
+            found[locale] = hits
+    return found
+
+
+def assert_in(locale: str, text: str, what: str) -> None:
+    found = languages_of(text)
+    assert locale in found, f"{what} is not in {locale}: {text[:400]}"
+    others = {k: v for k, v in found.items() if k != locale}
+    assert not others, f"{what} mixes in {others}: {text[:400]}"
+
+
+def spelled_pattern(cards) -> re.Pattern[str] | None:
+    """These cards spelled out in every language ("ace of spades", "ás de espadas", "Át bích");
+    the symbol notations (A♠, As, 10♠) are the base scan's."""
+    forms = set()
+    for c in cards:
+        for locale in i18n.LOCALES:
+            with i18n.using(locale):
+                forms.add(re.escape(card_name(c)))
+    return re.compile("|".join(sorted(forms)), re.IGNORECASE) if forms else None
+
+
+class Trilingual(Game):
+    """Game, with the privacy scan reading localised card names too."""
+
+    def check_privacy(self, ended: Hand | None = None) -> None:
+        pattern = spelled_pattern(self.hidden_cards(ended))
+        for sent in self.h.sent[self.checked :]:
+            if sent.visibility == "public" and pattern is not None:
+                assert not pattern.search(sent.text), f"hidden card in public: {sent.text[:300]}"
+        super().check_privacy(ended)
+
+
+async def open_table(h: DiscordHarness, variant: str, players: list[dict]) -> Msg:
+    opened = await h.slash(players[0], TABLE, f"{variant} open")
+    assert opened.message.deleted  # the table message, posted by the presenter, answers
+    table = h.message(h.bot.presenter.message_id(TABLE))  # type: ignore[attr-defined]
+    for p in players:
+        joined = await h.slash(p, TABLE, f"{variant} join")
+        with i18n.using(READERS[uid(p)]):
+            assert joined.ephemeral and joined.content.startswith(
+                t("done.seated", seat=0, available=0)[:6]
+            )
+    return table
+
+
+def private_messages(h: DiscordHarness, user: dict) -> list[Msg]:
+    ephemeral = [m for m in h.messages(TABLE) if m.ephemeral and m.visible_to == uid(user)]
+    return ephemeral + h.dms(user)
+
+
+@pytest.mark.parametrize("variant", ["a6-draw", "a5-draw", "a5-triple", "abyssinia"])
+async def test_a_whole_hand_in_three_languages_at_a_vietnamese_table(tmp_path, variant) -> None:
+    async with DiscordHarness(make_bot(tmp_path / "p.db")) as h:
+        for user in (PT, VI, EN):
+            h.set_locale(user, DISCORD_CODES[READERS[uid(user)]])
+        await h.connect(GUILD, {TABLE: "poker"}, PLAYERS, preferred_locale="vi")
+        table = await open_table(h, variant, [PT, VI, EN])
+        dealt = await h.slash(EN, TABLE, f"{variant} deal")
+        assert dealt.ephemeral
+        game = Trilingual(h, TABLE, table, seed=11)
+        game.check_privacy()
+        await game.play_hand()
+        game.check_privacy()
+
+        # every private answer and DM, in its reader's language
+        for user in (PT, VI, EN):
+            mine = private_messages(h, user)
+            assert mine, "each player got private answers"
+            for msg in mine:
+                assert_in(READERS[uid(user)], msg.text, f"a private message to {user['username']}")
+        # every public message (the table, its edits, the result) in Vietnamese
+        public = h.messages(TABLE, include_ephemeral=False)
+        assert public
+        for msg in public:
+            assert_in("vi", msg.text, "a public message")
+        result = next(m for m in public if "kết quả" in m.text)
+        assert "Chip" in result.text
+        with i18n.using("vi"):
+            buttons = {b["label"] for b in h.message(table.id).buttons()}
+            assert t("button.join") in buttons or t("button.my_hand") in buttons
+
+
+async def test_rules_and_commands_answer_in_the_readers_language(tmp_path) -> None:
+    async with DiscordHarness(make_bot(tmp_path / "p.db")) as h:
+        for user in (PT, VI, EN):
+            h.set_locale(user, DISCORD_CODES[READERS[uid(user)]])
+        await h.connect(GUILD, {TABLE: "poker"}, PLAYERS, preferred_locale="vi")
+        pt = await h.slash(PT, TABLE, "rules", game="abyssinia")
+        vi = await h.slash(VI, TABLE, "rules", game="abyssinia")
+        en = await h.slash(EN, TABLE, "rules", game="abyssinia")
+        assert all(r.ephemeral for r in (pt, vi, en))
+        assert "compra às cegas" in str(pt.embeds) and "Entrada de 1" in str(pt.embeds)
+        assert "mua mù" in str(vi.embeds) and "lật bài" in str(vi.embeds).lower()
+        assert RULES["abyssinia"] in en.embeds[0]["description"]
+
+
+async def test_the_settings_language_overrides_the_servers_locale_for_public_messages(
+    tmp_path,
+) -> None:
+    from tests.harness import make_member
+    from tests.support.moderated_server import MANAGER
+
+    async with DiscordHarness(make_bot(tmp_path / "p.db")) as h:
+        h.set_locale(VI, "vi")
+        members = [make_member(EN, permissions=MANAGER), PT, VI]
+        await h.connect(GUILD, {TABLE: "poker"}, members, preferred_locale="vi")
+        changed = await h.slash(EN, TABLE, "settings language", language="pt-BR")
+        assert changed.ephemeral and changed.content == "Language is now: pt-BR."
+        await h.slash(VI, TABLE, "a5-draw open")
+        opened = h.message(h.bot.presenter.message_id(TABLE))  # type: ignore[attr-defined]
+        assert_in("pt_BR", opened.text, "the table opened after /settings language")
+        joined = await h.slash(VI, TABLE, "a5-draw join")
+        assert_in("vi", joined.content, "a Vietnamese player's private answer")
+        await h.slash(EN, TABLE, "settings language", language="auto")
+        await h.slash(PT, TABLE, "a5-draw join")  # the table message is edited: back to Vietnamese
+        embed = h.message(opened.id).embeds[0]
+        seats, recent = embed["fields"]
+        now = [embed["title"], embed["description"], seats["name"], seats["value"]]
+        now += [recent["name"], embed["footer"]["text"]]
+        # the Recent log is history: its lines stay in the language they were written in
+        now.append(recent["value"].splitlines()[-1])
+        assert_in("vi", "\n".join(now), "the table after going back to auto")
+
+
+async def test_the_board_image_is_drawn_in_the_tables_language(tmp_path) -> None:
+    from bot.render import render_board
+    from bot.render.images import BoardLabels
+
+    async with DiscordHarness(make_bot(tmp_path / "p.db")) as h:
+        h.set_locale(PT, "pt-BR")
+        h.set_locale(VI, "vi")
+        await h.connect(GUILD, {TABLE: "poker"}, PLAYERS, preferred_locale="vi")
+        table = await open_table(h, "abyssinia", [PT, VI])
+        await h.slash(PT, TABLE, "abyssinia deal")
+        drawn = h.message(table.id).attachment_bytes("board.png")
+        view = h.bot.manager.view(TABLE)
+        hand = view.hand
+        # the same board drawn from the catalog's Vietnamese words, independently
+        with i18n.using("vi"):
+            market = [(t(f"source.{o.source}"), o.card, o.price) for o in hand.market[:2]]
+            labels = BoardLabels(
+                title=f"{t('game.abyssinia')} · {t('table.round.buy', round=1, rounds=5)}",
+                pot=t("board.pot", pot="{pot}"),
+                blind=t("source.blind"),
+                empty=t("board.empty"),
+                costs=t("board.costs", price="{price}"),
+                costs_unknown=t("board.costs_unknown"),
+                folded=t("seat.folded"),
+                locale="vi",
+            )
+        assert (labels.blind, labels.costs, market[0][0]) == ("mua mù", "giá {price}", "trái")
+        players = [(view.name(s.player), s.open_cards, s.folded) for s in hand.seats]
+        assert drawn == render_board(market, players, hand.pot, labels.title, labels)
+        english = render_board(market, players, hand.pot, "Abyssinia · buy 1 of 5")
+        assert drawn != english

@@ -1,0 +1,1 @@
+"""The rules engine: rankings, the rules of RULES.md, random play, records and replay."""

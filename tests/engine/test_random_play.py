@@ -1,0 +1,108 @@
+"""Property tests: random legal play in every variant and seat count."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import random
+
+from hypothesis import given, settings
+
+from bot.engine import VARIANTS, Action, Hand, IllegalAction, public_view, seat_view
+from bot.engine.cards import FULL_DECK
+from bot.engine.replay import replay_json, state_json
+from bot.engine.simulate import new_random_hand, random_action
+from tests.support.engine_helpers import GAMES
+
+
+def snapshot(hand: Hand) -> dict:
+    state = {k: v for k, v in vars(hand).items() if k not in ("rng", "header")}
+    return copy.deepcopy(state)
+
+
+def illegal_actions(hand: Hand, rng: random.Random) -> list[Action]:
+    d = hand.decision()
+    others = [p for p in hand.players if p != d.player]
+    bad = [Action(rng.choice(others), "check"), Action(d.player, "shove")]
+    if d.phase == "bet":
+        bad += [
+            Action(d.player, k)
+            for k in ("check", "bet", "call", "raise", "fold")
+            if k not in d.legal
+        ]
+        bad += [Action(d.player, "discard", cards=()), Action(d.player, "buy", source="left")]
+    else:
+        bad += [Action(d.player, "fold"), Action(d.player, "bet")]
+    if d.phase == "draw":
+        foreign = next(c for c in FULL_DECK if c not in d.discardable)
+        bad.append(Action(d.player, "discard", cards=(foreign,)))
+    return bad
+
+
+@settings(max_examples=150, deadline=None)
+@given(GAMES)
+def test_random_play_conserves_chips_and_replays(game):
+    variant, seats, seed = game
+    rng = random.Random(seed)
+    hand = new_random_hand(variant, seats, rng)
+    minimum = VARIANTS[variant].table_minimum
+    steps = 0
+    while not hand.complete:
+        if rng.random() < 0.3:
+            for bad in illegal_actions(hand, rng):
+                before = snapshot(hand)
+                try:
+                    hand.apply(bad)
+                except IllegalAction:
+                    pass
+                else:
+                    raise AssertionError(f"illegal {bad} was accepted")
+                assert snapshot(hand) == before
+        if rng.random() < 0.1:  # the record of any prefix replays to the same state
+            assert replay_json(hand.record().to_json()) == state_json(hand)
+        hand.apply(random_action(hand, rng))
+        steps += 1
+        assert hand.pot == sum(hand.contributed)
+        assert max(hand.contributed) <= minimum
+        assert steps < 400
+    net = hand.net()
+    assert sum(net.values()) == 0
+    assert sum(hand.payouts) == hand.pot
+    assert all(a.amount == sum(a.shares.values()) for a in hand.awards)
+    assert replay_json(hand.record().to_json()) == state_json(hand)
+
+
+def _ints(value) -> set[int]:
+    """Every int inside a view (card ints are large; chip counts stay small)."""
+    if dataclasses.is_dataclass(value):
+        return _ints(dataclasses.asdict(value))
+    if isinstance(value, dict):
+        return _ints(list(value.keys())) | _ints(list(value.values()))
+    if isinstance(value, (list, tuple, set)):
+        return set().union(*(_ints(v) for v in value)) if value else set()
+    return {value} if isinstance(value, int) and not isinstance(value, bool) else set()
+
+
+@settings(max_examples=60, deadline=None)
+@given(GAMES)
+def test_views_never_show_hidden_cards(game):
+    variant, seats, seed = game
+    rng = random.Random(seed)
+    hand = new_random_hand(variant, seats, rng)
+    draw_game = not VARIANTS[variant].split
+    while not hand.complete:
+        held = {c for h in hand.holdings for c in h}
+        stub = set(hand.stub[hand.stub_pos :])
+        public = _ints(public_view(hand))
+        assert not public & stub  # nobody sees the stub (Abyssinia's blind card)
+        if draw_game:
+            assert not public & held
+        for player in hand.players:
+            mine = set(hand.holdings[hand.seat_of(player)])
+            seen = _ints(seat_view(hand, player))
+            assert seen & held <= (mine if draw_game else held)
+        hand.apply(random_action(hand, rng))
+    if hand.showdown:
+        assert public_view(hand).shown.keys() == {hand.players[s] for s in hand.active}
+    else:
+        assert public_view(hand).shown == {}

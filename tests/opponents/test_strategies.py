@@ -1,0 +1,227 @@
+"""The computer players' behaviour: sane discards, buys and bets, and always legal."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+
+from bot.engine import VARIANTS, Action, Hand
+from bot.engine.cards import format_cards, parse_cards
+from bot.engine.simulate import new_random_hand
+from bot.opponents import KINDS, LEVELS, Strategy, advise, observe, review
+from bot.opponents.lowball import choose_keep
+from tests.support.engine_helpers import GAMES, deck_for
+
+SEEDS = range(40)
+
+
+def heads_up(variant: str, mine: str, theirs: str, then: str = "") -> Hand:
+    """Heads-up hand: ``me`` (seat 0, first to act) holds ``mine``; for Abyssinia
+    ``then`` starts the stub (the market's two cards first)."""
+    if VARIANTS[variant].split:
+        deck = [*parse_cards(then)]
+        deck += [c for c in parse_cards(" ".join(deck_for([], ""))) if c not in deck]
+    else:
+        deck = parse_cards(" ".join(deck_for([mine, theirs], then)))
+    # Dealer is seat 1, so seat 0 is dealt first and acts first (heads-up triple draw:
+    # the dealer posts the small blind and acts first; seat 0 still draws first).
+    return Hand.start(variant, [("me", 100), ("you", 100)], 1, deck)
+
+
+def until_my(hand: Hand, phase: str, their_bet: str = "call") -> None:
+    """Let the other player check/call (or ``their_bet``) and stand pat until my turn in
+    ``phase``; my own betting turns check or call."""
+    while not (hand.players[hand.to_act] == "me" and hand.phase == phase):
+        d = hand.decision()
+        assert d is not None
+        if d.phase == "draw":
+            hand.apply(Action(d.player, "discard", cards=()))
+        elif d.player == "you" and their_bet in d.legal:
+            hand.apply(Action(d.player, their_bet))
+        else:
+            hand.apply(Action(d.player, "check" if "check" in d.legal else "call"))
+
+
+def decide(hand: Hand, level: str, seed: int) -> Action:
+    return Strategy(level, random.Random(seed)).decide(observe(hand, "me"))
+
+
+@pytest.mark.parametrize("variant", ["a5-draw", "a5-triple"])
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_stands_pat_on_a_wheel(variant, level):
+    for seed in SEEDS:
+        hand = heads_up(variant, "5h 4h 3s 2d Ac", "Kc Qd Jh 9s 8c")
+        until_my(hand, "draw")
+        assert decide(hand, level, seed).cards == ()
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+@pytest.mark.parametrize("six_low", ["6c 5d 4h 2s Ac", "6c 4d 3h 2s Ac", "6d 5c 3h 2s Ac"])
+def test_never_breaks_a_made_six_low_in_ace_to_six(level, six_low):
+    """Throwing the six would leave a draw where one rank makes a straight (a loser)."""
+    for seed in SEEDS:
+        hand = heads_up("a6-draw", six_low, "Kc Qd Jh 9s 8c")
+        until_my(hand, "draw")
+        assert decide(hand, level, seed).cards == ()
+
+
+def test_ace_to_six_breaks_a_straight_without_keeping_a_straight_draw():
+    """6-5-4-3-2 is a straight in A-6: throw the five (keep 6-4-3-2: an ace makes the nuts),
+    not the six (2-3-4-5 is a two-way straight draw)."""
+    keep = choose_keep(parse_cards("6c 5d 4h 3s 2c"), "a6", 1)
+    assert sorted(format_cards(keep)) == sorted(["6c", "4h", "3s", "2c"])
+    # In A-5 the same cards are a made six-low: stand pat.
+    assert len(choose_keep(parse_cards("6c 5d 4h 3s 2c"), "a5", 1)) == 5
+
+
+def test_ace_to_six_breaks_a_flush_but_ace_to_five_keeps_it():
+    flush = parse_cards("8s 6s 4s 3s 2s")
+    keep = format_cards(choose_keep(flush, "a6", 1))
+    assert len(keep) == 4 and {"2s", "3s", "4s"} <= set(keep)
+    assert len(choose_keep(flush, "a5", 1)) == 5
+
+
+def test_draws_to_the_low_cards():
+    # A pair and a king: keep one of each low rank.
+    assert sorted(format_cards(choose_keep(parse_cards("Kc 3d 3h 2s Ac"), "a5", 1))) == [
+        "2s",
+        "3d",
+        "Ac",
+    ]
+    # A rough made hand with one draw left and a smooth four: throw the king.
+    keep = choose_keep(parse_cards("Kd 7c 4h 3s 2c"), "a5", 1)
+    assert sorted(format_cards(keep)) == ["2c", "3s", "4h", "7c"]
+    # A made nine-low: pat with one draw left, broken in triple draw with three to come.
+    nine = parse_cards("9d 6c 4h 3s 2c")
+    assert len(choose_keep(nine, "a5", 1)) == 5
+    assert "9d" not in format_cards(choose_keep(nine, "a5", 3))
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_bets_the_nuts_and_folds_trash_after_the_draw(level):
+    for seed in SEEDS:
+        nuts = heads_up("a5-draw", "5h 4h 3s 2d Ac", "Kc Kd Jh 9s 8c")
+        until_my(nuts, "bet")  # pre-draw
+        nuts.apply(Action("me", "check"))
+        nuts.apply(Action("you", "check"))
+        nuts.apply(Action("me", "discard", cards=()))
+        nuts.apply(Action("you", "discard", cards=()))
+        assert decide(nuts, level, seed).action == "bet"
+    for seed in SEEDS:
+        trash = heads_up("a5-draw", "Kc Kd Qh Qs Jc", "5h 4h 3s 2d Ac")
+        trash.apply(Action("me", "check"))
+        trash.apply(Action("you", "check"))
+        # Nothing low to catch: a legal junk draw of one card, then they stand pat and bet.
+        trash.apply(Action("me", "discard", cards=tuple(parse_cards("Jc"))))
+        trash.apply(Action("you", "discard", cards=()))
+        trash.apply(Action("me", "check"))
+        trash.apply(Action("you", "bet"))
+        assert decide(trash, level, seed).action == "fold"
+
+
+def test_station_checks_calls_stands_pat_on_made_hands_and_buys_cheap():
+    hand = heads_up("a6-draw", "9c 8d 5h 3s Ac", "Kc Qd Jh 9s 8c")
+    assert decide(hand, "station", 0).action == "check"
+    hand.apply(Action("me", "check"))
+    hand.apply(Action("you", "bet"))
+    assert decide(hand, "station", 0).action == "call"
+    hand.apply(Action("me", "call"))
+    assert decide(hand, "station", 0).cards == ()
+    aby = heads_up("abyssinia", "", "", then="As 9d")
+    assert decide(aby, "station", 0).source == "right"
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+@pytest.mark.parametrize(
+    "market",
+    [
+        "Kc 6d",  # same price: the low card
+        "5c 7d",  # a seven for 1 over a five for 2
+        "2c 6d",  # a six for 1 over a deuce for 2
+        "Qc 8d",  # an eight over a queen
+    ],
+)
+def test_prefers_a_cheap_low_card_early_in_abyssinia(level, market):
+    """First buy: the cheap low card over the other market card."""
+    picks = [
+        decide(heads_up("abyssinia", "", "", then=market), level, seed).source for seed in range(20)
+    ]
+    # The blind card is worth nearly as much here (its expectation over the unseen cards,
+    # most of them cheap), so the test asks only that the cheap low card is preferred.
+    assert picks.count("right") > max(picks.count("blind"), 3 * picks.count("left")), picks
+
+
+def test_abyssinia_buys_blind_when_both_market_cards_spoil_the_hand():
+    """Holding 5-4-3-2 for the last buy, two more deuces on the market would pair the
+    low: the blind card (mostly a made low or a straight) is worth more than either."""
+    hand = heads_up("abyssinia", "", "", then="5c 5d 4c 4d 3c 3d 2c 2d 2h 2s")
+    for _ in range(4):  # me 5c 4c 3c 2c from the left, you 5d 4d 3d 2d from the right
+        until_my(hand, "buy")
+        hand.apply(Action("me", "buy", source="left"))
+        hand.apply(Action("you", "buy", source="right"))
+    until_my(hand, "buy")
+    assert [o.card for o in observe(hand, "me").decision.market[:2]] == parse_cards("2h 2s")
+    for level in ("normal", "hard"):
+        picks = [decide(hand, level, seed).source for seed in range(10)]
+        assert picks.count("blind") >= 9, (level, picks)
+
+
+def test_hard_snows_sometimes_and_normal_never():
+    """Heads-up at the only draw of A-6, having raised before it, with nothing to draw to:
+    hard sometimes stands pat to bluff (snowing), normal always draws."""
+
+    def stood_pat(level: str, seed: int) -> bool:
+        hand = heads_up("a6-draw", "Kc Qd Jh Ts 9c", "7h 5h 4d 3c 2s")
+        hand.apply(Action("me", "bet"))
+        hand.apply(Action("you", "call"))
+        return decide(hand, level, seed).cards == ()
+
+    assert not any(stood_pat("normal", seed) for seed in range(60))
+    assert 0 < sum(stood_pat("hard", seed) for seed in range(60)) < 60
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_decisions_are_repeatable_with_the_same_seed(level):
+    hand = new_random_hand("a5-triple", 4, random.Random(3))
+    player = hand.players[hand.to_act]
+    obs = observe(hand, player)
+    first = [Strategy(level, random.Random(9)).decide(obs) for _ in range(3)]
+    assert first[0] == first[1] == first[2]
+
+
+@settings(max_examples=60, deadline=None)
+@given(GAMES)
+def test_every_action_a_strategy_returns_is_legal(game):
+    """Whole hands with a random strategy at each seat: the engine accepts every move."""
+    variant, seats, seed = game
+    rng = random.Random(seed)
+    hand = new_random_hand(variant, seats, rng)
+    bots = {p: Strategy(rng.choice(KINDS), random.Random(rng.random())) for p in hand.players}
+    while not hand.complete:
+        player = hand.players[hand.to_act]
+        hand.apply(bots[player].decide(observe(hand, player)))  # IllegalAction fails the test
+    assert sum(hand.net().values()) == 0
+
+
+def test_hint_and_review_of_a_played_hand():
+    """The hint for a wheel is to stand pat; after the hand, the review lists each of the
+    player's decisions beside the level's choice, the same every time it is asked."""
+    hand = heads_up("a5-draw", "5h 4h 3s 2d Ac", "Kc Qd Jh 9s 8c")
+    until_my(hand, "draw")
+    hint = advise(hand, "me", "normal")
+    assert hint.action == Action("me", "discard", cards=()) and len(hint.kept) == 5
+    assert advise(hand, "me", "normal") == hint
+    hand.apply(Action("me", "discard", cards=tuple(parse_cards("5h"))))  # a plain mistake
+    until_my(hand, "bet")
+    hand.apply(Action("me", "check"))
+    hand.apply(Action("you", "check"))
+    assert hand.complete
+    reviews = review(hand.record(), "me", "normal")
+    assert [r.index for r in reviews] == [
+        i for i, a in enumerate(hand.record().actions) if a.player == "me"
+    ]
+    draw = next(r for r in reviews if r.played.action == "discard")
+    assert not draw.same and draw.advice.action.cards == ()
+    assert review(hand.record(), "me", "normal") == reviews

@@ -1,0 +1,1 @@
+"""Card images and the fonts they are drawn with."""

@@ -1,0 +1,1 @@
+"""The Store on SQLite and PostgreSQL: migrations, durability, ledger guards, operations."""

@@ -1,0 +1,1 @@
+"""What the tests share: databases, fakes of the layers below, drivers and checks."""

@@ -1,0 +1,71 @@
+"""Building decks and records for engine tests, written the way RULES.md writes hands."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from bot.engine import VARIANTS
+from bot.engine.cards import FULL_DECK, format_card, parse_cards
+
+
+def deck_for(hands: list[str], then: str = "") -> list[str]:
+    """A full deck dealing ``hands`` (in dealing order, i.e. from left of the dealer)
+    one card at a time, followed by the cards of ``then``, then every other card."""
+    parsed = [parse_cards(h) for h in hands]
+    order = [parsed[seat][i] for i in range(5) for seat in range(len(parsed))]
+    order += parse_cards(then)
+    assert len(set(order)) == len(order), "a card is used twice"
+    return [format_card(c) for c in order + [c for c in FULL_DECK if c not in order]]
+
+
+def rotate_to_seats(hands: list[str], dealer: int) -> list[str]:
+    """Turn hands given per seat (index 0 first) into dealing order from left of the dealer."""
+    n = len(hands)
+    return [hands[(dealer + 1 + i) % n] for i in range(n)]
+
+
+def record(variant: str, players: list[str], dealer: int, deck: list[str], actions, stack=100):
+    return {
+        "variant": variant,
+        "seats": [{"player": p, "stack": stack} for p in players],
+        "dealer": dealer,
+        "deck": deck,
+        "reshuffles": [],
+        "actions": [_action(a) for a in actions],
+    }
+
+
+def _action(text: str) -> dict:
+    """'lena bet', 'lena discard 8c 7d', 'anna buy blind'."""
+    player, name, *rest = text.split()
+    out = {"player": player, "action": name}
+    if name == "discard":
+        out["cards"] = rest
+    if name == "buy":
+        out["from"] = rest[0]
+    return out
+
+
+#: (variant, seats, seed) for every game and seat count
+GAMES = st.sampled_from(sorted(VARIANTS)).flatmap(
+    lambda v: st.tuples(
+        st.just(v), st.integers(VARIANTS[v].min_seats, VARIANTS[v].max_seats), st.integers(0, 2**32)
+    )
+)
+
+#: the example record of RULES.md §7
+RULES_EXAMPLE = {
+    "variant": "a5-draw",
+    "seats": [{"player": "lena", "stack": 40}, {"player": "mike", "stack": 40}],
+    "dealer": 1,
+    "deck": deck_for([], "8c 6s 4h 5d 3s 3c 2d 2h Ac Ad 5h"),
+    "reshuffles": [],
+    "actions": [
+        {"player": "lena", "action": "bet"},
+        {"player": "mike", "action": "call"},
+        {"player": "lena", "action": "discard", "cards": ["8c"]},
+        {"player": "mike", "action": "discard", "cards": []},
+        {"player": "lena", "action": "bet"},
+        {"player": "mike", "action": "call"},
+    ],
+}

@@ -1,0 +1,71 @@
+"""Storage tests' shared pieces: a guild, the grant, a clock, accounts, and the ledger audit."""
+
+from __future__ import annotations
+
+from bot.storage import Store
+from tests.support.databases import Target, open_reader
+
+G = 1000  # guild id
+GRANT = 200
+
+
+class FakeClock:
+    """Deterministic time: each call advances one second."""
+
+    def __init__(self, start: float = 1_700_000_000.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        self.now += 1
+        return self.now
+
+
+async def seat_players(store: Store, users: list[int], guild: int = G) -> None:
+    for user in users:
+        await store.ensure_account(guild, user, f"user{user}", GRANT)
+
+
+def audit(path: Target) -> None:
+    """Check the ledger invariants straight from the database, independently of Store."""
+    db = open_reader(path)
+    try:
+        accounts = db.execute(
+            "SELECT guild_id, user_id, balance, granted, refilled, net_won, hands_played "
+            "FROM accounts"
+        ).fetchall()
+        for guild, user, balance, granted, refilled, net_won, played in accounts:
+            sums = dict(
+                db.execute(
+                    "SELECT kind, SUM(amount) FROM ledger WHERE guild_id=? AND user_id=? "
+                    "GROUP BY kind",
+                    (guild, user),
+                ).fetchall()
+            )
+            hands = db.execute(
+                "SELECT COUNT(*) FROM ledger WHERE guild_id=? AND user_id=? AND kind='hand'",
+                (guild, user),
+            ).fetchone()[0]
+            held = db.execute(
+                "SELECT COALESCE(SUM(hold), 0) FROM hand_players hp JOIN hands h USING (hand_id) "
+                "WHERE hp.guild_id=? AND hp.user_id=? AND h.status='live'",
+                (guild, user),
+            ).fetchone()[0]
+            assert balance == granted + refilled + net_won
+            assert granted == sums.get("grant", 0)
+            assert refilled == sums.get("refill", 0)
+            assert net_won == sums.get("hand", 0)
+            assert played == hands
+            assert 0 <= held <= balance
+        for guild, total in db.execute("SELECT guild_id, SUM(net_won) FROM accounts GROUP BY 1"):
+            assert total == 0, f"guild {guild} nets sum to {total}"
+        for hand_id, status, entries, total in db.execute(
+            "SELECT h.hand_id, h.status, COUNT(l.entry_id), COALESCE(SUM(l.amount), 0) "
+            "FROM hands h LEFT JOIN ledger l ON l.hand_id = h.hand_id GROUP BY h.hand_id"
+        ):
+            players = db.execute(
+                "SELECT COUNT(*) FROM hand_players WHERE hand_id=?", (hand_id,)
+            ).fetchone()[0]
+            assert entries == (players if status == "complete" else 0)
+            assert total == 0
+    finally:
+        db.close()

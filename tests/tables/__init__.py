@@ -1,0 +1,1 @@
+"""The table manager on real databases: steps, timers, restarts, kills, practice, shards."""

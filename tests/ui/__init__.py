@@ -1,0 +1,1 @@
+"""Words: the catalogs, hand names, and no visible word outside the catalog."""
