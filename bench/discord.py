@@ -137,7 +137,7 @@ class Figures:
     gc_pause: float  # the longest garbage-collector pause during the burst (s)
     requests: int  # everything sent to "Discord" during the burst and until all was shown
     webhook: int  # of which interaction responses and followups
-    edits: int  # table-message edits (PATCH of a table message)
+    edits: int  # table-message edits (PATCH of a table message, channel or @original)
     presenter_edits: int  # the presenter's own count of table edits and posts
     stored_actions: int  # actions in the stored records of the hands played
     routes: dict[str, int] = field(default_factory=dict)  # requests by kind (see ``kind``)
@@ -356,7 +356,8 @@ async def run_once(
             bot.manager.subscribe(on_event)
             h.latency = latency
             tally = Tally()
-            first_request, first_edits = len(h.sent_log), bot.presenter.edits
+            first_request = len(h.sent_log)
+            first_edits = bot.presenter.edits + bot.presenter.carried_late
             monitor = LagMonitor()
             watching = asyncio.create_task(monitor.run())
             start, start_cpu = time.perf_counter(), time.thread_time()
@@ -388,10 +389,14 @@ async def run_once(
             assert all(_finished(r) for r in replies), "an interaction was never answered"
             sent = h.sent_log[first_request:]  # (transport, method, path, at)
             tables_ = {str(s.channel) for s in seats}
-            edits = [
+            edits = [  # of a table message: through its channel, or an interaction's token
                 path
                 for transport, method, path, _ in sent
-                if transport == "http" and method == "PATCH" and path.split("/")[2] in tables_
+                if method == "PATCH"
+                and (
+                    (transport == "http" and path.split("/")[2] in tables_)
+                    or path.endswith("/messages/@original")
+                )
             ]
             stored_actions = 0
             for hand_id in tally.hand_ids:
@@ -413,7 +418,7 @@ async def run_once(
                 requests=len(sent),
                 webhook=sum(transport == "webhook" for transport, *_ in sent),
                 edits=len(edits),
-                presenter_edits=bot.presenter.edits - first_edits,
+                presenter_edits=bot.presenter.edits + bot.presenter.carried_late - first_edits,
                 stored_actions=stored_actions,
                 routes=dict(Counter(kind(tr, m, p, tables_) for tr, m, p, _ in sent)),
             )

@@ -166,6 +166,7 @@ class Presenter:
         self.edits = 0  # table message edits and posts made, for the benchmark
         self.carried = 0  # table views that went out as the answer to a click
         self.token_edits = 0  # table edits made with an earlier click's token
+        self.carried_late = 0  # of the carried views, those sent as an edit after a deferral
 
     # ----- life cycle ----------------------------------------------------------------
 
@@ -288,6 +289,7 @@ class Presenter:
         try:
             if interaction.response.is_done():
                 await self._timed(interaction.edit_original_response(**content))
+                self.carried_late += 1
             else:
                 await self._timed(interaction.response.edit_message(**content))
         except (discord.HTTPException, *TRANSIENT) as exc:

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import time
 
-from tests.discord_helpers import (
+from tests.harness import DiscordHarness, Sent
+from tests.support.discord_helpers import (
     GUILD,
     PLAYERS,
     TABLE,
@@ -16,7 +17,6 @@ from tests.discord_helpers import (
     table_message,
     uid,
 )
-from tests.harness import DiscordHarness, Sent
 
 ALICE, BOB = PLAYERS[:2]
 

@@ -13,8 +13,8 @@ import pytest
 from bot.client import PokerBot
 from bot.settings import Settings
 from bot.ui.budget import exempt
-from tests.discord_helpers import GUILD, PLAYERS, TABLE, burst, make_bot, open_table, uid
 from tests.harness import DiscordHarness, HarnessError, Sent, users
+from tests.support.discord_helpers import GUILD, PLAYERS, TABLE, burst, make_bot, open_table, uid
 
 ALICE, BOB, CAROL = PLAYERS[:3]
 CREATE_DM = "/users/@me/channels"
