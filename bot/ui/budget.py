@@ -44,7 +44,12 @@ def default_share(shard_count: int | None, shard_ids: tuple[int, ...] | None) ->
 
 
 class Share:
-    """At most ``rate`` requests start in any second (a sliding window)."""
+    """At most ``rate`` requests start in any second (a sliding window). The window is a
+    little longer than a second: Discord counts requests as they arrive, after whatever
+    delay each had on the way, so two that left just over a second apart may land within
+    one."""
+
+    window = 1.1
 
     def __init__(self, rate: float, clock: Callable[[], float] | None = None) -> None:
         self.rate = rate
@@ -60,14 +65,14 @@ class Share:
         waited = False
         while True:
             now = self._now()
-            while self._starts and now - self._starts[0] >= 1.0:
+            while self._starts and now - self._starts[0] >= self.window:
                 self._starts.popleft()
             if len(self._starts) < self.limit:
                 self._starts.append(now)
                 self.waited += waited
                 return
             waited = True
-            await asyncio.sleep(1.0 - (now - self._starts[0]) + 0.001)
+            await asyncio.sleep(self.window - (now - self._starts[0]) + 0.001)
 
 
 class Failures:

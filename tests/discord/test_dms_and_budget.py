@@ -3,9 +3,12 @@ process's share of Discord's global limit."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import logging
 import random
 import re
+import sys
 
 import discord
 import pytest
@@ -15,6 +18,7 @@ from bot.settings import Settings
 from bot.ui.budget import exempt
 from tests.harness import DiscordHarness, HarnessError, Sent, users
 from tests.support.discord_helpers import GUILD, PLAYERS, TABLE, burst, make_bot, open_table, uid
+from tests.support.paths import ROOT
 
 ALICE, BOB, CAROL = PLAYERS[:3]
 CREATE_DM = "/users/@me/channels"
@@ -125,3 +129,26 @@ async def test_channel_route_requests_stay_within_the_process_share(tmp_path):
         interactions = [s for s in sent if exempt(s.path)]
         assert interactions and all(re.search(r"/(interactions|webhooks)/", s.path)
                                     for s in interactions)  # fmt: skip
+
+
+async def test_n_bot_processes_on_one_token_never_exceed_the_total_per_second(tmp_path):
+    """Three processes, each with a share of 2 requests/s: together at most 6 in any second."""
+    total, processes = 6, 3
+
+    async def child(shard: int) -> list[float]:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "tests.support.share_child", str(tmp_path / f"{shard}.db"),
+            str(total / processes), str(shard), str(processes),
+            cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        out, err = await asyncio.wait_for(proc.communicate(), 120)
+        assert proc.returncode == 0, err.decode()[-2000:]
+        return json.loads(out.decode().strip().splitlines()[-1])
+
+    runs = await asyncio.gather(*(child(i) for i in range(processes)))
+    every = sorted(at for run in runs for at in run)
+    assert all(len(run) >= 12 for run in runs)  # each process had more to send than its share
+    overlap = min(run[-1] for run in runs) - max(run[0] for run in runs)
+    assert overlap > 1.0  # the processes sent at the same time
+    for i, at in enumerate(every):
+        assert len([t for t in every[i:] if t - at < 1.0]) <= total
