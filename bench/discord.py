@@ -2,7 +2,7 @@
 
 The production bot (``bot.client.PokerBot`` with its presenter, the SQLite store on a
 file in a temp directory, the render threads) is logged in and fed gateway payloads by
-``tests/harness.py``; every REST call and interaction response takes a random
+``fakediscord/harness.py``; every REST call and interaction response takes a random
 ``--latency`` (default 100–300 ms, seeded) before "Discord" answers it. ``--tables``
 tables (default 200: the four games in turn, 2 or 3 players each) are opened and joined
 without latency (not measured); then every table plays ``--hands`` hands at once. Each
@@ -69,8 +69,8 @@ from bot.client import freeze_heap  # noqa: E402
 from bot.engine.record import parse_record  # noqa: E402
 from bot.tables.models import TableEvent  # noqa: E402
 from bot.tables.table import Table  # noqa: E402
-from tests.harness import DiscordHarness, Reply, users  # noqa: E402
-from tests.support.discord_helpers import (  # noqa: E402
+from fakediscord.harness import DiscordHarness, Reply, users  # noqa: E402
+from fakediscord.poker import (  # noqa: E402
     GUILD,
     assert_table_shows_latest,
     make_bot,

@@ -1,4 +1,4 @@
-"""Proves tests/harness.py against a tiny toy bot driven through the real discord.py."""
+"""Proves fakediscord/harness.py against a tiny toy bot driven through the real discord.py."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from tests.harness import APPLICATION_ID, DiscordHarness, Fault, HarnessError, users
+from fakediscord.harness import APPLICATION_ID, DiscordHarness, Fault, HarnessError, users
 
 GUILD = 1200000000000000001
 TABLE = 1210000000000000001

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import time
 
-from tests.harness import DiscordHarness, Sent
-from tests.support.discord_helpers import (
+from fakediscord.harness import DiscordHarness, Sent
+from fakediscord.poker import (
     GUILD,
     PLAYERS,
     TABLE,

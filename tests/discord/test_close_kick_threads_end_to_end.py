@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import discord
 
-from tests.harness import DiscordHarness
+from fakediscord.harness import DiscordHarness
 from tests.support.moderated_server import (
     ALICE,
     BOB,

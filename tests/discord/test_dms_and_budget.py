@@ -16,8 +16,8 @@ import pytest
 from bot.client import PokerBot
 from bot.settings import Settings
 from bot.ui.budget import exempt
-from tests.harness import DiscordHarness, HarnessError, Sent, users
-from tests.support.discord_helpers import GUILD, PLAYERS, TABLE, burst, make_bot, open_table, uid
+from fakediscord.harness import DiscordHarness, HarnessError, Sent, users
+from fakediscord.poker import GUILD, PLAYERS, TABLE, burst, make_bot, open_table, uid
 from tests.support.paths import ROOT
 
 ALICE, BOB, CAROL = PLAYERS[:3]

@@ -1,6 +1,6 @@
 """End to end: the real bot, driven through real discord.py with gateway payloads.
 
-The harness (tests/harness.py) feeds INTERACTION_CREATE payloads built from the
+The harness (fakediscord/harness.py) feeds INTERACTION_CREATE payloads built from the
 command schema the bot synced, and records every request the bot makes. The
 engine's own state is read only as the oracle of which cards are hidden.
 """
@@ -17,8 +17,8 @@ from bot.client import PokerBot
 from bot.engine.cards import format_card
 from bot.render.text import card_text
 from bot.settings import Settings
-from tests.harness import DiscordHarness, HarnessError
-from tests.support.discord_helpers import (
+from fakediscord.harness import DiscordHarness, HarnessError
+from fakediscord.poker import (
     ALICE,
     BOB,
     CAROL,

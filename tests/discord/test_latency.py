@@ -1,4 +1,4 @@
-"""The bot under Discord's real conditions: every REST call takes time (tests/harness.py
+"""The bot under Discord's real conditions: every REST call takes time (fakediscord/harness.py
 injects it), and still every interaction is answered at once and the table converges."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import pytest
 from bot.engine import Hand
 from bot.engine.record import parse_record
 from bot.render.text import card_text
-from tests.harness import DiscordHarness
-from tests.support.discord_helpers import (
+from fakediscord.harness import DiscordHarness
+from fakediscord.poker import (
     ALICE,
     BOB,
     CAROL,

@@ -8,8 +8,16 @@ import pytest
 
 from bot.engine.cards import RANKS, rank_of
 from bot.render.text import card_text
-from tests.harness import DiscordHarness, HarnessError, Msg, Reply, make_member, make_user, users
-from tests.support.discord_helpers import GUILD, TABLE, make_bot, open_table, uid
+from fakediscord.harness import (
+    DiscordHarness,
+    HarnessError,
+    Msg,
+    Reply,
+    make_member,
+    make_user,
+    users,
+)
+from fakediscord.poker import GUILD, TABLE, make_bot, open_table, uid
 
 PLAYERS = users(4)
 ALICE, BOB, CAROL, DAVE = PLAYERS

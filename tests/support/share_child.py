@@ -17,8 +17,8 @@ from pathlib import Path
 from bot.client import PokerBot
 from bot.settings import Settings
 from bot.ui.budget import exempt
-from tests.harness import DiscordHarness, users
-from tests.support.discord_helpers import GUILD, TABLE, open_table
+from fakediscord.harness import DiscordHarness, users
+from fakediscord.poker import GUILD, TABLE, open_table
 
 
 async def main(db: Path, share: float, shard: int, count: int) -> None:
