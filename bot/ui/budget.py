@@ -36,6 +36,14 @@ def exempt(path: str) -> bool:
     return any(part in path for part in EXEMPT)
 
 
+def shown_path(path: str) -> str:
+    """A request path fit for a log: an interaction's token never is."""
+    for part in EXEMPT:
+        if part in path:
+            return path[: path.index(part) + len(part)] + "…"
+    return path
+
+
 def default_share(shard_count: int | None, shard_ids: tuple[int, ...] | None) -> float:
     """A process running some of the shards gets their part of the default share."""
     if shard_count is None or not shard_ids:
@@ -138,7 +146,7 @@ class Budget:
 
     def after(self, status: int, path: str) -> None:
         if status in FAILED:
-            self.failures.record(status, path)
+            self.failures.record(status, shown_path(path))
 
     async def _on_start(self, session: Any, ctx: SimpleNamespace, params: Any) -> None:
         await self.before(params.url.path)

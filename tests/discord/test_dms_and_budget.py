@@ -152,3 +152,13 @@ async def test_n_bot_processes_on_one_token_never_exceed_the_total_per_second(tm
     assert overlap > 1.0  # the processes sent at the same time
     for i, at in enumerate(every):
         assert len([t for t in every[i:] if t - at < 1.0]) <= total
+
+
+def test_a_logged_path_never_shows_an_interaction_token():
+    from bot.ui.budget import shown_path
+
+    assert shown_path("/api/v10/webhooks/1/secret-token/messages/@original") == (
+        "/api/v10/webhooks/…"
+    )
+    assert shown_path("/api/v10/interactions/2/secret-token/callback") == "/api/v10/interactions/…"
+    assert shown_path("/api/v10/channels/3/messages") == "/api/v10/channels/3/messages"
