@@ -19,7 +19,7 @@ from bot.tables.guild_settings import GuildSettings, GuildSettingsBook, allows_c
 from bot.tables.manager import TIMEOUT_RANGE, TableManager
 from bot.tables.models import Outcome, Refused
 from bot.ui import handlers, practice
-from bot.ui.autocomplete import buy_choices, discard_choices
+from bot.ui.autocomplete import buy_choices, discard_choices, parse_source
 from bot.ui.catalog import t
 from bot.ui.limits import TABLE_REPOST, cooldown, limiter_of
 from bot.ui.moderation import is_moderator, jump_url
@@ -319,7 +319,9 @@ class DrawTableCog(TableCog, group_name="draw-table"):
     @app_commands.command(
         name="discard", description="Throw cards and draw new ones; empty stands pat"
     )
-    @app_commands.describe(cards="Cards to throw, like '8c Kd' (leave empty to stand pat)")
+    @app_commands.describe(
+        cards="Cards to throw, like 8♣ K♦ or 8c Kd (c♣ d♦ h♥ s♠); leave empty to stand pat"
+    )
     async def discard(self, interaction: discord.Interaction, cards: str | None = None) -> None:
         text = (cards or "").strip()
         if text.lower() in ("pat", "none", "-"):
@@ -344,8 +346,8 @@ class AbyssiniaBase(TableCog, group_name="abyssinia-table"):
     @app_commands.rename(source="from")
     @app_commands.describe(source="left, right or blind (the top card of the stub, price after)")
     async def buy(self, interaction: discord.Interaction, source: str) -> None:
-        choice = source.strip().lower()
-        if choice not in handlers.BUY_ACTIONS:
+        choice = parse_source(source)  # "left", "esquerda", "trái" …
+        if choice is None:
             places = join_list(t(f"source.{s}") for s in handlers.BUY_ACTIONS)
             text = t("refused.bad_source", source=f"'{source}'", legal=places)
             await handlers.reply(interaction, text)

@@ -13,6 +13,7 @@ from bot.storage.store import UnknownAccount
 from bot.ui import i18n
 from bot.ui.catalog import t
 from bot.ui.handlers import reply
+from bot.ui.text import slash
 
 CONFIRM_SECONDS = 120
 
@@ -63,7 +64,11 @@ class PrivacyCog(
     def store(self):
         return self.bot.store  # type: ignore[attr-defined]
 
-    @app_commands.command(name="show", description="What the bot stores about you here")
+    # "show" is also /settings show: its own catalog context, so each can read differently
+    @app_commands.command(
+        name=app_commands.locale_str("show", context="privacy"),
+        description="What the bot stores about you here",
+    )
     async def show(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None  # guild-only
         data = await self.store.player_data(interaction.guild_id, interaction.user.id)
@@ -87,7 +92,7 @@ class PrivacyCog(
             created=int(data.created_at),
         )
         embed = discord.Embed(title=t("privacy.title"), description=body)
-        embed.set_footer(text=t("privacy.delete_hint"))
+        embed.set_footer(text=t("privacy.delete_hint", command=slash("privacy", "delete")))
         await reply(interaction, "", embed=embed)
 
     @app_commands.command(name="delete", description="Erase your account on this server")

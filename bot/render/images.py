@@ -528,16 +528,30 @@ def _header_text(
     """A line of the header (24 px bold) with ``_TEXT_MARGIN`` either side, on the felt,
     the board's rows above the market band, at the final size; ``right``: aligned on the
     tile's right margin. Callers must not modify the result."""
-    font = _font(24 * _SS, bold=True)
     text = _safe_text(text)
+    font = _font(24 * _SS, bold=True)
     if max_width is not None:
-        text = _fit_text(text, font, max_width * _SS)
+        font, text = _fit_title(text, max_width * _SS)
     width = math.ceil(_text_width(text, font) / _SS) + 2 * _TEXT_MARGIN
     img = Image.new("RGB", (width * _SS, (_MARKET_TOP - _BAND_OUT[1]) * _SS), FELT)
     x = width - _TEXT_MARGIN if right else _TEXT_MARGIN
     xy = (x * _SS, (_PAD + 14) * _SS)
     ImageDraw.Draw(img).text(xy, text, font=font, fill=colour, anchor="rm" if right else "lm")
     return img.reduce(_SS)
+
+
+def _fit_title(text: str, room: float) -> tuple[ImageFont.FreeTypeFont, str]:
+    """The header's font and text for ``room`` (supersampled px): 24 px down to 18 px, then
+    the game's name is shortened rather than the round after it ("Abyss… · apostas 2 de 5")."""
+    for px in (24, 22, 20, 18):
+        font = _font(px * _SS, bold=True)
+        if _text_width(text, font) <= room:
+            return font, text
+    head, sep, tail = text.rpartition(" · ")
+    if not sep:
+        return font, _fit_text(text, font, room)
+    tail = _fit_text(tail, font, room * 0.7)
+    return font, _fit_text(head, font, room - _text_width(sep + tail, font)) + sep + tail
 
 
 @lru_cache(maxsize=16)
@@ -594,27 +608,86 @@ def _blind_stub(label: str, price: str) -> Image.Image:
     return _reduced(tile)
 
 
+# A computer player's name starts with this emoji, which DejaVu Sans lacks: drawn as a shape.
+ROBOT = "🤖"
+_ROBOT_W = 20  # the robot's width and the space after it, in logical pixels at 20 px text
+
+
+def _draw_robot(d: ImageDraw.ImageDraw, x: float, ymid: float, px: int, fill) -> None:
+    """A robot's head (antenna, square face, two eyes) ``px`` high, its left edge at ``x``."""
+    s, k = 1.1 * px * _SS, _SS
+    left, top = x * k, ymid * k - 0.5 * s
+    w = 0.8 * s
+    d.line((left + w / 2, top, left + w / 2, top + 0.2 * s), fill=fill, width=max(1, k))
+    d.ellipse(
+        (left + w / 2 - 0.08 * s, top - 0.1 * s, left + w / 2 + 0.08 * s, top + 0.06 * s), fill=fill
+    )
+    face = (left, top + 0.18 * s, left + w, top + 0.84 * s)
+    d.rounded_rectangle(face, radius=0.14 * s, fill=fill)
+    for ex in (left + 0.22 * w, left + 0.78 * w):
+        ey = top + 0.44 * s
+        d.ellipse((ex - 0.08 * s, ey - 0.08 * s, ex + 0.08 * s, ey + 0.08 * s), fill=FELT)
+    d.rectangle((left + 0.3 * w, top + 0.64 * s, left + 0.7 * w, top + 0.7 * s), fill=FELT)
+
+
+def _name_lines(name: str, bold: bool, room: float, indent: float = 0) -> tuple[int, list[str]]:
+    """The name at 20 px on one line if it fits ``room`` (logical px, the first line
+    ``indent`` less), else on up to three lines at 16 px, broken between words and before
+    a "(": "Anh Họ / Dealer / (trung bình)"; an ellipsis only when a word does not fit."""
+    big = _font(20 * _SS, bold)
+    if big.getlength(name) <= (room - indent) * _SS:
+        return 20, [name]
+    font = _font(16 * _SS, bold)
+    lines: list[str] = []
+    for word in name.split():
+        trial = f"{lines[-1]} {word}" if lines else word
+        width = room - (indent if len(lines) <= 1 else 0)
+        if lines and not word.startswith("(") and font.getlength(trial) <= width * _SS:
+            lines[-1] = trial
+        else:
+            lines.append(word)
+    if len(lines) > 3:
+        lines = [*lines[:2], " ".join(lines[2:])]
+    return 16, [
+        _fit_text(line, font, (room - (indent if n == 0 else 0)) * _SS)
+        for n, line in enumerate(lines)
+    ]
+
+
 @lru_cache(maxsize=512)
 def _player_name(name: str, folded: str | None) -> Image.Image:
     """A player's name, left of their cards, with ``_ROW_MARGIN`` before it: struck
     through and greyed above the word ``folded`` when the player folded (None: still in).
+    A long name takes two lines; a computer player's robot is drawn before it.
     On the felt, a row high, at the final size. Callers must not modify the result."""
     ph = PLAYER_CARD[1]
     x0, ymid = _ROW_MARGIN, ph / 2
     colour = TEXT_DIM if folded is not None else TEXT
     bold = folded is None
-    font = _font(20 * _SS, bold=bold)
-    label = _fit_text(_safe_text(name), font, (_NAME_W - 14) * _SS)
-    lw = font.getlength(label) / _SS
+    robot = name.startswith(ROBOT)
+    text = _safe_text(name[len(ROBOT) :].strip() if robot else name)
+    indent = _ROBOT_W if robot else 0
+    px, lines = _name_lines(text, bold, _NAME_W - 14, indent)
+    font = _font(px * _SS, bold=bold)
+    lw = max(font.getlength(line) / _SS + (indent if n == 0 else 0) for n, line in enumerate(lines))
     # as wide as the name (the cache holds many), or the name column when folded
     width = _NAME_W if folded is not None else min(_NAME_W, x0 + math.ceil(lw) + _TEXT_MARGIN)
     img = Image.new("RGB", (width * _SS, _ROW_H * _SS), FELT)
     d = ImageDraw.Draw(img)
-    _draw_text(d, (x0, ymid - (0 if bold else 8)), label, 20, colour, anchor="lm", bold=bold)
+    step = px + 3
+    top = ymid - (0 if bold else 8) - step * (len(lines) - 1) / 2
+    if robot:
+        _draw_robot(d, x0, top, px, colour)
+    for n, line in enumerate(lines):
+        y = top + n * step
+        at = x0 + (indent if n == 0 else 0)
+        _draw_text(d, (at, y), line, px, colour, anchor="lm", bold=bold)
+        if folded is not None:
+            right = at + font.getlength(line) / _SS
+            d.line((x0 * _SS, (y) * _SS, right * _SS, y * _SS), fill=colour, width=2 * _SS)
     if folded is not None:
-        y = (ymid - 8) * _SS
-        d.line((x0 * _SS, y, (x0 + lw) * _SS, y), fill=colour, width=2 * _SS)
-        _draw_text(d, (x0, ymid + 14), folded, 14, TEXT_DIM, anchor="lm", max_width=_NAME_W - 14)
+        below = top + step * (len(lines) - 1) + 22
+        _draw_text(d, (x0, below), folded, 14, TEXT_DIM, anchor="lm", max_width=_NAME_W - 14)
     return img.reduce(_SS)
 
 

@@ -1,8 +1,11 @@
-"""Autocomplete choices: the caller's own cards for discards, the market for buys."""
+"""Autocomplete choices, and what they accept: the caller's own cards for discards, the
+market (named in any of our languages) for buys."""
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
+from functools import lru_cache
 
 from discord import app_commands
 
@@ -11,6 +14,7 @@ from bot.engine.cards import format_card
 from bot.render.text import card_text, cards_text
 from bot.tables.models import TableView
 
+from . import i18n
 from .catalog import t
 
 
@@ -44,7 +48,43 @@ def discard_choices(cards: Sequence[int], current: str) -> list[app_commands.Cho
     return choices[:25]
 
 
+SOURCES = ("left", "right", "blind")
+
+
+def fold(text: str) -> str:
+    """What was typed, compared without case, accents or extra spaces ("Às  cegas" = "as cegas")."""
+    bare = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    return " ".join(bare.replace("đ", "d").replace("Đ", "d").casefold().split())
+
+
+@lru_cache(maxsize=8)
+def source_words(source: str) -> frozenset[str]:
+    """The words that name a buying place: its id and its name in every language."""
+    words = {source}
+    for locale in i18n.LOCALES:
+        words.add(t(f"source.{source}", locale))
+    return frozenset(fold(w) for w in words)
+
+
+def parse_source(text: str) -> str | None:
+    """The place ``text`` names (``left``/``right``/``blind``, in any of our languages)."""
+    typed = fold(text)
+    return next((s for s in SOURCES if typed in source_words(s)), None)
+
+
+def _words(names: set[str]) -> set[str]:
+    """Each name, and each name from each of its words on ("cegas" finds "às cegas")."""
+    out = set(names)
+    for name in names:
+        words = name.split()
+        out.update(" ".join(words[i:]) for i in range(1, len(words)))
+    return out
+
+
 def buy_choices(view: TableView | None, current: str) -> list[app_commands.Choice[str]]:
+    """The places to buy from, named in the reader's language; what was typed is matched
+    against those names, from any of their words, as well as the English ids (``esq``,
+    ``cegas``, ``tr``, ``mua``, ``bl`` each find one)."""
     offers = view.hand.market if view and view.hand else ()
     names = {"left": t("source.left"), "right": t("source.right"), "blind": t("choice.blind")}
     for offer in offers:
@@ -55,8 +95,9 @@ def buy_choices(view: TableView | None, current: str) -> list[app_commands.Choic
                 card=card_text(offer.card),
                 price=offer.price,
             )
+    typed = fold(current)
     return [
         app_commands.Choice(name=name, value=value)
         for value, name in names.items()
-        if value.startswith(current.strip().lower())
+        if any(w.startswith(typed) for w in _words({*source_words(value), fold(name)}))
     ]

@@ -2,7 +2,8 @@
 
 Keys are stable message ids, and the gettext msgids of the translations in
 ``bot/ui/locales`` (see ``bot.ui.i18n``); placeholders are named (``{name}``). A
-``Plural`` entry picks its form by the ``count`` parameter. Nothing outside this module
+``Plural`` entry picks its form by the ``count`` parameter; at ``count=0`` a
+``<key>.zero`` entry, where there is one, says zero in words instead. Nothing outside this module
 holds user-facing English: ``bot/ui`` composes messages from codes and data by calling
 ``t``, which answers in the language of the text being built.
 """
@@ -70,8 +71,12 @@ MESSAGES: dict[str, str | Plural] = {
     "refused.already_applied": "Your {action} on that turn was already applied. {now}",
     "refused.not_your_turn": "It is not your turn: waiting for {name}.",
     "refused.not_your_draw": "It is not your turn to draw.",
-    "refused.bad_cards": "{token} is not a card: write rank then suit, like As, 10h or K♦.",
-    "refused.bad_cards.not_text": "Cards must be written as text, like As, 10h or K♦.",
+    "refused.bad_cards": (
+        "{token} is not a card: write the rank then the suit, like 8♣, 10♥ or K♦. {legend}"
+    ),
+    "refused.bad_cards.not_text": "Write the cards as text, like 8♣ K♦. {legend}",
+    # the parser reads English suit letters: say which is which (c is hearts in pt and vi)
+    "cards.legend": "Suit letters: c = ♣ clubs, d = ♦ diamonds, h = ♥ hearts, s = ♠ spades.",
     "refused.bad_source": "{source} is not a place to buy from: {legal}.",
     "refused.table_busy": "The table is busy with another request. Try again in a moment.",
     "refused.guild_elsewhere": "This server's tables are run by another copy of the bot right "
@@ -99,7 +104,7 @@ MESSAGES: dict[str, str | Plural] = {
     "done.seated": "You sit in seat {seat} with {available} chips available.",
     "done.seated.short": (
         "You sit in seat {seat} with {available} chips available. You need {minimum} to be "
-        "dealt in: use /refill when you are below {refill_below}."
+        "dealt in: use {command} when you are below {refill_below}."
     ),
     "done.staying": "You are staying at the table.",
     "done.leaving": "You will leave when this hand ends; you can still act until then.",
@@ -130,7 +135,9 @@ MESSAGES: dict[str, str | Plural] = {
     "hint.pat": "stand pat",
     "hint.draw": "draw {count}: keep {kept}",
     "hint.draw.all": "draw five",
-    "hint.buy": "buy {source}",
+    "hint.buy.left": "buy the left card",
+    "hint.buy.right": "buy the right card",
+    "hint.buy.blind": "buy blind",
     "review.title": "📘 Hand #{hand_id}: your decisions next to {level}",
     "review.same": "{n}. You: {played}. {level} would do the same ✓",
     "review.other": "{n}. You: {played}. {level} would {what}",
@@ -225,6 +232,8 @@ MESSAGES: dict[str, str | Plural] = {
         "{count} seated (of {limit}). Join with {join}, then {deal}.",
         "{count} seated (of {limit}). Join with {join}, then {deal}.",
     ),
+    # a count that can be 0 says zero in words: Portuguese's plural rule would say "0 jogador"
+    "table.idle.zero": "Nobody seated yet (of {limit}). Join with {join}, then {deal}.",
     "table.seats": "Seats",
     "table.nobody": "nobody yet",
     "table.recent": "Recent",
@@ -287,6 +296,10 @@ MESSAGES: dict[str, str | Plural] = {
         "Net won: {net:+d} in {count} hand; refills: {refilled}.",
         "You have **{balance}** chips ({available} available, {held} held in hands). "
         "Net won: {net:+d} in {count} hands; refills: {refilled}.",
+    ),
+    "balance.zero": (
+        "You have **{balance}** chips ({available} available, {held} held in hands). "
+        "No hand played yet; refills: {refilled}."
     ),
     "history.none": "You have no finished hands on this server yet.",
     "history.line": "**#{hand_id}** {game} · **{net:+d}** · {ago}",
@@ -379,6 +392,8 @@ def t(key: str, locale: object = None, /, **params: Any) -> str:
     public message). Missing translations fall back to English; plural forms follow the
     language's own rule, numbers its own way of writing them (Babel).
     """
+    if params.get("count") == 0 and (zero := f"{key}.zero") in MESSAGES:
+        key = zero  # "nobody seated yet", not "0 jogador sentado"
     message = MESSAGES[key]
     language = i18n.current() if locale is None else i18n.resolve(locale)
     english = (message.one, message.other) if isinstance(message, Plural) else message

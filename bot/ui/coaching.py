@@ -31,7 +31,7 @@ def played_what(action: Action) -> str:
         thrown = action.cards or ()
         return t("review.threw", cards=cards_text(thrown)) if thrown else (t("hint.pat"))
     if action.action == "buy":
-        return t("hint.buy", source=t(f"source.{action.source}"))
+        return t(f"hint.buy.{action.source}")  # one sentence per source: "comprar às cegas"
     return t(f"verb.{action.action}")
 
 

@@ -22,7 +22,7 @@ from .catalog import t
 from .coaching import review_text
 from .components import discard_picker, dms_retry, let_go
 from .render import hand_embed
-from .text import move_line, outcome, refusal, where
+from .text import cmd, move_line, outcome, refusal, where
 
 if TYPE_CHECKING:
     from .presenter import Presenter
@@ -315,8 +315,8 @@ async def warn_if_dms_closed(interaction: discord.Interaction, variant: str) -> 
         channel_id = interaction.channel_id or 0
         retry = dms_retry(channel_id)
         try:
-            await interaction.followup.send(t("dm.closed", variant=variant), view=retry,
-                                            ephemeral=True)  # fmt: skip
+            text = t("dm.closed", command=cmd(variant, "hand"))
+            await interaction.followup.send(text, view=retry, ephemeral=True)
         finally:
             let_go(retry)
 

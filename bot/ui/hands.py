@@ -3,7 +3,7 @@
 The engine says which category five cards make (``bot.engine.rankings.category``);
 this module picks the ranks that name the hand and asks the catalog for the words:
 "seven-five low", "the wheel", "pair of kings", "the number one" in English, "par de
-reis", "a roda" in Portuguese, "đôi K", "thú K và 4" in Vietnamese.
+reis", "o wheel" in Portuguese, "đôi K", "thú K và 4" in Vietnamese.
 """
 
 from __future__ import annotations

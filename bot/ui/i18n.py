@@ -121,8 +121,9 @@ def text(key: str, english: str | tuple[str, str], locale: str, count: int | Non
     """The words of catalog ``key`` in ``locale``, falling back to the English source.
 
     ``english`` is a string, or ``(one, other)`` for a plural message, whose form is
-    chosen by ``count`` under the language's own plural rule (Vietnamese has one form,
-    Portuguese says "0 fichas" but "1 ficha").
+    chosen by ``count`` under the language's own plural rule (Vietnamese has one form;
+    Portuguese's ``n > 1`` puts 0 and 1 in the singular, "0 ficha", "1 ficha", "2 fichas",
+    so a message whose count can be 0 says zero its own way, from its own key).
     """
     plural = isinstance(english, tuple)
     if locale != SOURCE:
@@ -134,12 +135,25 @@ def text(key: str, english: str | tuple[str, str], locale: str, count: int | Non
     return english
 
 
+def command_where(location: str, extras: Mapping[str, Any]) -> str:
+    """The catalog place of a command string: its location (``command_name``), and the
+    ``context`` a ``locale_str`` carries where one English word names two different things
+    (``show`` under ``/settings`` and under ``/privacy``: ``command_name:privacy``)."""
+    context = extras.get("context")
+    return f"{location}:{context}" if context else location
+
+
 def command_text(locale: str, where: str, english: str) -> str | None:
     """A slash-command string (name, description, option, choice) in ``locale``."""
     if locale == SOURCE:
         return None
-    found = catalog(locale).pgettext(f"command:{where}", english)
-    return None if found == english else found
+    tr = catalog(locale)
+    found = tr.pgettext(f"command:{where}", english)
+    if found != english:
+        return found
+    # the same word in both languages ("normal") is a translation too, when the catalog has it
+    entries = getattr(tr, "_catalog", {})
+    return found if f"command:{where}\x04{english}" in entries else None
 
 
 # --------------------------------------------------------------------------- formatting

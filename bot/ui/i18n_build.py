@@ -93,7 +93,8 @@ async def command_strings() -> list[tuple[str, str]]:
         async def translate(self, string, locale, context):  # type: ignore[override]
             game_group = context.location.name == "group_name" and string.message in VARIANTS
             if locale == discord.Locale.american_english and not game_group:
-                seen[(context.location.name, string.message)] = None
+                where = i18n.command_where(context.location.name, string.extras)
+                seen[(where, string.message)] = None
             return None
 
     bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())

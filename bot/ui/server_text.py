@@ -52,7 +52,7 @@ MESSAGES: dict[str, str] = {
         "Seated at: {seats}\nFirst seen: <t:{created}:f>"
     ),
     "privacy.seats.none": "no table",
-    "privacy.delete_hint": "`/privacy delete` erases it.",
+    "privacy.delete_hint": "{command} erases it.",
     "privacy.confirm": (
         "This erases your account on this server: chips, name and id. Your past hands "
         'stay for the other players, under the name "deleted player". This can\'t be undone.'
@@ -95,7 +95,7 @@ MESSAGES: dict[str, str] = {
     "dm.join_probe": "You joined a table. I will send your cards here when a hand is dealt.",
     "dm.closed": (
         "I can't send you direct messages, so use the **My hand** button "
-        "(or `/{variant} hand`) to see your cards."
+        "(or {command}) to see your cards."
     ),
     "dm.open_now": "Your direct messages work now: your cards will come here at each deal.",
     "dm.still_closed": (

@@ -43,6 +43,16 @@ def cmd(variant: str, sub: str) -> str:
     return f"`{command(variant, sub)}`"
 
 
+def slash(*names: str) -> str:
+    """A command outside the games, as code, in the reader's names: ``/refill`` ->
+    `` `/recarregar` ``, ``("privacy", "delete")`` -> `` `/privacidade apagar` ``."""
+    locale = i18n.current()
+    *groups, name = names
+    words = [i18n.command_text(locale, "group_name", g) or g for g in groups]
+    words.append(i18n.command_text(locale, "command_name", name) or name)
+    return "`/" + " ".join(words) + "`"
+
+
 def join_list(items: Iterable[str], sep: str = "list.sep") -> str:
     return t(sep).join(items)
 
@@ -127,8 +137,9 @@ def refusal(
         return illegal(p)
     if code is Code.BAD_CARDS:
         if p.get("token") is None:
-            return t("refused.bad_cards.not_text")
-        return t("refused.bad_cards", token=shown_token(p["token"]))  # quoted, cut short
+            return t("refused.bad_cards.not_text", legend=t("cards.legend"))
+        token = shown_token(p["token"])  # quoted, cut short
+        return t("refused.bad_cards", token=token, legend=t("cards.legend"))
     if code in (
         Code.REFILL_IN_HAND,
         Code.REFILL_NOT_LOW,
@@ -192,8 +203,9 @@ def _pick(params: Mapping[str, Any], *names: str) -> dict[str, Any]:
 def outcome(result: Outcome, variant: str) -> str:
     p = result.params
     if result.code is Done.SEATED:
-        key = "done.seated.short" if p["available"] < p["minimum"] else "done.seated"
-        return t(key, **p)
+        if p["available"] < p["minimum"]:
+            return t("done.seated.short", command=slash("refill"), **p)
+        return t("done.seated", **p)
     if result.code in (Done.BOT_SEATED, Done.BOT_LEFT):
         return t(f"done.{result.code.value}", name=esc(p["name"]), seat=p.get("seat"))
     if result.code is Done.SITTING_OUT:

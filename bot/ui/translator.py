@@ -37,4 +37,5 @@ class CatalogTranslator(app_commands.Translator):
         game_group = context.location is Where.group_name and string.message in VARIANTS
         if ours is None or ours == i18n.SOURCE or game_group:
             return None  # Discord shows the English source (or the game's id)
-        return i18n.command_text(ours, context.location.name, string.message)
+        where = i18n.command_where(context.location.name, string.extras)
+        return i18n.command_text(ours, where, string.message)

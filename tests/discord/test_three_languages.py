@@ -10,6 +10,7 @@ import string
 import pytest
 
 from bot.engine import Hand
+from bot.render.text import card_text
 from bot.rules_text import RULES
 from bot.ui import i18n
 from bot.ui.catalog import MESSAGES, Plural, t
@@ -152,7 +153,7 @@ async def test_rules_and_commands_answer_in_the_readers_language(tmp_path) -> No
         vi = await h.slash(VI, TABLE, "rules", game="abyssinia")
         en = await h.slash(EN, TABLE, "rules", game="abyssinia")
         assert all(r.ephemeral for r in (pt, vi, en))
-        assert "compra às cegas" in str(pt.embeds) and "Entrada de 1" in str(pt.embeds)
+        assert "às cegas" in str(pt.embeds) and "Ante de 1" in str(pt.embeds)
         assert "mua mù" in str(vi.embeds) and "lật bài" in str(vi.embeds).lower()
         assert RULES["abyssinia"] in en.embeds[0]["description"]
 
@@ -211,8 +212,106 @@ async def test_the_board_image_is_drawn_in_the_tables_language(tmp_path) -> None
                 folded=t("seat.folded"),
                 locale="vi",
             )
-        assert (labels.blind, labels.costs, market[0][0]) == ("mua mù", "giá {price}", "trái")
+        assert (labels.blind, labels.costs, market[0][0]) == ("mù", "giá {price}", "trái")
         players = [(view.name(s.player), s.open_cards, s.folded) for s in hand.seats]
         assert drawn == render_board(market, players, hand.pot, labels.title, labels)
         english = render_board(market, players, hand.pot, "Abyssinia · buy 1 of 5")
         assert drawn != english
+
+
+def _to_act(h: DiscordHarness, users: list[dict]) -> dict:
+    actor = h.bot.manager.view(TABLE).to_act_user
+    return next(u for u in users if uid(u) == actor)
+
+
+async def test_the_buy_place_is_offered_and_taken_in_the_readers_words(tmp_path) -> None:
+    async with DiscordHarness(make_bot(tmp_path / "p.db")) as h:
+        h.set_locale(PT, "pt-BR")
+        h.set_locale(VI, "vi")
+        await h.connect(GUILD, {TABLE: "poker"}, PLAYERS, preferred_locale="pt-BR")
+        await open_table(h, "abyssinia", [PT, VI])
+        await h.slash(PT, TABLE, "abyssinia deal")
+        typed = {"pt_BR": ("esq", "às", "cegas"), "vi": ("tr", "mù", "mua")}
+        wanted = {"pt_BR": ("left", "blind", "blind"), "vi": ("left", "blind", "blind")}
+        for user in (PT, VI):
+            locale = READERS[uid(user)]
+            for text, value in zip(typed[locale], wanted[locale], strict=True):
+                choices = await h.autocomplete(user, TABLE, "abyssinia buy", "from", text)
+                assert value in {c["value"] for c in choices}, (locale, text, choices)
+            every = await h.autocomplete(user, TABLE, "abyssinia buy", "from", "")
+            assert {c["value"] for c in every} == {"left", "right", "blind"}
+        nothing = await h.autocomplete(PT, TABLE, "abyssinia buy", "from", "zz")
+        assert nothing == []
+
+        # a word that names no place is refused, and every word the refusal offers is taken
+        first = _to_act(h, [PT, VI])
+        locale = READERS[uid(first)]
+        before = h.bot.manager.view(TABLE).hand
+        refused = await h.slash(first, TABLE, "abyssinia buy", **{"from": "meio"})
+        assert refused.ephemeral and "'meio'" in refused.content
+        legal = refused.content.rstrip(".").split(": ", 1)[1].split(", ")
+        with i18n.using(locale):
+            assert legal == [t(f"source.{s}") for s in ("left", "right", "blind")]
+        assert h.bot.manager.view(TABLE).hand == before  # nothing changed
+        bought = await h.slash(first, TABLE, "abyssinia buy", **{"from": legal[0].upper()})
+        assert bought.ephemeral and "'" not in bought.content, bought.content
+        assert h.bot.manager.view(TABLE).hand != before
+        second = _to_act(h, [PT, VI])
+        word = {"pt_BR": "Às cegas", "vi": "mù"}[READERS[uid(second)]]
+        before = h.bot.manager.view(TABLE).hand
+        blind = await h.slash(second, TABLE, "abyssinia buy", **{"from": word})
+        assert blind.ephemeral and "'" not in blind.content, blind.content
+        assert h.bot.manager.view(TABLE).hand != before
+        log = h.message(h.bot.presenter.message_id(TABLE)).text  # type: ignore[attr-defined]
+        assert "compra a da esquerda" in log or "compra às cegas" in log
+
+
+async def test_cards_are_shown_in_suit_symbols_with_the_letter_legend(tmp_path) -> None:
+    async with DiscordHarness(make_bot(tmp_path / "p.db")) as h:
+        h.set_locale(PT, "pt-BR")
+        h.set_locale(VI, "vi")
+        await h.connect(GUILD, {TABLE: "poker"}, PLAYERS, preferred_locale="vi")
+        schema = {c["name"]: c for c in h.command_schema(GUILD)}
+        discard = next(o for o in schema["a5-draw"]["options"] if o["name"] == "discard")
+        cards = discard["options"][0]
+        for where in (cards["description"], *cards["description_localizations"].values()):
+            assert "8♣ K♦" in where and "c♣ d♦ h♥ s♠" in where, where
+        await open_table(h, "a5-draw", [PT, VI])
+        await h.slash(PT, TABLE, "a5-draw deal")
+        for _ in range(2):
+            await h.slash(_to_act(h, [PT, VI]), TABLE, "a5-draw check")
+        actor = _to_act(h, [PT, VI])
+        garbage = await h.slash(actor, TABLE, "a5-draw discard", cards="8x")
+        legend = {"pt_BR": "c = ♣ paus, d = ♦ ouros, h = ♥ copas", "vi": "c = ♣ chuồn, d = ♦ rô"}
+        assert garbage.ephemeral and "'8x'" in garbage.content
+        assert "8♣" in garbage.content and legend[READERS[uid(actor)]] in garbage.content
+        assert "As," not in garbage.content  # "As" reads as "Ás" to a Brazilian
+        mine = h.bot.manager.my_hand(TABLE, uid(actor)).cards
+        thrown = await h.slash(actor, TABLE, "a5-draw discard", cards=card_text(mine[0]))
+        assert thrown.ephemeral and "'" not in thrown.content  # the symbols are read too
+        for user in (PT, VI):
+            rules = await h.slash(user, TABLE, "rules", game="a5-triple")
+            assert "8♣ K♦" in str(rules.embeds) and legend[READERS[uid(user)]] in str(rules.embeds)
+
+
+async def test_commands_named_in_messages_are_the_readers_names(tmp_path) -> None:
+    async with DiscordHarness(make_bot(tmp_path / "p.db")) as h:
+        h.set_locale(PT, "pt-BR")
+        h.set_locale(VI, "vi")
+        await h.connect(GUILD, {TABLE: "poker"}, PLAYERS, preferred_locale="vi")
+        schema = {c["name"]: c for c in h.command_schema(GUILD)}
+        shows = {
+            group: next(o for o in schema[group]["options"] if o["name"] == "show")
+            for group in ("settings", "privacy")
+        }
+        assert shows["privacy"]["name_localizations"]["vi"] == "xem"
+        assert shows["settings"]["name_localizations"]["vi"] == "xem-cài-đặt"
+        for game in ("a6-draw", "a5-draw", "a5-triple", "abyssinia"):  # the games described
+            described = schema[game]["description_localizations"]
+            assert set(described) >= {"pt-BR", "vi"} and all(described.values()), game
+        await open_table(h, "a5-draw", [PT, VI])
+        shown = await h.slash(PT, TABLE, "privacy show")
+        footer = shown.embeds[0]["footer"]["text"]
+        assert footer == "`/privacidade apagar` apaga tudo."
+        shown = await h.slash(VI, TABLE, "privacy show")
+        assert shown.embeds[0]["footer"]["text"] == "`/quyền-riêng-tư xóa` sẽ xóa hết."

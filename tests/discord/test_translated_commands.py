@@ -95,7 +95,7 @@ async def test_the_players_words_are_the_command_names(schema) -> None:
     assert (pt["check"], pt["bet"], pt["call"], pt["raise"], pt["fold"], pt["discard"]) == (
         "passar",
         "apostar",
-        "igualar",
+        "pagar",
         "aumentar",
         "desistir",
         "trocar",

@@ -10,7 +10,7 @@ from bot.ui.hands import card_name, hand_name, split_name
 
 CASES = [
     # ranking, cards, English, Portuguese, Vietnamese
-    ("a5", "5h 4h 3s 2d Ac", "5-4-3-2-A, the wheel", "5-4-3-2-A, a roda", "5-4-3-2-A, wheel"),
+    ("a5", "5h 4h 3s 2d Ac", "5-4-3-2-A, the wheel", "5-4-3-2-A, o wheel", "5-4-3-2-A, wheel"),
     (
         "a5",
         "7s 5d 4c 3h 2s",
@@ -22,19 +22,19 @@ CASES = [
         "a6",
         "6c 4h 3s 2d Ac",
         "6-4-3-2-A, the number one",
-        "6-4-3-2-A, a número um",
+        "6-4-3-2-A, a número um (a melhor)",
         "6-4-3-2-A, bài số một",
     ),
     (
         "a6",
         "5s 4d 3c 2h Ad",
         "the wheel, a five-high straight",
-        "a roda, sequência até o cinco",
+        "o wheel, sequência até o cinco",
         "wheel, sảnh 5 cao",
     ),
     ("a6", "Ac Ad 3h 4s 5c", "pair of aces", "par de ases", "đôi Át"),
     ("a5", "Kc Kd 2h 3s 4c", "pair of kings", "par de reis", "đôi K"),
-    ("high", "9s 9h 9d Kc 2c", "three nines", "trio de noves", "sám cô 9"),
+    ("high", "9s 9h 9d Kc 2c", "three nines", "trinca de noves", "sám cô 9"),
     (
         "high",
         "Kc Kd 4h 4s 9c",
@@ -50,10 +50,10 @@ CASES = [
         "cù lũ 9 đôi 4",
     ),
     ("high", "Qs Jd Tc 9h 8s", "queen-high straight", "sequência até a dama", "sảnh, Q cao"),
-    ("a6", "7s 5s 4s 3s As", "seven-high flush", "cor até o sete", "thùng, 7 cao"),
-    ("high", "8s 5d 4c 3h Ad", "ace high", "carta mais alta: ás", "mậu thầu Át"),
-    ("high", "As Ks Qs Js Ts", "royal flush", "sequência de cor real", "thùng phá sảnh lớn"),
-    ("high", "9d 9c 9h 9s 2c", "four nines", "quatro noves", "tứ quý 9"),
+    ("a6", "7s 5s 4s 3s As", "seven-high flush", "flush até o sete", "thùng, 7 cao"),
+    ("high", "8s 5d 4c 3h Ad", "ace high", "carta alta (ás)", "mậu thầu Át"),
+    ("high", "As Ks Qs Js Ts", "royal flush", "royal flush", "thùng phá sảnh lớn"),
+    ("high", "9d 9c 9h 9s 2c", "four nines", "quadra de noves", "tứ quý 9"),
 ]
 
 
@@ -68,7 +68,7 @@ def test_hand_names_in_each_language(ranking, cards, en, pt, vi) -> None:
 def test_an_abyssinia_hand_is_named_high_and_low() -> None:
     with i18n.using("pt_BR"):
         assert split_name(parse_cards("8s 5d 4c 3h Ad")) == (
-            "alta: carta mais alta: ás; baixa: 8-5-4-3-A, oito-cinco baixo"
+            "alta: carta alta (ás); baixa: 8-5-4-3-A, oito-cinco baixo"
         )
 
 
