@@ -24,10 +24,12 @@ from bot.tables.guild_settings import Defaults, GuildSettingsBook
 from bot.tables.manager import TableManager
 from bot.tables.models import Refused
 from bot.tables.practice import PracticeDriver
+from bot.ui.app import App
+from bot.ui.budget import Budget, default_share
 from bot.ui.catalog import t
 from bot.ui.components import DiscardSelect, TableButton, done_with
 from bot.ui.export import ExportButton
-from bot.ui.handlers import apologize, refuse, reply
+from bot.ui.handlers import TableController, apologize, refuse, reply
 from bot.ui.limits import RateLimiter, wait_seconds
 from bot.ui.presenter import Presenter
 from bot.ui.replay import ReplayButton, ReplayPicker
@@ -45,6 +47,7 @@ EXTENSIONS = (
     "cogs.privacy",
     "cogs.admin",
     "cogs.history",
+    "cogs.table_admin",
 )
 
 
@@ -53,6 +56,7 @@ class PokerBot(commands.Bot):
     store: Storage
     guild_settings: GuildSettingsBook
     presenter: Presenter
+    app: App
     #: seconds the presenters get at shutdown to show what is queued (docker stop waits 10 s)
     drain_timeout = 5.0
 
@@ -64,6 +68,9 @@ class PokerBot(commands.Bot):
         clock: Callable[[], float] = time.time,
     ) -> None:
         intents = discord.Intents.default()  # no privileged intents
+        share = settings.rest_share or default_share(settings.shard_count, settings.shard_ids)
+        #: this process's share of Discord's global limit, and the failed-request count
+        self.budget = Budget(share, clock)
         shards: dict[str, Any] = {}
         if settings.shard_count is not None:  # ShardedPokerBot: this process's shards only
             ids = settings.shard_ids or tuple(range(settings.shard_count))
@@ -74,6 +81,7 @@ class PokerBot(commands.Bot):
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),  # a name never pings anyone
             tree_cls=LocaleTree,  # answers in the reader's language
+            http_trace=self.budget.trace(),  # every request passes the budget
             **shards,
         )
         self.settings = settings
@@ -81,7 +89,6 @@ class PokerBot(commands.Bot):
         self.limits = RateLimiter(clock)  # per-user cooldowns and click rates
         self._shutdown: asyncio.Task[None] | None = None
         self.tree.error(self.on_app_command_error)
-        self.dm_checked: set[int] = set()  # users whose DMs were tried at a join
 
     async def setup_hook(self) -> None:
         s = self.settings
@@ -105,6 +112,15 @@ class PokerBot(commands.Bot):
         log.info("restored %d tables, %d unfinished hands", len(self.manager.tables), restored)
         self.presenter = Presenter(self, self.manager, clock=self._clock)
         await self.presenter.start()
+        #: the services the UI reaches through app_of(interaction)
+        self.app = App(
+            manager=self.manager,
+            presenter=self.presenter,
+            limits=self.limits,
+            settings=self.settings,
+            practice=self.practice,
+            controller=TableController(),
+        )
         for extension in EXTENSIONS:
             await self.load_extension(extension_name(extension))
         self.add_dynamic_items(TableButton, DiscardSelect)  # persistent: survive restarts

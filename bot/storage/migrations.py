@@ -270,6 +270,16 @@ CREATE TABLE player_stats (
 );
 """
 
+# v11 (issue 22): each user's DM channel and whether it was found closed.
+DM_CHANNELS = """
+CREATE TABLE dm_channels (
+    user_id    INTEGER PRIMARY KEY,
+    channel_id INTEGER NOT NULL,
+    closed     INTEGER NOT NULL DEFAULT 0 CHECK (closed IN (0, 1)),
+    updated_at REAL    NOT NULL
+);
+"""
+
 # PostgreSQL runs this same list (bot/storage/postgres.py maps the column types);
 # a migration using SQLite-only syntax needs its PostgreSQL text in migrations_pg.DIALECT.
 MIGRATIONS: list[str] = [
@@ -283,4 +293,5 @@ MIGRATIONS: list[str] = [
     PLAYER_WORK,
     OWNER_FENCE,
     PLAYER_STATS,
+    DM_CHANNELS,
 ]

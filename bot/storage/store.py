@@ -23,6 +23,7 @@ from typing import Any
 
 from bot.storage.backend import Connection, open_connection
 from bot.storage.database import Clock, Database
+from bot.storage.dm_channels import DmChannel, DmChannels
 from bot.storage.errors import (
     BadSettlement,
     HandNotLive,
@@ -90,6 +91,7 @@ class Store:
         self._history = History(self._db)
         self._server = Server(self._db, self._ledger)
         self._owner = Ownership(self._db)
+        self._dms = DmChannels(self._db)
         # read-only views for /replay, /export and /stats (bot/history builds on them)
         self.exports = Exports(self._db)
         self.stats = Stats(self._db)
@@ -170,6 +172,13 @@ class Store:
 
     async def table_messages(self) -> dict[int, int]:
         return await self._tables.table_messages()
+
+    async def dm_channels(self) -> dict[int, DmChannel]:
+        """Every user's known DM channel, and whether it was found closed."""
+        return await self._dms.all()
+
+    async def set_dm_channel(self, dm: DmChannel) -> None:
+        await self._dms.save(dm)
 
     async def save_seats(self, channel_id: int, seats: Sequence[SeatRow]) -> None:
         await self._tables.save_seats(channel_id, seats)
