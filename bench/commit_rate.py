@@ -17,7 +17,7 @@ from pathlib import Path
 if not __package__:  # run as `python bench/commit_rate.py`: make the repo importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.storage.db import connect  # noqa: E402
+from bot.storage.sqlite import connect  # noqa: E402
 
 
 async def raw_commit_rate(path: str | Path, n: int = 2000) -> float:

@@ -2,7 +2,7 @@
 
 The production bot (``bot.client.PokerBot`` with its presenter, the SQLite store on a
 file in a temp directory, the render threads) is logged in and fed gateway payloads by
-``tests/harness.py``; every REST call and interaction response takes a random
+``fakediscord/harness.py``; every REST call and interaction response takes a random
 ``--latency`` (default 100–300 ms, seeded) before "Discord" answers it. ``--tables``
 tables (default 200: the four games in turn, 2 or 3 players each) are opened and joined
 without latency (not measured); then every table plays ``--hands`` hands at once. Each
@@ -52,6 +52,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -68,8 +69,8 @@ from bot.client import freeze_heap  # noqa: E402
 from bot.engine.record import parse_record  # noqa: E402
 from bot.tables.models import TableEvent  # noqa: E402
 from bot.tables.table import Table  # noqa: E402
-from tests.harness import DiscordHarness, Reply, users  # noqa: E402
-from tests.support.discord_helpers import (  # noqa: E402
+from fakediscord.harness import DiscordHarness, Reply, users  # noqa: E402
+from fakediscord.poker import (  # noqa: E402
     GUILD,
     assert_table_shows_latest,
     make_bot,
@@ -84,6 +85,7 @@ STUCK = 120.0
 TARGET_P99 = 0.100
 TARGET_STALL = 0.050
 TARGET_EDITS = 1.5
+TARGET_X = 0.3
 
 
 @dataclass(frozen=True)
@@ -135,9 +137,25 @@ class Figures:
     gc_pause: float  # the longest garbage-collector pause during the burst (s)
     requests: int  # everything sent to "Discord" during the burst and until all was shown
     webhook: int  # of which interaction responses and followups
-    edits: int  # table-message edits (PATCH of a table message)
+    edits: int  # table-message edits (PATCH of a table message, channel or @original)
     presenter_edits: int  # the presenter's own count of table edits and posts
     stored_actions: int  # actions in the stored records of the hands played
+    routes: dict[str, int] = field(default_factory=dict)  # requests by kind (see ``kind``)
+
+    @property
+    def limited(self) -> int:
+        """Requests under Discord's global limit (everything but the interaction endpoints)."""
+        return sum(n for k, n in self.routes.items() if k.startswith("channel"))
+
+    @property
+    def x(self) -> float:
+        """X: global-limited requests per action."""
+        return self.limited / self.actions
+
+    @property
+    def capacity(self) -> float:
+        """Tables one token serves at one action per 3 s, with 30 % headroom: 3 x 0.7 x 50 / X."""
+        return 3 * 0.7 * 50 / self.x if self.x else float("inf")
 
     @property
     def actions(self) -> int:
@@ -183,6 +201,26 @@ class LagMonitor:
 
     def stop(self) -> None:
         self._stop = True
+
+
+def kind(transport: str, method: str, path: str, tables: set[str]) -> str:
+    """A request's kind: ``interaction ...`` (exempt from the global limit) or ``channel ...``."""
+    if "/interactions/" in path:
+        return "interaction callback"
+    if path.startswith("/webhooks/"):
+        if path.endswith("/@original"):
+            return f"interaction original {method}"
+        return "interaction followup" if method == "POST" else f"interaction {method}"
+    if path == "/users/@me/channels":
+        return "channel create DM"
+    parts = path.split("/")
+    if len(parts) > 2 and parts[1] == "channels":
+        where = "table" if parts[2] in tables else "DM"
+        if method == "PATCH":
+            return f"channel {where} edit"
+        if method == "POST":
+            return f"channel {where} post"
+    return f"channel other {method}"
 
 
 def _progress(table: Table) -> tuple[int | None, int]:
@@ -318,7 +356,8 @@ async def run_once(
             bot.manager.subscribe(on_event)
             h.latency = latency
             tally = Tally()
-            first_request, first_edits = len(h.sent_log), bot.presenter.edits
+            first_request = len(h.sent_log)
+            first_edits = bot.presenter.edits + bot.presenter.carried_late
             monitor = LagMonitor()
             watching = asyncio.create_task(monitor.run())
             start, start_cpu = time.perf_counter(), time.thread_time()
@@ -350,10 +389,14 @@ async def run_once(
             assert all(_finished(r) for r in replies), "an interaction was never answered"
             sent = h.sent_log[first_request:]  # (transport, method, path, at)
             tables_ = {str(s.channel) for s in seats}
-            edits = [
+            edits = [  # of a table message: through its channel, or an interaction's token
                 path
                 for transport, method, path, _ in sent
-                if transport == "http" and method == "PATCH" and path.split("/")[2] in tables_
+                if method == "PATCH"
+                and (
+                    (transport == "http" and path.split("/")[2] in tables_)
+                    or path.endswith("/messages/@original")
+                )
             ]
             stored_actions = 0
             for hand_id in tally.hand_ids:
@@ -375,8 +418,9 @@ async def run_once(
                 requests=len(sent),
                 webhook=sum(transport == "webhook" for transport, *_ in sent),
                 edits=len(edits),
-                presenter_edits=bot.presenter.edits - first_edits,
+                presenter_edits=bot.presenter.edits + bot.presenter.carried_late - first_edits,
                 stored_actions=stored_actions,
+                routes=dict(Counter(kind(tr, m, p, tables_) for tr, m, p, _ in sent)),
             )
     finally:
         gc.unfreeze()  # the next run starts from a clean heap
@@ -442,6 +486,20 @@ def report(runs: list[Figures], latency: float | tuple[float, float], think: flo
             None,
         ),
         (
+            "X: global-limited requests per action",
+            [f.x for f in runs],
+            lambda v: f"{v:.2f}",
+            f"<= {TARGET_X}",
+            lambda v: v <= TARGET_X,
+        ),
+        (
+            "tables per token (3 x 0.7 x 50 / X)",
+            [f.capacity for f in runs],
+            lambda v: f"{v:,.0f}",
+            "",
+            None,
+        ),
+        (
             "table edits per action",
             [f.edits / f.actions for f in runs],
             lambda v: f"{v:.2f}",
@@ -472,6 +530,11 @@ def report(runs: list[Figures], latency: float | tuple[float, float], think: flo
     print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
     for row in table[1:]:
         print(line.format(*row))
+    print("\nrequests per action by route (median over runs; channel = under the global limit)")
+    kinds = sorted({k for f in runs for k in f.routes})
+    for k in kinds:
+        per = [f.routes.get(k, 0) / f.actions for f in runs]
+        print(f"  {k:<32} {statistics.median(per):.3f}  ({min(per):.3f} - {max(per):.3f})")
     print(
         "The harness (fake Discord) and the players run on the bot's event loop: the stall "
         "and initial-response figures include their work."

@@ -4,7 +4,7 @@ Statistics are kept at settlement (``bot.storage.stats.add_hand``), so answering
 reads one row and draws a chart of at most 120 points, whatever the player's history.
 This bench stores random hands of every game for two players of one server through that
 same ``add_hand`` (in transactions of 500 hands, to build the history quickly), then
-times what /stats does: the read (``StatsRepo.totals``), the embed's words and the chart
+times what /stats does: the read (``Stats.totals``), the embed's words and the chart
 drawn uncached. Each figure is the median over ``--reads`` answers, in milliseconds.
 
 Run ``.venv/bin/python bench/stats.py`` (``--hands 2000`` for a short run).
@@ -28,7 +28,6 @@ if __package__ in (None, ""):  # run as a script: ``bot`` importable, bench/disc
 from bot.engine.simulate import new_random_hand, random_action
 from bot.render import replay as images
 from bot.storage import stats
-from bot.storage.stats import StatsRepo
 from bot.storage.store import Store
 from bot.ui.stats_view import stats_chart, stats_embed
 
@@ -82,7 +81,7 @@ async def store_hands(
 
 async def answer(store: Store, user: int) -> None:
     """What /stats does for ``user``: read, word, draw (the chart's cache emptied first)."""
-    totals = await StatsRepo(store).totals(GUILD, user, None, practice=False)
+    totals = await store.stats.totals(GUILD, user, None, practice=False)
     stats_embed("Player", None, totals, own=True, practice=False)
     images._CHARTS.items.clear()
     await stats_chart("Player", totals)
@@ -101,11 +100,11 @@ async def main(hands: int, reads: int) -> None:
         built = time.perf_counter() - built
         print(f"stored {hands + 20} hands with their statistics in {built:.1f} s")
         for user, label in ((few, "20 hands"), (many, f"{hands:,} hands")):
-            totals = await StatsRepo(store).totals(GUILD, user, None, practice=False)
+            totals = await store.stats.totals(GUILD, user, None, practice=False)
             times, read = [], []
             for _ in range(reads):
                 start = time.perf_counter()
-                await StatsRepo(store).totals(GUILD, user, None, practice=False)
+                await store.stats.totals(GUILD, user, None, practice=False)
                 read.append((time.perf_counter() - start) * 1000)
                 start = time.perf_counter()
                 await answer(store, user)

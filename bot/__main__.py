@@ -51,13 +51,13 @@ def main() -> int:
     catch_stop_signals()
     command = sys.argv[1:]
     try:
-        if command:  # migrate, export, copy-sqlite-to-postgres (bot/storage/ops.py)
-            from bot.storage import ops
+        if command:  # migrate, export, copy-sqlite-to-postgres (bot/operations.py)
+            from bot import operations
 
             # A command keeps Python's usual signals: Ctrl-C is KeyboardInterrupt.
             signal.signal(signal.SIGINT, signal.default_int_handler)
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
-            return ops.run(command)
+            return operations.run(command)
         # The level is the default until the settings are read (bot/run.py sets it).
         logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
         from bot import run

@@ -24,10 +24,12 @@ from bot.storage.store import Store
 from bot.tables.guild_settings import Defaults, GuildSettingsBook
 from bot.tables.manager import TableManager
 from bot.tables.models import Refused
+from bot.ui.app import App
+from bot.ui.budget import Budget, default_share
 from bot.ui.catalog import t
 from bot.ui.components import DiscardSelect, TableButton, done_with
 from bot.ui.export import ExportButton
-from bot.ui.handlers import apologize, refuse, reply
+from bot.ui.handlers import TableController, apologize, refuse, reply
 from bot.ui.limits import RateLimiter, wait_seconds
 from bot.ui.presenter import Presenter
 from bot.ui.replay import ReplayButton, ReplayPicker
@@ -47,6 +49,7 @@ EXTENSIONS = (
     "cogs.privacy",
     "cogs.admin",
     "cogs.history",
+    "cogs.table_admin",
 )
 
 
@@ -55,6 +58,7 @@ class PokerBot(commands.Bot):
     store: Storage
     guild_settings: GuildSettingsBook
     presenter: Presenter
+    app: App
     #: seconds the presenters get at shutdown to show what is queued (docker stop waits 10 s)
     drain_timeout = 5.0
 
@@ -66,6 +70,9 @@ class PokerBot(commands.Bot):
         clock: Callable[[], float] = time.time,
     ) -> None:
         intents = discord.Intents.default()  # no privileged intents
+        share = settings.rest_share or default_share(settings.shard_count, settings.shard_ids)
+        #: this process's share of Discord's global limit, and the failed-request count
+        self.budget = Budget(share, clock)
         shards: dict[str, Any] = {}
         if settings.shard_count is not None:  # ShardedPokerBot: this process's shards only
             ids = settings.shard_ids or tuple(range(settings.shard_count))
@@ -76,6 +83,7 @@ class PokerBot(commands.Bot):
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),  # a name never pings anyone
             tree_cls=LocaleTree,  # answers in the reader's language
+            http_trace=self.budget.trace(),  # every request passes the budget
             **shards,
         )
         self.settings = settings
@@ -83,7 +91,6 @@ class PokerBot(commands.Bot):
         self.limits = RateLimiter(clock)  # per-user cooldowns and click rates
         self._shutdown: asyncio.Task[None] | None = None
         self.tree.error(self.on_app_command_error)
-        self.dm_checked: set[int] = set()  # users whose DMs were tried at a join
 
     async def setup_hook(self) -> None:
         s = self.settings
@@ -106,9 +113,18 @@ class PokerBot(commands.Bot):
         self.practice = PracticeDriver(self.manager, pause=s.bot_pause, rng=self._rng)
         restored = await self.manager.start(idle_sweep=IDLE_SWEEP)
         self.practice.resume()
-        log.info("restored %d tables, %d unfinished hands", len(self.manager.tables), restored)
+        log.info("restored %d tables, %d unfinished hands", len(self.manager.channels()), restored)
         self.presenter = Presenter(self, self.manager, clock=self._clock)
         await self.presenter.start()
+        #: the services the UI reaches through app_of(interaction)
+        self.app = App(
+            manager=self.manager,
+            presenter=self.presenter,
+            limits=self.limits,
+            settings=self.settings,
+            practice=self.practice,
+            controller=TableController(),
+        )
         for extension in EXTENSIONS:
             await self.load_extension(extension_name(extension))
         self.add_dynamic_items(TableButton, DiscardSelect)  # persistent: survive restarts

@@ -23,8 +23,8 @@ import discord
 from bot.client import PokerBot, freeze_heap, make_bot
 from bot.settings import Settings, SettingsError, load_settings
 from bot.storage.backend import open_connection
-from bot.storage.db import DatabaseProblem
 from bot.storage.postgres import is_postgres_url
+from bot.storage.sqlite import DatabaseProblem
 
 log = logging.getLogger("bot")
 

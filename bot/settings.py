@@ -70,6 +70,9 @@ class Settings(BaseSettings):
     # of SHARD_COUNT; unset, one process runs every shard.
     shard_count: int | None = None
     shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = None
+    # Requests per second this process may make on routes under Discord's global limit (50
+    # per token, all processes together): by default its shards' part of 45.
+    rest_share: float | None = None
 
     @field_validator("log_level", mode="before")
     @classmethod
@@ -124,6 +127,16 @@ class Settings(BaseSettings):
         low, high = BOUNDS[name]
         if number is None or not low <= number <= high:
             raise ValueError(_RULE[name].format(low=low, high=high))
+        return number
+
+    @field_validator("rest_share", mode="before")
+    @classmethod
+    def _check_rest_share(cls, value: object) -> object:
+        if value is None or isinstance(value, str) and not value.strip():
+            return None
+        number = _number(value, whole=False)
+        if number is None or not 1 <= number <= 50:
+            raise ValueError("must be a number of requests per second from 1 to 50, or empty")
         return number
 
     @field_validator("shard_count", mode="before")

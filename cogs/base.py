@@ -23,7 +23,7 @@ from bot.ui.autocomplete import buy_choices, discard_choices, parse_source
 from bot.ui.catalog import t
 from bot.ui.limits import TABLE_REPOST, cooldown, limiter_of, within_budget
 from bot.ui.moderation import is_moderator, jump_url
-from bot.ui.text import cmd, esc, game, join_list, outcome
+from bot.ui.text import cmd, game, join_list, outcome
 
 
 def open_command(variant_id: str) -> app_commands.Command[Any, ..., None]:
@@ -180,41 +180,19 @@ class TableCog(commands.GroupCog, group_name="table"):
     @app_commands.command(
         name="close", description="Close this table (after the hand being played)"
     )
-    @app_commands.describe(force="Moderators: cancel the hand now, everyone gets their chips back")
-    async def close(self, interaction: discord.Interaction, force: bool = False) -> None:
+    async def close(self, interaction: discord.Interaction) -> None:
+        """The opener's close (moderators: /table-admin close)."""
         if (ch := await self._here(interaction)) is None:
             return
         await interaction.response.defer(ephemeral=True)
         settings = await self.book.get(interaction.guild_id or 0)
         moderator = is_moderator(interaction, settings)
         try:
-            now = await self.manager.close_table(
-                ch, interaction.user.id, moderator=moderator, force=force
-            )
+            now = await self.manager.close_table(ch, interaction.user.id, moderator=moderator)
         except Refused as exc:
             await handlers.refuse(interaction, exc, ch, self.variant_id)
             return
         await handlers.reply(interaction, t("close.done" if now else "close.after_hand"))
-
-    @app_commands.command(name="kick", description="Moderators: remove a player from this table")
-    @app_commands.describe(player="The seated player to remove (they may rejoin)")
-    async def kick(self, interaction: discord.Interaction, player: discord.User) -> None:
-        if (ch := await self._here(interaction)) is None:
-            return
-        settings = await self.book.get(interaction.guild_id or 0)
-        if not is_moderator(interaction, settings):
-            await handlers.reply(interaction, t("mod.only"))
-            return
-        await interaction.response.defer(ephemeral=True)
-        seat = next((s for s in self.manager.view(ch).seats if s.user_id == player.id), None)
-        try:
-            now = await self.manager.kick(ch, player.id)
-        except Refused as exc:
-            await handlers.refuse(interaction, exc, ch, self.variant_id)
-            return
-        name = seat.name if seat else player.display_name
-        text = t("kick.now" if now else "kick.after_hand", name=esc(name))
-        await handlers.reply(interaction, text)
 
     async def _post(self, interaction: discord.Interaction, channel_id: int) -> None:
         self._posted[channel_id] = self.bot._clock()  # type: ignore[attr-defined]

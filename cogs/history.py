@@ -8,8 +8,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.storage.history import HistoryRepo
-from bot.storage.stats import StatsRepo
 from bot.ui import i18n
 from bot.ui.catalog import t
 from bot.ui.export import DEFAULT_HANDS, MAX_HANDS, send_player_export, server_export
@@ -40,7 +38,7 @@ class HistoryCog(commands.Cog):
         await answer_first(interaction)
         guild = interaction.guild_id or 0
         if hand is None:
-            last = await HistoryRepo(self.store).player_hand_ids(guild, interaction.user.id, 1)
+            last = await self.store.exports.player_hand_ids(guild, interaction.user.id, 1)
             if not last:
                 await reply(interaction, t("history.none"))
                 return
@@ -63,9 +61,7 @@ class HistoryCog(commands.Cog):
     ) -> None:
         await answer_first(interaction)
         who = player or interaction.user
-        totals = await StatsRepo(self.store).totals(
-            interaction.guild_id or 0, who.id, game, practice
-        )
+        totals = await self.store.stats.totals(interaction.guild_id or 0, who.id, game, practice)
         own = who.id == interaction.user.id
         shown = totals if own else totals.public()
         embed = stats_embed(who.display_name, game, shown, own, practice)

@@ -1,4 +1,4 @@
-"""Proves tests/harness.py against a tiny toy bot driven through the real discord.py."""
+"""Proves fakediscord/harness.py against a tiny toy bot driven through the real discord.py."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from tests.harness import APPLICATION_ID, DiscordHarness, Fault, HarnessError, users
+from fakediscord.harness import APPLICATION_ID, DiscordHarness, Fault, HarnessError, users
 
 GUILD = 1200000000000000001
 TABLE = 1210000000000000001
@@ -124,6 +124,22 @@ class Toy(commands.Cog):
         else:
             await interaction.response.send_message("ok")
 
+    @toy.command(name="late", description="Wait for the test, then answer")
+    async def late(self, interaction: discord.Interaction, defer: bool = False) -> None:
+        if defer:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.bot.gate.wait()
+        calls = [("followup", lambda: interaction.followup.send("later"))]
+        if not defer:
+            calls.insert(0, ("response", lambda: interaction.response.send_message("late")))
+        for what, call in calls:
+            try:
+                await call()
+            except discord.HTTPException as e:
+                self.bot.calls.append((what, e.status, e.code))
+            else:
+                self.bot.calls.append((what, "ok"))
+
     @admin.command(name="reset", description="Reset with a factor")
     @app_commands.describe(factor="A number")
     async def reset(
@@ -141,6 +157,7 @@ class ToyBot(commands.Bot):
         super().__init__(command_prefix=commands.when_mentioned, intents=intents)
         self.calls: list[tuple] = []
         self.orphans: list[asyncio.Task] = []
+        self.gate = asyncio.Event()
 
     async def setup_hook(self) -> None:
         await self.add_cog(Toy(self))
@@ -176,6 +193,7 @@ async def test_login_ready_and_synced_schema(h: DiscordHarness) -> None:
         "linger",
         "slow",
         "post",
+        "late",
         "admin",
     }
     play = {o["name"]: o for o in subs["play"]["options"]}
@@ -396,3 +414,27 @@ async def test_injected_errors_reach_the_bot_as_discord_py_exceptions(h: Discord
     # an unknown message is Discord's own 404, raised by discord.py
     gone = await h.slash(ALICE, TABLE, "toy post", edit="1")
     assert gone.content == "failed 404 10008"
+
+
+async def test_an_initial_response_after_3_s_is_unknown_interaction_10062(
+    h: DiscordHarness,
+) -> None:
+    h.send_slash(ALICE, TABLE, "toy late")
+    await asyncio.sleep(0.01)
+    h.advance(3.1)
+    h.bot.gate.set()  # type: ignore[attr-defined]
+    await h.settle()
+    # the callback is refused; with no answer there is no webhook either
+    assert h.bot.calls == [("response", 404, 10062), ("followup", 404, 10015)]  # type: ignore[attr-defined]
+
+
+async def test_the_interaction_token_lasts_15_minutes_then_50027(h: DiscordHarness) -> None:
+    reply = h.send_slash(ALICE, TABLE, "toy late", defer=True)
+    await asyncio.sleep(0.05)
+    h.advance(14 * 60)
+    await h.settle()
+    assert h.reply_for(reply.token).callback_type == 5  # deferred in time
+    h.advance(60.5)  # past the 15 minutes
+    h.bot.gate.set()  # type: ignore[attr-defined]
+    await h.settle()
+    assert h.bot.calls == [("followup", 401, 50027)]  # type: ignore[attr-defined]

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import asyncpg
 
-from bot.storage import db, postgres
+from bot.storage import postgres, sqlite
 from bot.storage.connection import Connection, Row
 
 __all__ = [
@@ -20,7 +20,6 @@ __all__ = [
     "INTEGRITY_ERRORS",
     "Connection",
     "Row",
-    "claim_guild",
     "open_connection",
 ]
 
@@ -37,13 +36,6 @@ async def open_connection(target: str | Path) -> Connection:
     """A migrated connection to ``target`` (a SQLite path or a postgresql:// URL)."""
     if postgres.is_postgres_url(target):
         return await postgres.open_database(str(target))
-    conn = await db.open_database(target)
+    conn = await sqlite.open_database(target)
     conn.row_factory = sqlite3.Row
     return conn
-
-
-async def claim_guild(conn: Connection, guild_id: int) -> bool:
-    """See Store.claim_guild."""
-    if not isinstance(conn, postgres.PgConnection):
-        return True
-    return await postgres.claim_guild(conn, guild_id)

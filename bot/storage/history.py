@@ -1,184 +1,136 @@
-"""Reads of finished hands and ledgers for replays and exports, bounded and in pages.
-
-Every read is bounded by the caller (the last N hands, a time range), and the rows come
-back as ``bot.history.rows`` values with parsed records, for code off the event loop.
-"""
+"""The history repository: hand records, the live hands to recover and a player's recent hands."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Collection
 from typing import Any
 
-from bot.engine.record import parse_record
-from bot.history.rows import LedgerEntry, ServerLedgerRow, StoredHand
 from bot.storage.connection import Connection, Row
-
-PAGE = 100  # hands read per query, so a long export never holds one huge result
-
-
-async def _all(conn: Connection, sql: str, args: Sequence[Any]) -> list[Row]:
-    async with conn.execute(sql, args) as cursor:
-        return list(await cursor.fetchall())
+from bot.storage.database import Database, all_rows, one
+from bot.storage.errors import UnknownHand
+from bot.storage.rows import HandSummary, LiveHand
 
 
-class HistoryRepo:
-    """Finished hands and ledgers, through a Store's read transactions."""
+class History:
+    """Reads of hands over one ``Database``."""
 
-    def __init__(self, store: Any) -> None:
-        self.store = store
+    def __init__(self, db: Database) -> None:
+        self._db = db
 
-    async def hand(self, hand_id: int) -> StoredHand | None:
-        """One hand, live or finished (the caller refuses a live one); None if unknown."""
-        hands = await self._hands("h.hand_id = ?", (hand_id,), "", 1)
-        return hands[0] if hands else None
+    async def _record(self, conn: Connection, hand: Row) -> dict[str, Any]:
+        reshuffles, actions = await self._history(conn, hand["hand_id"])
+        return {**json.loads(hand["header_json"]), "reshuffles": reshuffles, "actions": actions}
 
-    async def player_hand_ids(
-        self, guild_id: int, user_id: int, limit: int, since: float | None = None
-    ) -> list[int]:
-        """The player's last ``limit`` finished hands on the server (since ``since``),
-        oldest first."""
-        async with self.store._read() as conn:
-            rows = await _all(
-                conn,
-                "SELECT h.hand_id FROM hand_players hp JOIN hands h ON h.hand_id = hp.hand_id "
-                "WHERE hp.guild_id = ? AND hp.user_id = ? AND h.status = 'complete' "
-                "AND h.completed_at >= ? ORDER BY h.hand_id DESC LIMIT ?",
-                (guild_id, user_id, since or 0.0, limit),
+    async def _history(
+        self, conn: Connection, hand_id: int
+    ) -> tuple[list[list[str]], list[dict[str, Any]]]:
+        reshuffles = await all_rows(
+            conn,
+            "SELECT cards_json FROM hand_reshuffles WHERE hand_id = ? ORDER BY idx",
+            (hand_id,),
+        )
+        actions = await all_rows(
+            conn, "SELECT action_json FROM hand_actions WHERE hand_id = ? ORDER BY idx", (hand_id,)
+        )
+        return [json.loads(r[0]) for r in reshuffles], [json.loads(a[0]) for a in actions]
+
+    async def hand_record(self, hand_id: int) -> dict[str, Any]:
+        """The header's fields plus "reshuffles" (card lists) and "actions" (dicts), in order."""
+        async with self._db.read() as conn:
+            hand = await one(conn, "SELECT * FROM hands WHERE hand_id = ?", (hand_id,))
+            if hand is None:
+                raise UnknownHand(hand_id)
+            return await self._record(conn, hand)
+
+    async def load_live_hands(
+        self, guilds: Collection[int] | None = None, *, channel_id: int | None = None
+    ) -> list[LiveHand]:
+        """Every unfinished hand (of ``guilds``, or of one channel, if given) with its full
+        history, oldest first (for recovery)."""
+        if guilds is not None and not guilds:
+            return []
+        where, args = "status = 'live'", tuple(sorted(guilds or ()))
+        if args:
+            where += f" AND guild_id IN ({','.join('?' * len(args))})"
+        if channel_id is not None:
+            where, args = where + " AND channel_id = ?", (*args, channel_id)
+        live = f"SELECT hand_id FROM hands WHERE {where}"
+        async with self._db.read() as conn:  # four queries in all, however many hands
+            hands = await all_rows(
+                conn, f"SELECT * FROM hands WHERE {where} ORDER BY hand_id", args
             )
-        return sorted(int(r[0]) for r in rows)
-
-    async def server_hand_ids(
-        self, guild_id: int, limit: int, since: float | None = None
-    ) -> list[int]:
-        async with self.store._read() as conn:
-            rows = await _all(
+            players = await all_rows(
                 conn,
-                "SELECT hand_id FROM hands WHERE guild_id = ? AND status = 'complete' "
-                "AND completed_at >= ? ORDER BY hand_id DESC LIMIT ?",
-                (guild_id, since or 0.0, limit),
+                f"SELECT hand_id, user_id, hold, display_name FROM hand_players "
+                f"WHERE hand_id IN ({live}) "
+                "ORDER BY hand_id, seat",
+                args,
             )
-        return sorted(int(r[0]) for r in rows)
-
-    async def hands(self, hand_ids: Sequence[int]) -> list[StoredHand]:
-        """These hands with their records, in the order given, read ``PAGE`` at a time."""
-        out: list[StoredHand] = []
-        for start in range(0, len(hand_ids), PAGE):
-            page = list(hand_ids[start : start + PAGE])
-            marks = ",".join("?" * len(page))
-            found = {
-                h.hand_id: h
-                for h in await self._hands(f"h.hand_id IN ({marks})", page, "", len(page))
-            }
-            out += [found[i] for i in page if i in found]
-        return out
-
-    async def _hands(
-        self, where: str, args: Sequence[Any], order: str, limit: int
-    ) -> list[StoredHand]:
-        async with self.store._read() as conn:
-            hands = await _all(
-                conn, f"SELECT h.* FROM hands h WHERE {where} {order} LIMIT {int(limit)}", args
-            )
-            ids = [int(h["hand_id"]) for h in hands]
-            if not ids:
-                return []
-            marks = ",".join("?" * len(ids))
-            players = await _all(
+            reshuffles = await all_rows(
                 conn,
-                "SELECT hand_id, user_id, display_name FROM hand_players "
-                f"WHERE hand_id IN ({marks})",
-                ids,
-            )
-            reshuffles = await _all(
-                conn,
-                f"SELECT hand_id, cards_json FROM hand_reshuffles WHERE hand_id IN ({marks}) "
+                f"SELECT hand_id, cards_json FROM hand_reshuffles WHERE hand_id IN ({live}) "
                 "ORDER BY hand_id, idx",
-                ids,
+                args,
             )
-            actions = await _all(
+            actions = await all_rows(
                 conn,
-                f"SELECT hand_id, action_json FROM hand_actions WHERE hand_id IN ({marks}) "
+                f"SELECT hand_id, action_json FROM hand_actions WHERE hand_id IN ({live}) "
                 "ORDER BY hand_id, idx",
-                ids,
+                args,
             )
-        names: dict[int, dict[str, str]] = {}
-        users: dict[int, dict[str, int]] = {}
-        for p in players:
-            key = str(p["user_id"])
-            users.setdefault(int(p["hand_id"]), {})[key] = int(p["user_id"])
-            if p["display_name"]:
-                names.setdefault(int(p["hand_id"]), {})[key] = p["display_name"]
-        shuffled: dict[int, list[Any]] = {}
-        for r in reshuffles:
-            shuffled.setdefault(int(r[0]), []).append(json.loads(r[1]))
-        acted: dict[int, list[Any]] = {}
-        for a in actions:
-            acted.setdefault(int(a[0]), []).append(json.loads(a[1]))
-        out = []
-        for h in hands:
-            hand_id = int(h["hand_id"])
-            record = {
-                **json.loads(h["header_json"]),
-                "reshuffles": shuffled.get(hand_id, []),
-                "actions": acted.get(hand_id, []),
-            }
-            out.append(
-                StoredHand(
-                    hand_id=hand_id,
-                    guild_id=int(h["guild_id"]),
-                    channel_id=int(h["channel_id"]),
-                    variant=h["variant"],
-                    started_at=float(h["started_at"]),
-                    completed_at=None if h["status"] == "live" else float(h["completed_at"]),
-                    record=parse_record(record),
-                    names=names.get(hand_id, {}),
-                    users=users.get(hand_id, {}),
-                    cancelled=bool(h["cancelled"]),
-                    practice=bool(h["practice"]),
+        seated: dict[int, list[Row]] = {}
+        for row in players:
+            seated.setdefault(row[0], []).append(row)
+        shuffled: dict[int, list[list[str]]] = {}
+        for row in reshuffles:
+            shuffled.setdefault(row[0], []).append(json.loads(row[1]))
+        acted: dict[int, list[dict[str, Any]]] = {}
+        for row in actions:
+            acted.setdefault(row[0], []).append(json.loads(row[1]))
+        return [
+            LiveHand(
+                hand_id=hand["hand_id"],
+                guild_id=hand["guild_id"],
+                channel_id=hand["channel_id"],
+                variant=hand["variant"],
+                header=json.loads(hand["header_json"]),
+                seat_users=[p["user_id"] for p in seated.get(hand["hand_id"], [])],
+                holds={p["user_id"]: p["hold"] for p in seated.get(hand["hand_id"], [])},
+                reshuffles=shuffled.get(hand["hand_id"], []),
+                actions=acted.get(hand["hand_id"], []),
+                started_at=hand["started_at"],
+                names={
+                    p["user_id"]: p["display_name"]
+                    for p in seated.get(hand["hand_id"], [])
+                    if p["display_name"] is not None
+                },
+            )
+            for hand in hands
+        ]
+
+    async def recent_hands(self, guild_id: int, user_id: int, limit: int = 10) -> list[HandSummary]:
+        """The user's last ``limit`` completed hands in the guild, newest first."""
+        async with self._db.read() as conn:
+            rows = await all_rows(
+                conn,
+                # hand_players_recent: the last ``limit`` rows, not all of the player's
+                "SELECT h.*, COALESCE(hp.net, hp.practice_net) AS net "
+                "FROM hand_players hp JOIN hands h ON h.hand_id = hp.hand_id "
+                "WHERE hp.guild_id = ? AND hp.user_id = ? AND hp.completed_at IS NOT NULL "
+                "ORDER BY hp.completed_at DESC, hp.hand_id DESC LIMIT ?",
+                (guild_id, user_id, limit),
+            )
+            return [
+                HandSummary(
+                    hand_id=row["hand_id"],
+                    channel_id=row["channel_id"],
+                    variant=row["variant"],
+                    completed_at=row["completed_at"],
+                    net=row["net"],
+                    record=await self._record(conn, row),
+                    cancelled=bool(row["cancelled"]),
+                    practice=bool(row["practice"]),
                 )
-            )
-        return out
-
-    async def ledger(
-        self, guild_id: int, user_id: int, limit: int, since: float | None = None
-    ) -> list[LedgerEntry]:
-        """The player's last ``limit`` ledger entries (since ``since``), oldest first."""
-        async with self.store._read() as conn:
-            rows = await _all(
-                conn,
-                "SELECT l.entry_id, l.created_at, l.kind, l.amount, l.balance_after, l.hand_id, "
-                "h.variant FROM ledger l LEFT JOIN hands h ON h.hand_id = l.hand_id "
-                "WHERE l.guild_id = ? AND l.user_id = ? AND l.created_at >= ? "
-                "ORDER BY l.entry_id DESC LIMIT ?",
-                (guild_id, user_id, since or 0.0, limit),
-            )
-        return [
-            LedgerEntry(
-                entry_id=int(r[0]),
-                created_at=float(r[1]),
-                kind=r[2],
-                amount=int(r[3]),
-                balance_after=int(r[4]),
-                hand_id=None if r[5] is None else int(r[5]),
-                variant=r[6],
-            )
-            for r in reversed(rows)
-        ]
-
-    async def server_ledger(self, guild_id: int) -> list[ServerLedgerRow]:
-        """Each player of the server: hands, net, refills, balance (most hands first)."""
-        async with self.store._read() as conn:
-            rows = await _all(
-                conn,
-                "SELECT a.user_id, a.display_name, a.hands_played, a.net_won, "
-                "(SELECT COUNT(*) FROM ledger l WHERE l.guild_id = a.guild_id "
-                "AND l.user_id = a.user_id AND l.kind = 'refill'), a.refilled, a.balance "
-                "FROM accounts a WHERE a.guild_id = ? AND a.user_id > 0 "
-                "ORDER BY a.hands_played DESC, a.user_id",
-                (guild_id,),
-            )
-        return [
-            ServerLedgerRow(int(r[0]), r[1], int(r[2]), int(r[3]), int(r[4]), int(r[5]), int(r[6]))
-            for r in rows
-        ]
+                for row in rows
+            ]

@@ -1,4 +1,5 @@
-"""Operations on the database, run as ``python -m bot COMMAND`` (docs/operations.md).
+"""Operations on the database behind ``python -m bot COMMAND`` (``bot/operations.py``,
+docs/operations.md).
 
 * ``migrate``: apply the migrations the database lacks (SQLite file or PostgreSQL),
   print the version. The bot does this at start-up too; run it on its own to migrate
@@ -17,11 +18,7 @@ A PostgreSQL URL is never printed (it may hold a password).
 
 from __future__ import annotations
 
-import argparse
-import asyncio
-import json
 import sqlite3
-import sys
 import time
 from collections.abc import Sequence
 from decimal import Decimal
@@ -30,8 +27,7 @@ from typing import Any
 
 import asyncpg
 
-from bot.settings import SettingsError, load_settings
-from bot.storage import db, postgres
+from bot.storage import postgres, sqlite
 from bot.storage.backend import Connection, open_connection
 
 COMMANDS = ("migrate", "export", "copy-sqlite-to-postgres")
@@ -41,7 +37,7 @@ class OperationFailed(Exception):
     """A command could not do its work; the message is one line for the operator."""
 
 
-def _describe(target: str | Path) -> str:
+def describe(target: str | Path) -> str:
     return (
         "the PostgreSQL database (DATABASE_URL)"
         if postgres.is_postgres_url(target)
@@ -66,7 +62,7 @@ async def migrate(target: str | Path) -> int:
     try:
         if isinstance(conn, postgres.PgConnection):
             return await postgres.schema_version(conn.raw)
-        return await db.schema_version(conn)  # type: ignore[arg-type]
+        return await sqlite.schema_version(conn)  # type: ignore[arg-type]
     finally:
         await conn.close()
 
@@ -236,57 +232,3 @@ def _verify(lite: sqlite3.Connection, pg_rows: list[Any], tables: list[str]) -> 
             raise OperationFailed(
                 f"account {new[:2]}: balance {new[2]} but ledger sums to {new[7]}"
             )
-
-
-# ---------------------------------------------------------------- the command line
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__.split("\n")[0])
-    commands = parser.add_subparsers(dest="command", required=True)
-    commands.add_parser("migrate", help="apply the database migrations")
-    export = commands.add_parser("export", help="one server's ledger as JSON")
-    export.add_argument("--guild", type=int, required=True, help="the server (guild) id")
-    export.add_argument("--output", type=Path, help="write here instead of standard output")
-    copy = commands.add_parser(
-        "copy-sqlite-to-postgres", help="move the SQLite ledger into an empty PostgreSQL"
-    )
-    copy.add_argument("--sqlite", type=Path, help="the SQLite file (default DATABASE_PATH)")
-    copy.add_argument("--url", help="the PostgreSQL URL (default DATABASE_URL)")
-    return parser
-
-
-def run(argv: Sequence[str]) -> int:
-    """``python -m bot COMMAND ...``; returns the exit status."""
-    args = _parser().parse_args(argv)
-    try:
-        settings = load_settings()
-        if args.command == "migrate":
-            version = asyncio.run(migrate(settings.database))
-            print(f"{_describe(settings.database)} is at schema version {version}")
-        elif args.command == "export":
-            data = json.dumps(asyncio.run(export_guild(settings.database, args.guild)), indent=1)
-            if args.output:
-                args.output.write_text(data + "\n", encoding="utf-8")
-            else:
-                print(data)
-        else:
-            url = args.url or (
-                settings.database_url.get_secret_value() if settings.database_url else None
-            )
-            if not url or not postgres.is_postgres_url(url):
-                raise OperationFailed("give the PostgreSQL database: DATABASE_URL or --url")
-            path = args.sqlite or settings.database_path
-            counts = asyncio.run(copy_sqlite_to_postgres(path, url))
-            print(
-                f"copied {path} to PostgreSQL: {counts.get('accounts', 0)} accounts, "
-                f"{counts.get('hands', 0)} hands, {counts.get('ledger', 0)} ledger entries; "
-                "every balance verified"
-            )
-    except (SettingsError, OperationFailed, db.DatabaseProblem) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
-    except (OSError, asyncpg.PostgresError) as exc:  # never the URL: it may hold a password
-        print(f"error: {args.command} failed: {type(exc).__name__}: {exc}", file=sys.stderr)
-        return 1
-    return 0

@@ -5,7 +5,7 @@ are written exactly when its chips are (and never for a cancelled hand, which
 ``cancel_hand`` voids without settling). It replays the stored record once, reads the
 players' current rows in one query and writes them back in one statement. Each player
 has a row per game and one for every game together (``ALL_GAMES``), real and practice
-hands apart. ``StatsRepo.totals`` reads one row: as fast at 20,000 hands as at 20.
+hands apart. ``Stats.totals`` reads one row: as fast at 20,000 hands as at 20.
 """
 
 from __future__ import annotations
@@ -19,35 +19,10 @@ from bot.engine import Hand
 from bot.engine.record import RecordError, parse_record
 from bot.history.stats import ALL_GAMES, DRAWS, Totals, hand_stats
 from bot.storage.connection import Connection, Row
+from bot.storage.database import Database, all_rows
 
 log = logging.getLogger(__name__)
 
-# The migration that adds the table (appended to db.MIGRATIONS; PostgreSQL maps the types).
-PLAYER_STATS = """
-CREATE TABLE player_stats (
-    guild_id      INTEGER NOT NULL,
-    user_id       INTEGER NOT NULL,
-    variant       TEXT    NOT NULL,  -- a game id, or '*' for every game together
-    practice      INTEGER NOT NULL CHECK (practice IN (0, 1)),
-    hands         INTEGER NOT NULL DEFAULT 0,
-    net           INTEGER NOT NULL DEFAULT 0,
-    vpip          INTEGER NOT NULL DEFAULT 0,
-    showdowns     INTEGER NOT NULL DEFAULT 0,
-    showdowns_won INTEGER NOT NULL DEFAULT 0,
-    draws_json    TEXT    NOT NULL DEFAULT '[]',  -- [[reached, pat, cards taken], ...] per draw
-    buys_left     INTEGER NOT NULL DEFAULT 0,
-    buys_right    INTEGER NOT NULL DEFAULT 0,
-    buys_blind    INTEGER NOT NULL DEFAULT 0,
-    won_high      INTEGER NOT NULL DEFAULT 0,
-    won_low       INTEGER NOT NULL DEFAULT 0,
-    won_both      INTEGER NOT NULL DEFAULT 0,
-    series_json   TEXT    NOT NULL DEFAULT '[]',  -- [[hands, net], ...], at most 120 points
-    stride        INTEGER NOT NULL DEFAULT 1,
-    first_at      REAL,
-    last_at       REAL,
-    PRIMARY KEY (guild_id, user_id, variant, practice)
-);
-"""
 
 _COLUMNS = (
     "hands", "net", "vpip", "showdowns", "showdowns_won", "draws_json", "buys_left",
@@ -88,24 +63,19 @@ def _values(totals: Totals) -> tuple[Any, ...]:
     return tuple(out[c] for c in _COLUMNS)
 
 
-async def _all(conn: Connection, sql: str, args: Any) -> list[Row]:
-    async with conn.execute(sql, args) as cursor:
-        return list(await cursor.fetchall())
-
-
 async def add_hand(conn: Connection, hand: Row, now: float) -> None:
     """Add the settled hand ``hand`` (its ``hands`` row) to its people's statistics."""
-    players = await _all(
+    players = await all_rows(
         conn, "SELECT seat, user_id FROM hand_players WHERE hand_id = ?", (hand["hand_id"],)
     )
     users = {int(p["user_id"]) for p in players if int(p["user_id"]) > 0}
     if not users:
         return
-    reshuffles = await _all(
+    reshuffles = await all_rows(
         conn, "SELECT cards_json FROM hand_reshuffles WHERE hand_id = ? ORDER BY idx",
         (hand["hand_id"],),
     )  # fmt: skip
-    actions = await _all(
+    actions = await all_rows(
         conn, "SELECT action_json FROM hand_actions WHERE hand_id = ? ORDER BY idx",
         (hand["hand_id"],),
     )  # fmt: skip
@@ -123,7 +93,7 @@ async def add_hand(conn: Connection, hand: Row, now: float) -> None:
         return
     guild, practice, variant = hand["guild_id"], int(bool(hand["practice"])), hand["variant"]
     marks = ",".join("?" * len(users))
-    rows = await _all(
+    rows = await all_rows(
         conn,
         f"SELECT * FROM player_stats WHERE guild_id = ? AND practice = ? AND user_id IN ({marks})"
         " AND variant IN (?, ?)",
@@ -148,16 +118,16 @@ async def erase(conn: Connection, guild_id: int, user_id: int) -> None:
     )
 
 
-class StatsRepo:
-    """Reads of the statistics, through a Store's read transactions."""
+class Stats:
+    """Reads of the statistics, in the database's read transactions."""
 
-    def __init__(self, store: Any) -> None:
-        self.store = store
+    def __init__(self, db: Database) -> None:
+        self._db = db
 
     async def totals(self, guild_id: int, user_id: int, game: str | None, practice: bool) -> Totals:
         """One player's totals for ``game`` (None: every game together)."""
-        async with self.store._read() as conn:
-            rows = await _all(
+        async with self._db.read() as conn:
+            rows = await all_rows(
                 conn,
                 "SELECT * FROM player_stats WHERE guild_id = ? AND user_id = ? "
                 "AND variant = ? AND practice = ?",

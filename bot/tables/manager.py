@@ -26,6 +26,7 @@ from bot.opponents import Advice, Observation, observe
 from bot.practice import coach
 from bot.practice.coach import PracticeReview
 from bot.storage.api import Storage
+from bot.storage.dm_channels import DmChannel
 from bot.storage.server_store import PlayerData
 from bot.storage.shards import Shards
 from bot.storage.store import Account, HandSummary, RefillRefused
@@ -320,6 +321,12 @@ class TableManager:
 
     async def set_table_message(self, channel_id: int, message_id: int) -> None:
         await self.store.set_table_message(channel_id, message_id)
+
+    async def dm_channels(self) -> dict[int, DmChannel]:
+        return await self.store.dm_channels()
+
+    async def set_dm_channel(self, dm: DmChannel) -> None:
+        await self.store.set_dm_channel(dm)
 
     # ----- closing and moderation -----------------------------------------------
 

@@ -41,6 +41,11 @@ class Privacy:
                 raise PlayerInHand(guild_id, user_id)
             anon = await self.store.erase_player(guild_id, user_id)  # seats rows go too
             for step in steps:
+                # the store forgot them in the stored settings: so does memory, or the
+                # table's next save would write the id back
+                if step.table.opener == user_id:
+                    step.table.opener = None
+                step.table.kicked.discard(user_id)
                 seat = step.table.seat_of(user_id)
                 if seat is not None:
                     step.table.unseat(seat)  # the store stood the computer players up too

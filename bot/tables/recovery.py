@@ -37,6 +37,7 @@ class Recovery:
 
     async def start(self) -> int:
         """Restore open tables and continue every unfinished hand; return how many."""
+        self.store.on_guilds_lost(self.lost)
         rows = [r for r in await self.store.load_tables() if self.in_my_shards(r.guild_id)]
         guilds = sorted({r.guild_id for r in rows})
         claimed = {g for g in guilds if await self.store.claim_guild(g)}
@@ -59,6 +60,20 @@ class Recovery:
 
     def in_my_shards(self, guild_id: int) -> bool:
         return self.shards is None or self.shards.owns(guild_id)
+
+    def lost(self, guilds: frozenset[int]) -> None:
+        """Stop serving guilds another process claimed while our database session was lost
+        (its writes there are refused already): drop their tables from memory, disarm their
+        timers, and take them back as take-overs do once that process lets them go."""
+        for channel_id, table in list(self.steps.tables.items()):
+            if table.guild_id in guilds:
+                self.steps.deadlines.disarm(channel_id)
+                del self.steps.tables[channel_id]
+        log.warning("lost %d guilds to another process; serving them no more", len(guilds))
+        retrying = bool(self.waiting)
+        self.waiting |= set(guilds)
+        if not retrying:
+            self.steps.spawn(self._claim_later())
 
     async def _claim_later(self) -> None:
         """Take over, as soon as their locks lapse, the guilds another process held."""

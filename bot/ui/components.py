@@ -8,21 +8,24 @@ button drawn for an earlier turn is refused by the manager.
 
 from __future__ import annotations
 
-import contextlib
 import re
 from typing import Any
 
 import discord
-from discord.ui.view import BaseView
 
 from bot.engine.cards import format_card, parse_card
 from bot.render.text import card_text
 from bot.tables.models import TableView
 
-from . import handlers, i18n
+from . import i18n
 from .catalog import t
+from .controller import controller_of
+from .cycles import done_with, let_go
 from .hands import card_name
 from .limits import allow_click
+
+__all__ = ["DiscardSelect", "TableButton", "discard_picker", "dms_retry", "done_with", "let_go",
+           "table_components"]  # fmt: skip
 
 BUTTON_TEMPLATE = r"pk:(?P<channel>\d+):(?P<action>[a-z]+)(?::(?P<hand>\d+):(?P<turn>\d+))?"
 SELECT_TEMPLATE = r"pkd:(?P<channel>\d+):(?P<hand>\d+):(?P<turn>\d+)"
@@ -78,7 +81,8 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTO
         return await allow_click(interaction)  # one user's spam never slows the others
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await handlers.button(interaction, self.channel_id, self.action, self.hand_id, self.turn)
+        controller = controller_of(interaction)
+        await controller.button(interaction, self.channel_id, self.action, self.hand_id, self.turn)
         done_with(interaction, self.view)  # not after an error: discord.py's handler needs it
 
 
@@ -115,14 +119,8 @@ class DiscardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SEL
     async def callback(self, interaction: discord.Interaction) -> None:
         data: Any = interaction.data or {}
         values = list(data.get("values", []))
-        await handlers.act(
-            interaction,
-            self.channel_id,
-            "discard",
-            cards=values,
-            hand_id=self.hand_id,
-            turn=self.turn,
-        )
+        controller = controller_of(interaction)
+        await controller.discard(interaction, self.channel_id, values, self.hand_id, self.turn)
         done_with(interaction, self.view)
 
 
@@ -179,37 +177,17 @@ def table_components(view: TableView) -> discord.ui.View:
     return ui
 
 
-def let_go(ui: BaseView) -> None:
-    """Drop a view of persistent (dynamic) items once it is sent. A click on them is matched by
-    its custom_id, never through this object; but the view and its items point at each other,
-    so left alone every view sent is a cycle that only the garbage collector's full passes
-    free, with the event loop stopped (23 objects a table edit, thousands of edits a minute
-    at 200 tables)."""
-    if all(isinstance(item, discord.ui.DynamicItem) for item in ui.walk_children()):
-        _drop(ui)
-
-
-def _drop(ui: BaseView) -> None:
-    ui.clear_items()  # the items no longer point back through the view's list
-    ui.stop()
-
-
-def done_with(interaction: discord.Interaction, ui: BaseView | None = None) -> None:
-    """Let an answered interaction go. discord.py's Interaction and its InteractionResponse
-    point at each other, so each interaction (with its user, member, message and followup
-    webhook: about 35 objects) would wait for a full collection; so would the view
-    discord.py builds from the clicked message to dispatch a button. Called only once the
-    handler is done and discord.py will not look at the answer again."""
-    with contextlib.suppress(AttributeError):  # never asked for: nothing to break
-        delattr(interaction, "_cs_response")
-    if ui is not None:  # built for this one click (discord.py's View.from_message)
-        _drop(ui)
-
-
 def discard_picker(channel_id: int, hand_id: int, turn: int, cards: list[int]) -> discord.ui.View:
     """Ephemeral: a menu of the player's own cards and a stand-pat button."""
     ui = discord.ui.View(timeout=None)
     options = [(format_card(c), card_text(c)) for c in cards]
     ui.add_item(DiscardSelect(channel_id, hand_id, turn, options))
     ui.add_item(TableButton(channel_id, "pat", hand_id, turn, label=t("button.pat")))
+    return ui
+
+
+def dms_retry(channel_id: int) -> discord.ui.View:
+    """Ephemeral, in the warning about closed DMs: try sending DMs again."""
+    ui = discord.ui.View(timeout=None)
+    ui.add_item(TableButton(channel_id, "dms", label=t("button.dms_retry")))
     return ui

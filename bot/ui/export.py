@@ -22,7 +22,7 @@ from bot.history.handtext import hands_text
 from bot.history.ledgercsv import player_ledger_csv, server_ledger_csv
 from bot.history.publiclog import public_log_csv
 from bot.history.rows import StoredHand
-from bot.storage.history import PAGE, HistoryRepo
+from bot.storage.exports import PAGE, Exports
 
 from . import i18n
 from .catalog import t
@@ -37,7 +37,7 @@ EXPORT_TEMPLATE = r"pvx:(?P<user>\d+)"
 
 
 async def _build(
-    repo: HistoryRepo, hand_ids: Sequence[int], write: Callable[[list[StoredHand]], Iterable[str]]
+    repo: Exports, hand_ids: Sequence[int], write: Callable[[list[StoredHand]], Iterable[str]]
 ) -> str:
     parts: list[str] = []
     for start in range(0, len(hand_ids), PAGE):
@@ -62,7 +62,7 @@ async def player_export(
     store: Any, guild_id: int, user_id: int, hands: int = DEFAULT_HANDS, days: int | None = None
 ) -> tuple[list[discord.File], int]:
     """The player's files and how many hands they hold."""
-    repo = HistoryRepo(store)
+    repo = store.exports
     since = _since(days)
     ids = await repo.player_hand_ids(guild_id, user_id, hands, since)
     key = str(user_id)
@@ -78,7 +78,7 @@ async def player_export(
 async def server_export(
     store: Any, guild_id: int, hands: int = DEFAULT_HANDS, days: int | None = None
 ) -> tuple[list[discord.File], int]:
-    repo = HistoryRepo(store)
+    repo = store.exports
     ids = await repo.server_hand_ids(guild_id, hands, _since(days))
     written = {"order": 0, "pages": 0}  # each page numbers its lines on from the last
 

@@ -17,13 +17,15 @@ import discord
 from bot.tables.manager import TableManager
 from bot.tables.models import Code, Done, Refused, TableView
 
+from .app import app_of
 from .catalog import t
 from .coaching import review_text
+from .components import discard_picker, dms_retry, let_go
 from .render import hand_embed
-from .text import cmd, move_line, outcome, refusal
+from .text import cmd, move_line, outcome, refusal, where
 
 if TYPE_CHECKING:
-    from bot.client import PokerBot
+    from .presenter import Presenter
 
 BUY_ACTIONS = ("left", "right", "blind")
 log = logging.getLogger(__name__)
@@ -31,8 +33,11 @@ P = ParamSpec("P")
 
 
 def manager_of(interaction: discord.Interaction) -> TableManager:
-    client: PokerBot = interaction.client  # type: ignore[assignment]
-    return client.manager
+    return app_of(interaction).manager
+
+
+def presenter_of(interaction: discord.Interaction) -> Presenter:
+    return app_of(interaction).presenter
 
 
 async def reply(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
@@ -62,11 +67,6 @@ async def refuse(
     if channel_id is not None:
         view = manager_of(interaction).find_view(channel_id)
     await reply(interaction, refusal(exc, variant, view, interaction.user.id))
-
-
-def where(channel_id: int, hand_id: int | None) -> str:
-    """Which table and hand a private message is about (players may sit at several)."""
-    return t("hand.where", channel=f"<#{channel_id}>", hand_id=hand_id)
 
 
 def guarded(handler: Callable[P, Awaitable[None]]) -> Callable[P, Awaitable[None]]:
@@ -137,12 +137,14 @@ async def act(
     source: str | None = None,
     hand_id: int | None = None,
     turn: int | None = None,
+    carry: bool = False,
 ) -> None:
-    await answer_first(interaction)
+    """One game action; ``carry``: a click on the table message, answered with the table."""
     manager = manager_of(interaction)
     before = _progress(manager, channel_id)
-    try:
-        result = await manager.act(
+
+    def step() -> Awaitable[Any]:
+        return manager.act(
             channel_id,
             interaction.user.id,
             action,
@@ -151,6 +153,9 @@ async def act(
             hand_id=hand_id,
             turn=turn,
         )
+
+    try:
+        result = await stepped(interaction, channel_id, step, carry=carry)
     except Refused as exc:
         await refuse(interaction, exc, channel_id)
         return
@@ -164,6 +169,24 @@ async def act(
         note = t("done.action", line=move_line(result.move))
         embed, files = await hand_embed(result.seat, note, where(channel_id, before[0]))
         await interaction.followup.send(embed=embed, files=files, ephemeral=True)
+
+
+async def stepped(
+    interaction: discord.Interaction,
+    channel_id: int,
+    step: Callable[[], Awaitable[Any]],
+    *,
+    carry: bool = False,
+) -> Any:
+    """Run a table step for an interaction, answered before any wait it does not need: a
+    click on the table message by the table after the step (the presenter's answer), any
+    other interaction by a private deferral first. A refusal is raised with the
+    interaction perhaps unanswered (``reply`` answers either way)."""
+    presenter = presenter_of(interaction)
+    if carry and presenter.carries(interaction, channel_id):
+        return await presenter.answer_with_table(interaction, channel_id, step)
+    await answer_first(interaction)
+    return await step()
 
 
 async def show_hand(interaction: discord.Interaction, channel_id: int, note: str = "") -> None:
@@ -200,8 +223,6 @@ async def open_picker(
     interaction: discord.Interaction, channel_id: int, hand_id: int | None, turn: int | None
 ) -> None:
     """The draw button: the player to act gets their cards and a discard menu, privately."""
-    from .components import discard_picker, let_go
-
     await answer_first(interaction)
     manager = manager_of(interaction)
     try:
@@ -234,28 +255,38 @@ async def button(
     hand_id: int | None,
     turn: int | None,
 ) -> None:
-    await answer_first(interaction)  # every button leads to work: answer before it
+    """A button: a step asked for on the table message is answered with the table itself
+    (see ``stepped``); My hand and Draw answer privately."""
     if action == "hand":
         await show_hand(interaction, channel_id)
     elif action == "draw":
         await open_picker(interaction, channel_id, hand_id, turn)
     elif action == "pat":
-        await act(interaction, channel_id, "discard", cards=[], hand_id=hand_id, turn=turn)
+        await act(interaction, channel_id, "discard", cards=[], hand_id=hand_id, turn=turn,
+                  carry=True)  # fmt: skip
     elif action in BUY_ACTIONS:
-        await act(interaction, channel_id, "buy", source=action, hand_id=hand_id, turn=turn)
+        await act(interaction, channel_id, "buy", source=action, hand_id=hand_id, turn=turn,
+                  carry=True)  # fmt: skip
     elif action == "join":
-        await join(interaction, channel_id)
+        await join(interaction, channel_id, carry=True)
     elif action == "deal":
-        await deal(interaction, channel_id)
+        await deal(interaction, channel_id, carry=True)
+    elif action == "dms":
+        await retry_dms(interaction)
     else:
-        await act(interaction, channel_id, action, hand_id=hand_id, turn=turn)
+        await act(interaction, channel_id, action, hand_id=hand_id, turn=turn, carry=True)
 
 
-async def join(interaction: discord.Interaction, channel_id: int) -> None:
-    await answer_first(interaction)
+async def join(interaction: discord.Interaction, channel_id: int, *, carry: bool = False) -> None:
     manager = manager_of(interaction)
+    name = interaction.user.display_name
     try:
-        done = await manager.join(channel_id, interaction.user.id, interaction.user.display_name)
+        done = await stepped(
+            interaction,
+            channel_id,
+            lambda: manager.join(channel_id, interaction.user.id, name),
+            carry=carry,
+        )
     except Refused as exc:
         await refuse(interaction, exc, channel_id)
         return
@@ -267,29 +298,52 @@ async def join(interaction: discord.Interaction, channel_id: int) -> None:
 
 
 async def warn_if_dms_closed(interaction: discord.Interaction, variant: str) -> None:
-    """Try the DM path once per player (per run): if their DMs are closed, tell them
-    privately to use My hand, before any card has to go there."""
-    checked: set[int] = interaction.client.dm_checked  # type: ignore[attr-defined]
-    if interaction.user.id in checked:
+    """At a join: a player whose DMs are known to work is not asked again (that is stored,
+    also across restarts); anyone else gets one probe DM (joining again tries closed DMs
+    once more). If their DMs are closed, tell them privately to use My hand, with a button
+    to try again once they opened them."""
+    presenter = presenter_of(interaction)
+    user_id = interaction.user.id
+    if presenter.dms_known(user_id):
         return
-    checked.add(interaction.user.id)
-    client: PokerBot = interaction.client  # type: ignore[assignment]
+    await presenter.reopen_dms(user_id)
+    if not await probe_dms(interaction):
+        channel_id = interaction.channel_id or 0
+        retry = dms_retry(channel_id)
+        try:
+            text = t("dm.closed", command=cmd(variant, "hand"))
+            await interaction.followup.send(text, view=retry, ephemeral=True)
+        finally:
+            let_go(retry)
+
+
+async def probe_dms(interaction: discord.Interaction) -> bool:
+    """One probe DM; False if the user's DMs are closed."""
     try:
-        dm = await client.presenter.dm_channel(interaction.user.id)
-        await dm.send(t("dm.join_probe"))
-    except discord.Forbidden:
-        await interaction.followup.send(
-            t("dm.closed", command=cmd(variant, "hand")), ephemeral=True
-        )
+        return await presenter_of(interaction).send_dm(interaction.user.id,
+                                                       content=t("dm.join_probe"))  # fmt: skip
     except discord.HTTPException:
         log.warning("could not check the DMs of user %s", interaction.user.id)
+        return True  # not known to be closed
 
 
-async def deal(interaction: discord.Interaction, channel_id: int) -> None:
+async def retry_dms(interaction: discord.Interaction) -> None:
+    """The "try DMs again" button of the join warning."""
     await answer_first(interaction)
+    await presenter_of(interaction).reopen_dms(interaction.user.id)
+    opened = await probe_dms(interaction)
+    await reply(interaction, t("dm.open_now" if opened else "dm.still_closed"))
+
+
+async def deal(interaction: discord.Interaction, channel_id: int, *, carry: bool = False) -> None:
     manager = manager_of(interaction)
     try:
-        await manager.deal(channel_id, interaction.user.id)
+        await stepped(
+            interaction,
+            channel_id,
+            lambda: manager.deal(channel_id, interaction.user.id),
+            carry=carry,
+        )
     except Refused as exc:
         await refuse(interaction, exc, channel_id)
         return
@@ -301,6 +355,29 @@ async def post_table(interaction: discord.Interaction, channel_id: int) -> None:
     """Have the table message posted (by the table's presenter) at the bottom of the channel.
     The deferred answer is removed: the table message itself is the answer."""
     await answer_first(interaction)
-    client: PokerBot = interaction.client  # type: ignore[assignment]
-    client.presenter.repost(channel_id)
+    presenter_of(interaction).repost(channel_id)
     await interaction.delete_original_response()
+
+
+class TableController:
+    """The controller the table message's components call (``bot.ui.controller``)."""
+
+    async def button(
+        self,
+        interaction: discord.Interaction,
+        channel_id: int,
+        action: str,
+        hand_id: int | None,
+        turn: int | None,
+    ) -> None:
+        await button(interaction, channel_id, action, hand_id, turn)
+
+    async def discard(
+        self,
+        interaction: discord.Interaction,
+        channel_id: int,
+        cards: Sequence[str],
+        hand_id: int,
+        turn: int,
+    ) -> None:
+        await act(interaction, channel_id, "discard", cards=cards, hand_id=hand_id, turn=turn)

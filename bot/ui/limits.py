@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections import deque
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Protocol, TypeVar, runtime_checkable
 
 import discord
 from discord import app_commands
@@ -70,8 +70,18 @@ class RateLimiter:
         return wait
 
 
+@runtime_checkable
+class _Limited(Protocol):
+    @property
+    def limits(self) -> RateLimiter: ...
+
+
 def limiter_of(interaction: discord.Interaction) -> RateLimiter:
-    return interaction.client.limits  # type: ignore[attr-defined]
+    """The bot's limiter (``PokerBot.limits``, also ``App.limits``)."""
+    client = interaction.client
+    if not isinstance(client, _Limited):
+        raise RuntimeError("this client keeps no rate limits")
+    return client.limits
 
 
 def wait_seconds(retry_after: float) -> int:

@@ -6,7 +6,7 @@ so a public message can hold nothing but public information.
 
 from __future__ import annotations
 
-import io
+from typing import Any
 
 import discord
 
@@ -17,23 +17,10 @@ from bot.tables.models import TableEvent, TableView
 
 from . import i18n
 from .catalog import t
+from .cycles import PngFile
 from .text import action_name, cmd, command, esc, game, hand_name, round_label, shown_hand
 
 GREEN = discord.Colour.dark_green()
-
-
-class PngFile(discord.File):
-    """An image drawn in memory, to attach. discord.py's ``File.close()`` puts the buffer's
-    own ``close`` back as an attribute of the buffer, a cycle (buffer -> its dict -> bound
-    method -> buffer) that only a full garbage collection frees: one per image sent. The
-    class's method is the same one, so the attribute is simply dropped."""
-
-    def __init__(self, png: bytes, filename: str) -> None:
-        super().__init__(io.BytesIO(png), filename=filename)
-
-    def close(self) -> None:
-        super().close()
-        vars(self.fp).pop("close", None)
 
 
 BOARD_FILE = "board.png"
@@ -141,16 +128,18 @@ def table_embed(view: TableView, log: list[str] | None = None) -> discord.Embed:
     return embed
 
 
-async def table_files(view: TableView) -> list[discord.File]:
-    """Abyssinia's board image: the market and everyone's bought (open) cards (drawn off the
-    event loop, and only when the board changed)."""
+Board = tuple[Any, ...]
+
+
+def board_of(view: TableView) -> Board | None:
+    """What Abyssinia's board image shows (None: no board): equal boards are equal images."""
     hand = view.hand
     if hand is None or not VARIANTS[view.variant].split:
-        return []
-    market = [  # the slots' labels too, in the table's language
+        return None
+    market = tuple(  # the slots' labels too, in the table's language
         (t(f"source.{o.source}"), o.card, o.price) for o in hand.market if o.source != "blind"
-    ]
-    players = [(view.name(s.player), s.open_cards, s.folded) for s in hand.seats]
+    )
+    players = tuple((view.name(s.player), tuple(s.open_cards), s.folded) for s in hand.seats)
     if hand.complete:  # shown between its last action and its settlement: no round is left
         title = t("table.title.hand", game=game(view.variant), hand_id=view.hand_id)
     else:
@@ -165,8 +154,21 @@ async def table_files(view: TableView) -> list[discord.File]:
         folded=t("seat.folded"),
         locale=i18n.current(),  # numbers written the table's way
     )
-    png = await render_board_async(market, players, hand.pot, labels.title, labels)
+    return market, players, hand.pot, labels
+
+
+async def board_files(board: Board | None) -> list[discord.File]:
+    """The board image to attach (drawn off the event loop, from cached tiles)."""
+    if board is None:
+        return []
+    market, players, pot, labels = board
+    png = await render_board_async(list(market), list(players), pot, labels.title, labels)
     return [PngFile(png, BOARD_FILE)]
+
+
+async def table_files(view: TableView) -> list[discord.File]:
+    """Abyssinia's board image: the market and everyone's bought (open) cards."""
+    return await board_files(board_of(view))
 
 
 async def hand_embed(

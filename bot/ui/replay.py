@@ -21,7 +21,6 @@ from bot.history.steps import Step, replay_steps
 from bot.render.images import BoardLabels
 from bot.render.replay import render_replay_async
 from bot.render.text import cards_text
-from bot.storage.history import HistoryRepo
 from bot.tables.models import Move
 
 from . import i18n
@@ -178,7 +177,7 @@ async def show_step(
     interaction: discord.Interaction, hand_id: int, index: int | None, edit: bool
 ) -> None:
     """Answer with step ``index`` (None: the first) of the hand, as this user may see it."""
-    stored = await HistoryRepo(interaction.client.store).hand(hand_id)  # type: ignore[attr-defined]
+    stored = await interaction.client.store.exports.hand(hand_id)  # type: ignore[attr-defined]
     access = replay_access(stored, interaction.guild_id or 0, interaction.user.id)
     if access.refused is not None or stored is None:
         await _refuse(interaction, access.refused or "unknown", hand_id, edit)
@@ -205,7 +204,7 @@ async def _refuse(interaction: discord.Interaction, why: str, hand_id: int, edit
 
 
 async def confirm_share(interaction: discord.Interaction, hand_id: int, index: int) -> None:
-    stored = await HistoryRepo(interaction.client.store).hand(hand_id)  # type: ignore[attr-defined]
+    stored = await interaction.client.store.exports.hand(hand_id)  # type: ignore[attr-defined]
     access = replay_access(stored, interaction.guild_id or 0, interaction.user.id)
     if access.refused is not None or stored is None or access.viewer is None:
         await _refuse(interaction, access.refused or "not_yours", hand_id, edit=False)
@@ -221,7 +220,7 @@ async def confirm_share(interaction: discord.Interaction, hand_id: int, index: i
 
 async def post_share(interaction: discord.Interaction, hand_id: int, index: int) -> None:
     """Post the step publicly, with the sharer's own cards and nobody else's."""
-    stored = await HistoryRepo(interaction.client.store).hand(hand_id)  # type: ignore[attr-defined]
+    stored = await interaction.client.store.exports.hand(hand_id)  # type: ignore[attr-defined]
     access = replay_access(stored, interaction.guild_id or 0, interaction.user.id)
     if access.refused is not None or stored is None or access.viewer is None:
         await _refuse(interaction, access.refused or "not_yours", hand_id, edit=True)

@@ -97,4 +97,10 @@ MESSAGES: dict[str, str] = {
         "I can't send you direct messages, so use the **My hand** button "
         "(or {command}) to see your cards."
     ),
+    "dm.open_now": "Your direct messages work now: your cards will come here at each deal.",
+    "dm.still_closed": (
+        "Your direct messages are still closed to me. Open them in this server's privacy "
+        "settings, then press the button again; meanwhile **My hand** shows your cards."
+    ),
+    "button.dms_retry": "Try DMs again",
 }

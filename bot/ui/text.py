@@ -260,3 +260,8 @@ def event_line(event: TableEvent) -> str:
     if event.kind == "left" and "name" not in p:
         return t("event.left.erased")  # the player erased their data: no name is left
     return t(f"event.{event.kind}", **{**p, "name": esc(p.get("name", ""))})
+
+
+def where(channel_id: int, hand_id: int | None) -> str:
+    """Which table and hand a private message is about (players may sit at several)."""
+    return t("hand.where", channel=f"<#{channel_id}>", hand_id=hand_id)

@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage.db import MIGRATIONS, open_database
+from bot.storage.migrations import MIGRATIONS
+from bot.storage.sqlite import open_database
 from tests.support.paths import ROOT
 
 NETGUARD = ROOT / "tests" / "support" / "netguard"

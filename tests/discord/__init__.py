@@ -1,1 +1,1 @@
-"""The real bot through the real discord.py and the fake Discord (tests/harness.py)."""
+"""The real bot through the real discord.py and the fake Discord (fakediscord/harness.py)."""

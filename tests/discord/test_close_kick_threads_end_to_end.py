@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import random
 
+import discord
+
 from bot.client import PokerBot
 from bot.settings import Settings
 from bot.ui.limits import TABLE_BUDGET
-from tests.harness import DiscordHarness
+from fakediscord.harness import DiscordHarness
 from tests.support.manager_helpers import Clock
 from tests.support.moderated_server import (
     ALICE,
@@ -57,7 +59,7 @@ async def test_who_may_close_and_what_the_table_message_shows(tmp_path):
         # Bob opened it, but Carol is seated
         refused = await h.slash(BOB, TABLE, "a5-draw close")
         assert "Other players are still seated (1)" in refused.content
-        refused = await h.slash(CAROL, TABLE, "a5-draw close", force=True)
+        refused = await h.slash(CAROL, TABLE, "table-admin close")
         assert "Only moderators" in refused.content
         await h.slash(BOB, TABLE, "a5-draw deal")
         # a moderator closes: the hand is played out first, and the message says so at once
@@ -91,7 +93,7 @@ async def test_force_close_cancels_the_hand_and_history_says_so(tmp_path):
         user = next(u for u in PLAYERS if uid(u) == view.to_act_user)
         await h.slash(user, TABLE, "a5-draw bet")
         assert (await balances(h)) != before  # chips are held in the hand
-        done = await h.slash(ALICE, TABLE, "a5-draw close", force=True)
+        done = await h.slash(ALICE, TABLE, "table-admin close")
         assert done.ephemeral and "The table is closed" in done.content
         assert await balances(h) == before  # exactly what each put in, back
         notices = [m.content for m in h.messages(TABLE, include_ephemeral=False)]
@@ -105,17 +107,17 @@ async def test_kick_by_moderators_only_and_the_kicked_may_rejoin(tmp_path):
     async with DiscordHarness(make_bot(tmp_path / "p.db")) as h:
         await started(h)
         await seated(h)
-        refused = await h.slash(CAROL, TABLE, "a5-draw kick", player=BOB)
+        refused = await h.slash(CAROL, TABLE, "table-admin kick", player=BOB)
         assert refused.ephemeral and "Only moderators" in refused.content
-        refused = await h.slash(DAVE, TABLE, "a5-draw kick", player=BOB)
+        refused = await h.slash(DAVE, TABLE, "table-admin kick", player=BOB)
         assert "Only moderators" in refused.content  # the role is not named yet
         await h.slash(ALICE, TABLE, "settings moderator-role", role=MOD_ROLE)
         await h.slash(BOB, TABLE, "a5-draw deal")
         to_act = h.bot.manager.view(TABLE).to_act_user
-        kicked = await h.slash(DAVE, TABLE, "a5-draw kick", player=to_act)
+        kicked = await h.slash(DAVE, TABLE, "table-admin kick", player=to_act)
         assert kicked.ephemeral and "leaves the table when it ends" in kicked.content
         assert h.bot.manager.view(TABLE).to_act_user != to_act  # acted for them at once
-        nobody = await h.slash(DAVE, TABLE, "a5-draw kick", player=DAVE)
+        nobody = await h.slash(DAVE, TABLE, "table-admin kick", player=DAVE)
         assert "not seated at this table" in nobody.content
         while h.bot.manager.view(TABLE).hand:
             view = h.bot.manager.view(TABLE)
@@ -125,7 +127,7 @@ async def test_kick_by_moderators_only_and_the_kicked_may_rejoin(tmp_path):
         assert to_act not in [s.user_id for s in h.bot.manager.view(TABLE).seats]
         back = await h.slash(to_act, TABLE, "a5-draw join")
         assert "seat" in back.content
-        now = await h.slash(ALICE, TABLE, "a5-draw kick", player=to_act)
+        now = await h.slash(ALICE, TABLE, "table-admin kick", player=to_act)
         assert "is removed from the table" in now.content
 
 
@@ -248,3 +250,18 @@ async def test_one_budget_per_user_over_every_table_command(tmp_path):
         assert "sit" in (await h.slash(CAROL, TABLE, "a5-draw sitout")).content.lower()
         clock.now += per
         assert "Slow down" not in (await h.slash(BOB, TABLE, "a5-draw sitout")).content
+
+
+async def test_moderator_commands_are_a_top_level_group_hidden_from_members(tmp_path):
+    async with DiscordHarness(make_bot(tmp_path / "p.db")) as h:
+        await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
+        schema = {c["name"]: c for c in h.command_schema()}
+        admin = schema["table-admin"]
+        manage_channels = discord.Permissions(manage_channels=True).value
+        assert int(admin["default_member_permissions"]) == manage_channels
+        assert {o["name"] for o in admin["options"]} == {"close", "kick"}
+        for variant in ("a6-draw", "a5-draw", "a5-triple", "abyssinia"):
+            game = {o["name"]: o for o in schema[variant]["options"]}
+            assert "kick" not in game  # members never see what they cannot use
+            assert game["close"].get("options", []) == []  # the opener's close, no force
+            assert schema[variant]["default_member_permissions"] is None

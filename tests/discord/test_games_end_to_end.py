@@ -1,6 +1,6 @@
 """End to end: the real bot, driven through real discord.py with gateway payloads.
 
-The harness (tests/harness.py) feeds INTERACTION_CREATE payloads built from the
+The harness (fakediscord/harness.py) feeds INTERACTION_CREATE payloads built from the
 command schema the bot synced, and records every request the bot makes. The
 engine's own state is read only as the oracle of which cards are hidden.
 """
@@ -10,14 +10,15 @@ from __future__ import annotations
 import asyncio
 import random
 
+import discord
 import pytest
 
 from bot.client import PokerBot
 from bot.engine.cards import format_card
 from bot.render.text import card_text
 from bot.settings import Settings
-from tests.harness import DiscordHarness, HarnessError
-from tests.support.discord_helpers import (
+from fakediscord.harness import DiscordHarness, HarnessError
+from fakediscord.poker import (
     ALICE,
     BOB,
     CAROL,
@@ -88,10 +89,13 @@ async def test_dealt_cards_go_by_dm_and_closed_dms_are_told_privately_at_join(tm
         (warning,) = bob_join.followups
         assert warning.ephemeral and "My hand" in warning.content
         assert h.dms(BOB) == []
-        # the DM path is tried once: leaving and joining again does not ask again
+        # joining again tries closed DMs once more (issue 22); the deal does not try them
         await h.slash(BOB, TABLE, "a5-draw leave")
-        assert (await h.slash(BOB, TABLE, "a5-draw join")).followups == []
+        assert len((await h.slash(BOB, TABLE, "a5-draw join")).followups) == 1
+        refused = [s for s in h.sent if isinstance(s.error, discord.Forbidden)]
+        assert len(refused) == 2
         await h.slash(ALICE, TABLE, "a5-draw deal")
+        assert [s for s in h.sent if isinstance(s.error, discord.Forbidden)] == refused
         alice_dm = [m for m in h.dms(ALICE) if m.attachments]
         assert len(alice_dm) == 1 and alice_dm[0].attachments == ["hand.png"]
         mine = h.bot.manager.my_hand(TABLE, uid(ALICE)).cards

@@ -18,10 +18,9 @@ from bot.engine.cards import FULL_DECK, format_card, pretty_card
 from bot.engine.record import HandRecord, parse_record
 from bot.render import replay as replay_images
 from bot.render.text import card_text
-from bot.storage.stats import StatsRepo
 from bot.ui.catalog import t
-from tests.harness import DiscordHarness, Msg
-from tests.support.discord_helpers import step
+from fakediscord.harness import DiscordHarness, Msg
+from fakediscord.poker import step
 from tests.support.game import Game
 from tests.support.history_helpers import seen
 from tests.support.moderated_server import (
@@ -182,9 +181,9 @@ async def test_replay_share_export_and_stats_of_each_game(tmp_path, variant, loc
         assert t("stats.draws", lang) not in seen_by_alice
         assert t("stats.buys.title", lang) not in seen_by_alice
         assert_private(sent_texts(h, start), seen(record, None), "stats")  # no card at all
-        totals = await StatsRepo(h.bot.store).totals(GUILD, uid(BOB), variant, practice=False)
+        totals = await h.bot.store.stats.totals(GUILD, uid(BOB), variant, practice=False)
         assert (totals.hands, totals.net) == (1, net)
-        per_game = await StatsRepo(h.bot.store).totals(GUILD, uid(BOB), None, practice=False)
+        per_game = await h.bot.store.stats.totals(GUILD, uid(BOB), None, practice=False)
         assert per_game == totals
 
         # --- /export: Bob's hands and ledger; the server's for moderators only
@@ -262,7 +261,7 @@ async def test_stats_count_practice_apart_and_never_a_cancelled_hand(tmp_path):
     async with DiscordHarness(make_bot(tmp_path / "p.db")) as h:
         await started(h)
         _, record = await played(h, "a6-draw", seed=2)
-        repo = StatsRepo(h.bot.store)
+        repo = h.bot.store.stats
         before = await repo.totals(GUILD, uid(BOB), None, practice=False)
         assert before.hands == 1
         # a hand a moderator cancels (forced close) counts for nobody

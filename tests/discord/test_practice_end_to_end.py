@@ -18,8 +18,8 @@ from bot.engine import Hand
 from bot.engine.cards import FULL_DECK
 from bot.engine.record import HandRecord, parse_record
 from bot.settings import Settings
-from tests.harness import DiscordHarness
-from tests.support.discord_helpers import ALICE, GUILD, PLAYERS, TABLE, uid
+from fakediscord.harness import DiscordHarness
+from fakediscord.poker import ALICE, GUILD, PLAYERS, TABLE, uid
 from tests.support.game import Game, card_pattern
 
 

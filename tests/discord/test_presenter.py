@@ -16,8 +16,8 @@ from bot.engine.simulate import play_random_hand
 from bot.tables.models import SeatState, TableSettings
 from bot.tables.table import Table
 from bot.ui.render import table_embed, table_files
-from tests.harness import DiscordHarness, HarnessError, users
-from tests.support.discord_helpers import (
+from fakediscord.harness import DiscordHarness, HarnessError, users
+from fakediscord.poker import (
     ALICE,
     BOB,
     GUILD,

@@ -7,8 +7,8 @@ import sqlite3
 
 from bot.engine import Hand
 from bot.engine.record import parse_record
-from tests.harness import DiscordHarness
-from tests.support.discord_helpers import (
+from fakediscord.harness import DiscordHarness
+from fakediscord.poker import (
     ALICE,
     BOB,
     CAROL,

@@ -1,6 +1,6 @@
 """Per-server settings, moderators, guild-only schema and abuse limits, end to end.
 
-The real bot through tests/harness.py (real discord.py, gateway payloads, the
+The real bot through fakediscord/harness.py (real discord.py, gateway payloads, the
 command schema it synced) on a real SQLite file. Time is a settable clock given
 to the bot, so cooldowns are tested without sleeping.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import discord
 
-from tests.harness import DiscordHarness
+from fakediscord.harness import DiscordHarness
 from tests.support.manager_helpers import Clock
 from tests.support.moderated_server import (
     ALICE,

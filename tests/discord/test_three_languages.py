@@ -15,8 +15,8 @@ from bot.rules_text import RULES
 from bot.ui import i18n
 from bot.ui.catalog import MESSAGES, Plural, t
 from bot.ui.hands import card_name
-from tests.harness import DiscordHarness, Msg
-from tests.support.discord_helpers import GUILD, PLAYERS, TABLE, make_bot, uid
+from fakediscord.harness import DiscordHarness, Msg
+from fakediscord.poker import GUILD, PLAYERS, TABLE, make_bot, uid
 from tests.support.game import Game
 
 PT, VI, EN = PLAYERS[:3]
@@ -161,7 +161,7 @@ async def test_rules_and_commands_answer_in_the_readers_language(tmp_path) -> No
 async def test_the_settings_language_overrides_the_servers_locale_for_public_messages(
     tmp_path,
 ) -> None:
-    from tests.harness import make_member
+    from fakediscord.harness import make_member
     from tests.support.moderated_server import MANAGER
 
     async with DiscordHarness(make_bot(tmp_path / "p.db")) as h:

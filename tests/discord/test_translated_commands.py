@@ -14,7 +14,7 @@ from discord import Locale, app_commands
 from bot.client import PokerBot
 from bot.settings import Settings
 from bot.ui.translator import CatalogTranslator
-from tests.harness import DiscordHarness
+from fakediscord.harness import DiscordHarness
 
 TRANSLATED = ("pt-BR", "vi")
 GAMES = {"a6-draw", "a5-draw", "a5-triple", "abyssinia"}

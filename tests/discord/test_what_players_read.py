@@ -8,8 +8,16 @@ import pytest
 
 from bot.engine.cards import RANKS, rank_of
 from bot.render.text import card_text
-from tests.harness import DiscordHarness, HarnessError, Msg, Reply, make_member, make_user, users
-from tests.support.discord_helpers import GUILD, TABLE, make_bot, open_table, uid
+from fakediscord.harness import (
+    DiscordHarness,
+    HarnessError,
+    Msg,
+    Reply,
+    make_member,
+    make_user,
+    users,
+)
+from fakediscord.poker import GUILD, TABLE, make_bot, open_table, uid
 
 PLAYERS = users(4)
 ALICE, BOB, CAROL, DAVE = PLAYERS
@@ -212,7 +220,7 @@ async def test_names_are_escaped_and_nobody_is_pinged(tmp_path):
         assert not [m for m in h.messages(TABLE, include_ephemeral=False) if "Sly" in m.content]
         moderator = discord.Permissions(manage_channels=True, use_application_commands=True)
         h.add_member(make_member(ALICE, permissions=moderator))
-        await h.slash(ALICE, TABLE, "a5-draw close", force=True)  # a public notice, in words
+        await h.slash(ALICE, TABLE, "table-admin close")  # a public notice, in words
         with_content = 0
         for sent in h.public_payloads():
             body = sent.json if isinstance(sent.json, dict) else {}

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import MIGRATIONS, Store, ops
+from bot import operations
+from bot.storage import MIGRATIONS, Store
 from tests.support.databases import PG_URL, SKIP_REASON, Databases, Target, drop_schema, new_schema
 from tests.support.manager_helpers import (
     GRANT,
@@ -55,12 +56,12 @@ def test_migrate_brings_a_database_to_the_latest_version(
 ) -> None:
     target = databases.new()
     _use(monkeypatch, target)
-    assert ops.run(["migrate"]) == 0
+    assert operations.run(["migrate"]) == 0
     out = capsys.readouterr().out
     assert f"schema version {len(MIGRATIONS)}" in out
     assert "PostgreSQL" in out if isinstance(target, str) else str(target) in out
     assert "postgresql://" not in out  # a URL may hold a password
-    assert ops.run(["migrate"]) == 0  # again: nothing to do, same answer
+    assert operations.run(["migrate"]) == 0  # again: nothing to do, same answer
     assert f"schema version {len(MIGRATIONS)}" in capsys.readouterr().out
 
 
@@ -72,7 +73,7 @@ def test_export_gives_the_guilds_ledger_as_json(
     snap = check_ledger(target, allow_live=True)
     _use(monkeypatch, target)
     out = tmp_path / "g.json"
-    assert ops.run(["export", "--guild", str(G), "--output", str(out)]) == 0
+    assert operations.run(["export", "--guild", str(G), "--output", str(out)]) == 0
     data = json.loads(out.read_text())
     assert data["guild_id"] == G
     balances = {a["user_id"]: a["balance"] for a in data["accounts"]}
@@ -85,7 +86,7 @@ def test_export_gives_the_guilds_ledger_as_json(
     assert [h["status"] for h in data["hands"]] == ["complete"] * 3 + ["live"]
     assert sum(p["net"] for p in data["hands"][0]["players"]) == 0
     assert sum(a["held"] for a in data["accounts"]) > 0  # the live hand's holds
-    assert ops.run(["export", "--guild", "999", "--output", str(out)]) == 0
+    assert operations.run(["export", "--guild", "999", "--output", str(out)]) == 0
     assert json.loads(out.read_text())["accounts"] == []
 
 
@@ -118,7 +119,7 @@ def test_copy_moves_a_sqlite_ledger_and_the_bot_carries_on(tmp_path: Path) -> No
         asyncio.run(carry_on())
         check_ledger(url)
         # The target now has rows: a second copy is refused and changes nothing.
-        assert ops.run(["copy-sqlite-to-postgres", "--sqlite", str(path), "--url", url]) == 1
+        assert operations.run(["copy-sqlite-to-postgres", "--sqlite", str(path), "--url", url]) == 1
         assert len(check_ledger(url)["hands"]) == 5
     finally:
         drop_schema(url)
@@ -133,7 +134,7 @@ def test_a_copy_that_does_not_verify_is_rolled_back(
         asyncio.run(_some_play(path, leave_live=False))
         with sqlite3.connect(path) as lite:  # a balance that its ledger does not explain
             lite.execute("UPDATE accounts SET balance = balance + 5 WHERE user_id = 2")
-        assert ops.run(["copy-sqlite-to-postgres", "--sqlite", str(path), "--url", url]) == 1
+        assert operations.run(["copy-sqlite-to-postgres", "--sqlite", str(path), "--url", url]) == 1
         assert "balance" in capsys.readouterr().err
 
         async def empty() -> bool:

@@ -10,8 +10,7 @@ import pytest
 
 from bot.engine.simulate import new_random_hand, random_action
 from bot.storage import Store
-from bot.storage.stats import StatsRepo
-from tests.support.databases import Target
+from tests.support.databases import Target, store_reshuffle_alone
 from tests.support.storage_helpers import GRANT, FakeClock, G
 
 
@@ -35,7 +34,7 @@ async def play(store: Store, users: list[int], seed: int, finish: bool = True) -
     holds = {u: 100 for u in users}
     hand_id = await store.start_hand(G, 10, "a5-triple", header, holds, users)
     for i, stub in enumerate(record["reshuffles"]):
-        await store.append_reshuffle(hand_id, i, stub)
+        await store_reshuffle_alone(store, hand_id, i, stub)
     for i, action in enumerate(record["actions"]):
         await store.append_action(hand_id, i, {**action, "player": keys[action["player"]]})
     net = {int(keys[p]): n for p, n in hand.net().items()}
@@ -49,18 +48,18 @@ async def play(store: Store, users: list[int], seed: int, finish: bool = True) -
 async def test_settled_hands_are_counted_cancelled_ones_are_not(store: Store) -> None:
     for user in (1, 2, 3):
         await store.ensure_account(G, user, f"u{user}", GRANT)
-    repo = StatsRepo(store)
+    repo = store.stats
     total = 0
     for seed in range(6):
         total += (await play(store, [1, 2, 3], seed))[1]
-    await play(store, [1, 2, 3], 99, finish=False)  # cancelled: nobody's figures move
+    await play(store, [1, 2, 3], 99, finish=False)  # cancelled: no figure moves
     mine = await repo.totals(G, 1, "a5-triple", practice=False)
     assert (mine.hands, mine.net) == (6, total)
     assert await repo.totals(G, 1, None, practice=False) == mine
     assert (await repo.totals(G, 1, None, practice=True)).hands == 0
     assert mine.draw_times[0] <= 6 and mine.showdowns_won <= mine.showdowns <= 6
     account = await store.balance(G, 1)
-    assert account is not None and account.net_won == total and account.hands_played == 7
+    assert account is not None and account.net_won == total and account.hands_played == 6
     await store.erase_player(G, 2)
     assert (await repo.totals(G, 2, None, practice=False)).hands == 0
     assert (await repo.totals(G, 1, None, practice=False)).hands == 6

@@ -30,8 +30,8 @@ from bot.storage import (
     open_database,
 )
 from bot.storage.backend import INTEGRITY_ERRORS
-from bot.storage.db import migrate, schema_version, split_statements
-from tests.support.databases import Databases, Target, open_reader
+from bot.storage.sqlite import migrate, schema_version, split_statements
+from tests.support.databases import Databases, Target, open_reader, store_reshuffle_alone
 from tests.support.storage_helpers import GRANT, FakeClock, G, audit, seat_players
 
 
@@ -129,9 +129,9 @@ async def test_tables_and_seats_round_trip(store: Store) -> None:
     await store.save_seats(10, [SeatRow(1, 9, "Cy", leaving=True)])  # replaces all
     assert await store.load_seats(10) == [SeatRow(1, 9, "Cy", leaving=True)]
 
-    await store.set_deadline(10, 1234.5)
+    await store.save_table(TableRow(10, G, "a5", table.settings, button=2, turn_deadline=1234.5))
     assert (await store.load_tables())[0].turn_deadline == 1234.5
-    await store.set_deadline(10, None)
+    await store.save_table(table)
     assert (await store.load_tables())[0].turn_deadline is None
 
     await store.close_table(10)
@@ -141,8 +141,6 @@ async def test_tables_and_seats_round_trip(store: Store) -> None:
 
 
 async def test_table_errors(store: Store) -> None:
-    with pytest.raises(UnknownTable):
-        await store.set_deadline(99, 1.0)
     with pytest.raises(UnknownTable):
         await store.close_table(99)
     with pytest.raises(UnknownTable):
@@ -222,15 +220,16 @@ async def test_actions_and_reshuffles_are_append_only(store: Store) -> None:
     await seat_players(store, [1, 2])
     hand = await store.start_hand(G, 10, "a5", header(["a", "b"]), {1: 20, 2: 20}, [1, 2])
     await store.append_action(hand, 0, {"type": "post", "player": "a", "amount": 1})
-    await store.append_reshuffle(hand, 0, ["Kc", "Qd"])
-    await store.append_action(hand, 1, {"type": "fold", "player": "b"})
+    await store.append_action(
+        hand, 1, {"type": "fold", "player": "b"}, reshuffles=[(0, ["Kc", "Qd"])]
+    )
     with pytest.raises(OutOfSequence) as caught:
         await store.append_action(hand, 1, {"type": "duplicate"})
     assert (caught.value.expected, caught.value.got) == (2, 1)
     with pytest.raises(OutOfSequence):
         await store.append_action(hand, 3, {"type": "gap"})
     with pytest.raises(OutOfSequence):
-        await store.append_reshuffle(hand, 0, ["2c"])
+        await store.append_action(hand, 2, {"type": "draw"}, reshuffles=[(0, ["2c"])])
     with pytest.raises(UnknownHand):
         await store.append_action(hand + 1, 0, {})
 
@@ -299,7 +298,7 @@ async def test_unused_reshuffles_can_be_dropped_from_a_live_hand(store: Store) -
     await seat_players(store, [1, 2])
     hand = await store.start_hand(G, 10, "a5", header(["a", "b"]), {1: 20, 2: 20}, [1, 2])
     await store.append_action(hand, 0, {"n": 0}, reshuffles=[(0, ["Kc"])])
-    await store.append_reshuffle(hand, 1, ["Qd"])  # an old file: stored apart from its draw
+    await store_reshuffle_alone(store, hand, 1, ["Qd"])  # an old file: apart from its draw
     assert await store.drop_reshuffles(hand, 1) == 1
     await store.append_action(hand, 1, {"n": 1}, reshuffles=[(1, ["2c"])])
     assert (await store.hand_record(hand))["reshuffles"] == [["Kc"], ["2c"]]
@@ -363,7 +362,7 @@ async def test_a_cancelled_group_commit_answers_every_waiter(store: Store, db_pa
     first = asyncio.ensure_future(store.append_action(hand, 0, {"n": 0}))
     second = asyncio.ensure_future(store.append_action(hand, 1, {"n": 1}))
     await asyncio.sleep(0.01)
-    flusher = store._flusher
+    flusher = store._hands.appends.flusher
     assert flusher is not None
     flusher.cancel()  # while it waits for the lock, holding the batch
     blocker.set_result(None)
@@ -453,7 +452,7 @@ async def test_everything_survives_close_and_reopen(db_path: Target) -> None:
     await store.finish_hand(done, {1: 40, 2: -40})
     live = await store.start_hand(G, 10, "a5", header(["b", "a"]), {2: 30, 1: 60}, [2, 1])
     await store.append_action(live, 0, {"type": "post"})
-    await store.append_reshuffle(live, 0, ["Ah", "2s"])
+    await store_reshuffle_alone(store, live, 0, ["Ah", "2s"])
     await store.close()
 
     store = await Store.open(db_path)

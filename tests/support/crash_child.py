@@ -27,7 +27,7 @@ from typing import Any
 
 from bot.engine import Decision
 from bot.engine.cards import format_card
-from bot.storage import store as store_module
+from bot.storage import database as store_module
 from bot.storage.store import Store
 from bot.tables.manager import TableManager
 

@@ -163,3 +163,17 @@ def open_reader(target: Target) -> sqlite3.Connection | PgReader:
             _readers[target] = PgReader(target)
         return _readers[target]
     return sqlite3.connect(f"file:{target}?mode=ro", uri=True)
+
+
+async def store_reshuffle_alone(store: Any, hand_id: int, index: int, cards: list[str]) -> None:
+    """Write a reshuffle with no action, as files written before reshuffles were stored with
+    the action that drew them hold (the Store no longer writes one alone)."""
+    import json
+    import time
+
+    async with store._lock:
+        await store._conn.execute(
+            "INSERT INTO hand_reshuffles (hand_id, idx, cards_json, created_at) "
+            "VALUES (?, ?, ?, ?)",
+            (hand_id, index, json.dumps(cards), time.time()),
+        )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from bot.storage import store as store_module
+from bot.storage import database as store_module
 
 
 class InjectedFailure(OSError):

@@ -9,8 +9,8 @@ import re
 from bot.engine import Hand, public_view
 from bot.engine.cards import format_card, pretty_card
 from bot.render.text import card_text
-from tests.harness import DiscordHarness, Msg, Reply
-from tests.support.discord_helpers import PLAYERS, uid
+from fakediscord.harness import DiscordHarness, Msg, Reply
+from fakediscord.poker import PLAYERS, uid
 
 
 def card_pattern(cards) -> re.Pattern[str] | None:

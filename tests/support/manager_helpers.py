@@ -169,9 +169,16 @@ def ledger_snapshot(path: Target) -> dict[str, Any]:
             "SELECT hand_id, user_id, hold, net FROM hand_players ORDER BY hand_id, seat"
         ).fetchall()
         hands = conn.execute("SELECT hand_id, status FROM hands ORDER BY hand_id").fetchall()
+        cancelled = {r[0] for r in conn.execute("SELECT hand_id FROM hands WHERE cancelled = 1")}
     finally:
         conn.close()
-    return {"accounts": accounts, "ledger": ledger, "players": players, "hands": hands}
+    return {
+        "accounts": accounts,
+        "ledger": ledger,
+        "players": players,
+        "hands": hands,
+        "cancelled": cancelled,
+    }
 
 
 def check_ledger(path: Target, allow_live: bool = False) -> dict[str, Any]:
@@ -193,7 +200,8 @@ def check_ledger(path: Target, allow_live: bool = False) -> dict[str, Any]:
         for _kind, amount, _hand, after in rows:
             running += amount
             assert after == running >= 0
-        assert sum(1 for r in rows if r[0] == "hand") == played
+        # a cancelled hand has its (0) ledger entry but is not a played hand
+        assert sum(1 for r in rows if r[0] == "hand" and r[2] not in snap["cancelled"]) == played
     hand_rows = [r for r in snap["ledger"] if r[2] == "hand"]
     assert len({(r[4], r[1]) for r in hand_rows}) == len(hand_rows)  # once per hand and player
     status = dict(snap["hands"])

@@ -9,7 +9,7 @@ import discord
 
 from bot.client import PokerBot
 from bot.settings import Settings
-from tests.harness import DiscordHarness, Msg, make_member, users
+from fakediscord.harness import DiscordHarness, Msg, make_member, users
 from tests.support.manager_helpers import Clock
 
 GUILD = 1300000000000000001

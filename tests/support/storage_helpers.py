@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.storage import Store
 from tests.support.databases import Target, open_reader
 
@@ -20,6 +22,12 @@ class FakeClock:
         return self.now
 
 
+def a_header(players: list[int]) -> dict[str, Any]:
+    """A hand record's header naming ``players`` by id, as the manager writes it."""
+    seats = [{"player": str(p), "stack": GRANT} for p in players]
+    return {"variant": "a6-draw", "seats": seats, "dealer": 0, "deck": ["As", "2d"]}
+
+
 async def seat_players(store: Store, users: list[int], guild: int = G) -> None:
     for user in users:
         await store.ensure_account(guild, user, f"user{user}", GRANT)
@@ -30,10 +38,10 @@ def audit(path: Target) -> None:
     db = open_reader(path)
     try:
         accounts = db.execute(
-            "SELECT guild_id, user_id, balance, granted, refilled, net_won, hands_played "
+            "SELECT guild_id, user_id, balance, granted, refilled, net_won, hands_played, held "
             "FROM accounts"
         ).fetchall()
-        for guild, user, balance, granted, refilled, net_won, played in accounts:
+        for guild, user, balance, granted, refilled, net_won, played, kept in accounts:
             sums = dict(
                 db.execute(
                     "SELECT kind, SUM(amount) FROM ledger WHERE guild_id=? AND user_id=? "
@@ -41,8 +49,9 @@ def audit(path: Target) -> None:
                     (guild, user),
                 ).fetchall()
             )
-            hands = db.execute(
-                "SELECT COUNT(*) FROM ledger WHERE guild_id=? AND user_id=? AND kind='hand'",
+            hands = db.execute(  # a cancelled hand is not a played hand
+                "SELECT COUNT(*) FROM ledger l JOIN hands h ON h.hand_id = l.hand_id "
+                "WHERE l.guild_id=? AND l.user_id=? AND l.kind='hand' AND h.cancelled = 0",
                 (guild, user),
             ).fetchone()[0]
             held = db.execute(
@@ -56,6 +65,7 @@ def audit(path: Target) -> None:
             assert net_won == sums.get("hand", 0)
             assert played == hands
             assert 0 <= held <= balance
+            assert kept == held  # the account row's held agrees with the live hands
         for guild, total in db.execute("SELECT guild_id, SUM(net_won) FROM accounts GROUP BY 1"):
             assert total == 0, f"guild {guild} nets sum to {total}"
         for hand_id, status, entries, total in db.execute(

@@ -15,7 +15,7 @@ import pytest
 from bot.engine.cards import format_cards
 from bot.tables.manager import TableManager
 from tests.support.crash_child import ROSTER, heavy_draw
-from tests.support.databases import Databases
+from tests.support.databases import Databases, store_reshuffle_alone
 from tests.support.failpoints import InjectedFailure, failing_commits
 from tests.support.manager_helpers import (
     check_ledger,
@@ -126,7 +126,7 @@ async def test_a_reshuffle_stored_without_its_discard_does_not_wedge_the_hand(
     hand = m.tables[CH].hand
     assert hand is not None
     dead = random.Random(1).sample(hand.dead, len(hand.dead))  # what the old code stored
-    await store.append_reshuffle(hand_id, len(hand.reshuffles), format_cards(dead))
+    await store_reshuffle_alone(store, hand_id, len(hand.reshuffles), format_cards(dead))
     await close_manager(store, m)
 
     store, m = await open_manager(path, seed=6)

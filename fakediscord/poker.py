@@ -15,7 +15,7 @@ from bot.engine.cards import format_card
 from bot.settings import Settings
 from bot.ui.components import table_components
 from bot.ui.render import table_embed
-from tests.harness import DiscordHarness, Msg, Reply, users
+from fakediscord.harness import DiscordHarness, Msg, Reply, users
 
 GUILD = 1300000000000000001
 TABLE = 1310000000000000001

@@ -1,0 +1,205 @@
+"""The database connection: its lock, read and write transactions, group commit, failpoint.
+
+Every write runs in one ``BEGIN IMMEDIATE … COMMIT`` and returns only after the
+COMMIT (SQLite ``synchronous=FULL``, PostgreSQL's defaults), so success means
+"on disk". One connection is shared by all coroutines, and a transaction belongs
+to the connection, so an ``asyncio.Lock`` serialises whole transactions; without
+it two coroutines' statements would interleave inside one transaction.
+
+Group commit (``GroupCommit``): writes of the hot path that arrive while another
+transaction runs are queued and written together in one transaction, so one
+fsync serves them all; each caller still returns only after that COMMIT, and an
+invalid item raises for its own caller without failing the batch.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+from bot.storage import postgres
+from bot.storage.backend import Connection, Row, open_connection
+from bot.storage.errors import StorageError
+from bot.storage.sqlite import rollback_quietly
+
+Clock = Callable[[], float]
+T = TypeVar("T")
+log = logging.getLogger(__name__)
+
+# Failpoint for the crash tests, None in production: called as ``commit_hook(step, moment)``
+# around every COMMIT, ``step`` the public method ("start_hand", "append_action", …) and
+# ``moment`` "before" or "after". It may raise (before: the transaction rolls back) or
+# kill the process, so tests can stop a step exactly at a write boundary.
+commit_hook: Callable[[str, str], None] | None = None
+
+
+Reconnected = Callable[[Connection], Awaitable[None]]
+
+
+class Database:
+    """One connection, its lock and its transactions; the repositories share one.
+
+    A lost PostgreSQL session (``pg_terminate_backend``, a server restart, a network
+    cut) is replaced when the next transaction begins: nothing of that transaction
+    was sent, so it simply runs on the new session, after every ``on_reconnect``
+    hook (``Ownership`` re-claims its guilds there). A transaction cut off midway
+    raises to its caller (it may or may not have committed: the caller reloads)."""
+
+    def __init__(self, conn: Connection, clock: Clock = time.time) -> None:
+        self.conn = conn  # see backend.open_connection
+        self.clock = clock
+        self.lock = asyncio.Lock()
+        self.on_reconnect: list[Reconnected] = []
+
+    async def _begin(self, sql: str) -> Connection:
+        """Start a transaction, on a new session if the current one is lost."""
+        conn = self.conn
+        if not isinstance(conn, postgres.PgConnection):
+            await conn.execute(sql)
+            return conn
+        if not conn.lost():
+            try:
+                await conn.execute(sql)
+                return conn
+            except Exception:
+                if not conn.lost():
+                    raise
+        log.warning("the PostgreSQL session was lost; opening a new one")
+        self.conn = conn = await postgres.reconnect(conn)
+        for hook in self.on_reconnect:
+            await hook(conn)
+        await conn.execute(sql)
+        return conn
+
+    @classmethod
+    async def open(cls, target: str | Path, clock: Clock = time.time) -> Database:
+        return cls(await open_connection(target), clock)
+
+    async def close(self) -> None:
+        async with self.lock:
+            await self.conn.close()
+
+    @asynccontextmanager
+    async def write(self, step: str) -> AsyncIterator[Connection]:
+        """One write transaction; COMMIT (durable) on success, ROLLBACK on error."""
+        async with self.lock, self.transaction(step) as conn:
+            yield conn
+
+    @asynccontextmanager
+    async def transaction(self, step: str) -> AsyncIterator[Connection]:
+        """BEGIN IMMEDIATE … COMMIT / ROLLBACK; the caller holds ``self.lock``.
+
+        ``step`` names the public method, for ``commit_hook``."""
+        conn = await self._begin("BEGIN IMMEDIATE")
+        try:
+            yield conn
+            if commit_hook is not None:
+                commit_hook(step, "before")
+            await conn.execute("COMMIT")
+            if commit_hook is not None:
+                commit_hook(step, "after")
+        except BaseException:
+            await rollback_quietly(conn)  # nothing to undo if COMMIT already ran
+            raise
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[Connection]:
+        """A read transaction, so multi-query reads see one snapshot."""
+        async with self.lock:
+            conn = await self._begin("BEGIN")
+            try:
+                yield conn
+            finally:
+                await rollback_quietly(conn)
+
+
+async def one(conn: Connection, sql: str, args: Sequence[Any] = ()) -> Row | None:
+    async with conn.execute(sql, args) as cursor:
+        return await cursor.fetchone()
+
+
+async def all_rows(conn: Connection, sql: str, args: Sequence[Any] = ()) -> list[Row]:
+    async with conn.execute(sql, args) as cursor:
+        return list(await cursor.fetchall())
+
+
+@dataclass(slots=True)
+class _Waiting(Generic[T]):
+    item: T
+    done: asyncio.Future[None] = field(
+        default_factory=lambda: asyncio.get_running_loop().create_future()
+    )
+
+
+BatchWriter = Callable[[Connection, list[T]], Awaitable[list[Exception | None]]]
+
+
+class GroupCommit(Generic[T]):
+    """Items that arrive while a transaction runs are written together in one.
+
+    ``writer(conn, batch)`` writes a batch inside a transaction and returns each
+    item's own error (or None); if the whole transaction fails, every item is
+    retried in a transaction of its own, so each caller gets its own answer."""
+
+    def __init__(self, db: Database, step: str, writer: BatchWriter[T]) -> None:
+        self._db, self._step, self._writer = db, step, writer
+        self._queue: list[_Waiting[T]] = []
+        self.flusher: asyncio.Task[None] | None = None
+
+    async def submit(self, item: T) -> None:
+        """Return after the COMMIT that wrote ``item``, or raise its own error."""
+        waiting = _Waiting(item)
+        # a caller cancelled while waiting must not leave an unretrieved exception behind
+        waiting.done.add_done_callback(lambda f: f.cancelled() or f.exception())
+        self._queue.append(waiting)
+        if self.flusher is None or self.flusher.done():
+            self.flusher = asyncio.get_running_loop().create_task(self._flush())
+        await asyncio.shield(waiting.done)
+
+    async def drain(self) -> None:
+        """Wait until every accepted item is written."""
+        while self.flusher is not None and not self.flusher.done():
+            await self.flusher
+
+    async def _flush(self) -> None:
+        batch: list[_Waiting[T]] = []
+        try:
+            while self._queue:
+                async with self._db.lock:
+                    batch, self._queue = self._queue, []
+                    errors = await self._write([w.item for w in batch])
+                for waiting, error in zip(batch, errors, strict=True):
+                    if waiting.done.done():
+                        continue
+                    if error is None:
+                        waiting.done.set_result(None)
+                    else:
+                        waiting.done.set_exception(error)
+        except BaseException as exc:  # cancelled (the loop is closing): nobody may wait forever
+            # A batch cut off in its COMMIT may or may not be on disk: callers must reload.
+            for waiting in [*batch, *self._queue]:
+                if not waiting.done.done():
+                    waiting.done.set_exception(StorageError(f"the write was interrupted ({exc!r})"))
+            self._queue = []
+            raise
+
+    async def _write(self, batch: list[T]) -> list[Exception | None]:
+        try:
+            async with self._db.transaction(self._step) as conn:
+                return await self._writer(conn, batch)
+        except Exception:
+            errors: list[Exception | None] = []
+            for item in batch:
+                try:
+                    async with self._db.transaction(self._step) as conn:
+                        (error,) = await self._writer(conn, [item])
+                except Exception as exc:
+                    error = exc
+                errors.append(error)
+            return errors

@@ -1,0 +1,46 @@
+"""The bot's services as the UI sees them: one typed entry, ``PokerBot.app``.
+
+Handlers and cogs reach the table service, the presenter, the rate limits, the settings
+and the practice driver through ``app_of(interaction)`` instead of untyped attributes of
+``interaction.client``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+import discord
+
+from bot.practice.driver import PracticeDriver
+from bot.settings import Settings
+from bot.tables.manager import TableManager
+
+from .controller import Controller
+from .limits import RateLimiter
+from .presenter import Presenter
+
+
+@dataclass
+class App:
+    manager: TableManager  # the table service
+    presenter: Presenter
+    limits: RateLimiter
+    settings: Settings
+    practice: PracticeDriver
+    controller: Controller
+
+
+@runtime_checkable
+class Serves(Protocol):
+    """A client that serves the app (PokerBot)."""
+
+    @property
+    def app(self) -> App: ...
+
+
+def app_of(interaction: discord.Interaction) -> App:
+    client = interaction.client
+    if not isinstance(client, Serves):
+        raise RuntimeError("this client does not serve the poker app")
+    return client.app
