@@ -69,9 +69,6 @@ class TableManager:
         idle_after: IdleAfter | None = None,
     ) -> None:
         self.store = store
-        self.starting_grant = starting_grant
-        self.turn_timeout = turn_timeout
-        self.next_hand_delay = next_hand_delay
         self.clock = clock
         self.rng = rng or secrets.SystemRandom()  # tests inject a seeded Random
         self.steps = Steps(
@@ -96,6 +93,32 @@ class TableManager:
             idle_after=idle_after,
         )
         self.privacy = Privacy(self.steps)
+
+    # Settings of today's facade, kept where the service reads them, so setting one here
+    # still takes effect.
+    @property
+    def starting_grant(self) -> int:
+        return self.play.starting_grant
+
+    @starting_grant.setter
+    def starting_grant(self, chips: int) -> None:
+        self.play.starting_grant = chips
+
+    @property
+    def turn_timeout(self) -> float:
+        return self.seating.turn_timeout
+
+    @turn_timeout.setter
+    def turn_timeout(self, seconds: float) -> None:
+        self.seating.turn_timeout = seconds
+
+    @property
+    def next_hand_delay(self) -> float:
+        return self.timers.next_hand_delay
+
+    @next_hand_delay.setter
+    def next_hand_delay(self, seconds: float) -> None:
+        self.seating.next_hand_delay = self.timers.next_hand_delay = seconds
 
     # The service's state, for tests and benchmarks (the layers above use the queries).
     @property
