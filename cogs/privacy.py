@@ -11,6 +11,7 @@ from discord.ext import commands
 from bot.storage.server_store import PlayerInHand
 from bot.storage.store import UnknownAccount
 from bot.ui import i18n
+from bot.ui.app import app_of
 from bot.ui.catalog import t
 from bot.ui.export import export_button
 from bot.ui.handlers import reply
@@ -41,17 +42,18 @@ class ConfirmErase(discord.ui.View):
         if interaction.user.id != self.user_id:  # ephemeral, so never expected
             await reply(interaction, t("privacy.not_yours"))
             return
-        manager = interaction.client.manager  # type: ignore[attr-defined]
+        # Answer first: a long history makes the erase take longer than Discord waits
+        await interaction.response.defer()
         try:
-            await manager.forget_player(self.guild_id, self.user_id)
+            await app_of(interaction).manager.forget_player(self.guild_id, self.user_id)
         except PlayerInHand:
-            await interaction.response.edit_message(content=t("privacy.in_hand"), view=None)
+            await interaction.edit_original_response(content=t("privacy.in_hand"), view=None)
             return
         except UnknownAccount:
-            await interaction.response.edit_message(content=t("privacy.nothing"), view=None)
+            await interaction.edit_original_response(content=t("privacy.nothing"), view=None)
             return
         self.stop()
-        await interaction.response.edit_message(content=t("privacy.deleted"), view=None)
+        await interaction.edit_original_response(content=t("privacy.deleted"), view=None)
 
 
 @app_commands.guild_only()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 
@@ -119,3 +120,29 @@ async def test_two_erased_players_of_one_hand_get_distinct_placeholders(tmp_path
         assert json.dumps(record).count(str(uid(ALICE))) == 0
         check_ledger(path)
         assert h.bot.manager.view(TABLE).seats == ()
+
+
+async def test_the_erase_button_answers_before_the_erase_is_written(tmp_path):
+    """The confirmation defers at once, then shows the result: an erase held up by the
+    database (here another step holding the store for 400 ms, as a long history does)
+    never makes Discord wait. The old code answered only after the erase."""
+    async with DiscordHarness(make_bot(tmp_path / "p.db"), latency=0.3) as h:
+        await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
+        await h.slash(BOB, TABLE, "balance")  # an account to erase
+        asked = await h.slash(BOB, TABLE, "privacy delete")
+        store = h.bot.store
+        held = asyncio.Event()
+
+        async def busy() -> None:
+            async with store._lock:
+                held.set()
+                await asyncio.sleep(0.4)
+
+        task = asyncio.create_task(busy())
+        await held.wait()
+        done = await h.click(BOB, asked.message, asked.message.custom_ids()[0])
+        await task
+        await h.settle()
+        assert done.ack_latency < 0.25
+        assert "erased" in h.message(asked.message.id).content
+        assert await store.balance(GUILD, uid(BOB)) is None
