@@ -266,7 +266,7 @@ async def test_stats_count_practice_apart_and_never_a_cancelled_hand(tmp_path):
         assert before.hands == 1
         # a hand a moderator cancels (forced close) counts for nobody
         await h.slash(BOB, TABLE, "a6-draw deal")
-        closed = await h.slash(ALICE, TABLE, "a6-draw close", force=True)
+        closed = await h.slash(ALICE, TABLE, "table-admin close")
         assert closed.ephemeral
         assert h.bot.manager.tables.get(TABLE) is None or h.bot.manager.view(TABLE).hand is None
         assert await repo.totals(GUILD, uid(BOB), None, practice=False) == before
