@@ -124,6 +124,7 @@ class PokerBot(commands.Bot):
             settings=self.settings,
             practice=self.practice,
             controller=TableController(),
+            exports=self.store.exports,
         )
         for extension in EXTENSIONS:
             await self.load_extension(extension_name(extension))

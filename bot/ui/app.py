@@ -14,6 +14,7 @@ import discord
 
 from bot.practice.driver import PracticeDriver
 from bot.settings import Settings
+from bot.storage.exports import Exports
 from bot.tables.manager import TableManager
 
 from .controller import Controller
@@ -29,6 +30,7 @@ class App:
     settings: Settings
     practice: PracticeDriver
     controller: Controller
+    exports: Exports  # finished hands read for /replay and /export
 
 
 @runtime_checkable

@@ -25,6 +25,7 @@ from bot.history.rows import StoredHand
 from bot.storage.exports import PAGE, Exports
 
 from . import i18n
+from .app import app_of
 from .catalog import t
 from .components import done_with
 from .handlers import guarded
@@ -102,7 +103,7 @@ async def send_player_export(
     interaction: discord.Interaction, hands: int = DEFAULT_HANDS, days: int | None = None
 ) -> None:
     files, count = await player_export(
-        interaction.client.store,  # type: ignore[attr-defined]
+        app_of(interaction),  # what it reads: .exports
         interaction.guild_id or 0,
         interaction.user.id,
         hands,

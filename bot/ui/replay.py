@@ -24,6 +24,7 @@ from bot.render.text import cards_text
 from bot.tables.models import Move
 
 from . import i18n
+from .app import app_of
 from .catalog import t
 from .components import done_with
 from .handlers import guarded
@@ -177,7 +178,7 @@ async def show_step(
     interaction: discord.Interaction, hand_id: int, index: int | None, edit: bool
 ) -> None:
     """Answer with step ``index`` (None: the first) of the hand, as this user may see it."""
-    stored = await interaction.client.store.exports.hand(hand_id)  # type: ignore[attr-defined]
+    stored = await app_of(interaction).exports.hand(hand_id)
     access = replay_access(stored, interaction.guild_id or 0, interaction.user.id)
     if access.refused is not None or stored is None:
         await _refuse(interaction, access.refused or "unknown", hand_id, edit)
@@ -204,7 +205,7 @@ async def _refuse(interaction: discord.Interaction, why: str, hand_id: int, edit
 
 
 async def confirm_share(interaction: discord.Interaction, hand_id: int, index: int) -> None:
-    stored = await interaction.client.store.exports.hand(hand_id)  # type: ignore[attr-defined]
+    stored = await app_of(interaction).exports.hand(hand_id)
     access = replay_access(stored, interaction.guild_id or 0, interaction.user.id)
     if access.refused is not None or stored is None or access.viewer is None:
         await _refuse(interaction, access.refused or "not_yours", hand_id, edit=False)
@@ -220,7 +221,7 @@ async def confirm_share(interaction: discord.Interaction, hand_id: int, index: i
 
 async def post_share(interaction: discord.Interaction, hand_id: int, index: int) -> None:
     """Post the step publicly, with the sharer's own cards and nobody else's."""
-    stored = await interaction.client.store.exports.hand(hand_id)  # type: ignore[attr-defined]
+    stored = await app_of(interaction).exports.hand(hand_id)
     access = replay_access(stored, interaction.guild_id or 0, interaction.user.id)
     if access.refused is not None or stored is None or access.viewer is None:
         await _refuse(interaction, access.refused or "not_yours", hand_id, edit=True)

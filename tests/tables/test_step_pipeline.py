@@ -18,7 +18,7 @@ from contextlib import contextmanager
 
 import pytest
 
-import bot.storage.store as store_module
+import bot.storage.database as store_module
 from bot.practice.driver import PracticeDriver
 from bot.storage.store import StorageError, Store
 from bot.tables.manager import TableManager
