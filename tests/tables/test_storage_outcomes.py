@@ -16,6 +16,7 @@ from tests.support.databases import PG_URL, SKIP_REASON, new_schema
 from tests.support.manager_helpers import GRANT, GUILD, close_manager, open_manager
 
 CH = 31
+LOST_GUILD = 7331  # advisory locks are database-wide: a guild no other test claims
 
 
 async def _stored_settings(store: Store, channel_id: int) -> dict[str, object]:
@@ -50,7 +51,7 @@ async def test_a_guild_lost_while_the_session_was_down_is_served_no_more() -> No
     await manager.start()
     other = await Store.open(url)
     try:
-        await manager.open_table(GUILD, CH, "a6-draw")
+        await manager.open_table(LOST_GUILD, CH, "a6-draw")
         for user in (1, 2):
             await manager.join(CH, user, f"u{user}")
         pid = store._conn.raw.get_server_pid()  # type: ignore[attr-defined]
@@ -61,7 +62,7 @@ async def test_a_guild_lost_while_the_session_was_down_is_served_no_more() -> No
                 await asyncio.sleep(0.01)
         finally:
             await admin.close()
-        assert await other.claim_guild(GUILD)  # the lapsed lock is taken by another process
+        assert await other.claim_guild(LOST_GUILD)  # the lapsed lock is taken by another process
         with pytest.raises(Exception):  # noqa: B017 - the fenced write fails, whatever its type
             await manager.join(CH, 3, "u3")
         assert not manager.has_table(CH)  # this process stops serving the guild
