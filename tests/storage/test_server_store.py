@@ -4,7 +4,6 @@ straight from the database after every change."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator
 
 import pytest
