@@ -45,6 +45,10 @@ def settings_fields(
     auto = t("settings.on") if book.auto_deal(settings) else t("settings.off")
     if settings.auto_deal is None:
         auto = t("settings.default_suffix", value=auto)
+    hours = book.idle_close_hours(settings)
+    idle = t("settings.idle_close.value", hours=f"{hours:g}") if hours > 0 else t("settings.never")
+    if settings.idle_close_hours is None:
+        idle = t("settings.default_suffix", value=idle)
     language = (
         t("settings.language.auto", locale=locale)
         if settings.language == "auto"
@@ -57,6 +61,7 @@ def settings_fields(
         (t("settings.auto_deal"), auto),
         (t("settings.open_by"), t(f"settings.open_by.{settings.open_by}")),
         (t("settings.language"), language),
+        (t("settings.idle_close"), idle),
     ]
 
 
@@ -158,6 +163,19 @@ class SettingsCog(
     @app_commands.describe(on="On or off; leave empty for the bot's default")
     async def auto_deal(self, interaction: discord.Interaction, on: bool | None = None) -> None:
         await self._change(interaction, self.book.set_auto_deal(self._guild(interaction), on), 3)
+
+    @app_commands.command(
+        name="idle-close", description="Hours without play after which a table closes"
+    )
+    @app_commands.describe(hours="0: never; leave empty for the bot's default")
+    async def idle_close(
+        self,
+        interaction: discord.Interaction,
+        hours: app_commands.Range[float, 0, 8760] | None = None,  # IDLE_HOURS
+    ) -> None:
+        await self._change(
+            interaction, self.book.set_idle_close(self._guild(interaction), hours), 6
+        )
 
     @app_commands.command(name="who-opens", description="Who may open tables")
     @app_commands.describe(who="Anyone, or moderators only")
