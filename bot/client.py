@@ -92,6 +92,10 @@ class PokerBot(commands.Bot):
         self._shutdown: asyncio.Task[None] | None = None
         self.tree.error(self.on_app_command_error)
 
+    def clock(self) -> float:
+        """Now, by the bot's clock (injected in tests)."""
+        return self._clock()
+
     async def setup_hook(self) -> None:
         s = self.settings
         await asyncio.to_thread(warm_up)  # the computer players' tables, off the loop
@@ -127,6 +131,7 @@ class PokerBot(commands.Bot):
             practice=self.practice,
             controller=TableController(),
             exports=self.store.exports,
+            stats=self.store.stats,
         )
         for extension in EXTENSIONS:
             await self.load_extension(extension_name(extension))

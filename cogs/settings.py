@@ -7,7 +7,7 @@ are stored first, then used at once by every command (no restart).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import discord
 from discord import app_commands
@@ -21,6 +21,10 @@ from bot.tables.guild_settings import (
 from bot.ui.catalog import t
 from bot.ui.handlers import reply
 from bot.ui.moderation import is_moderator
+
+if TYPE_CHECKING:
+    from bot.client import PokerBot
+
 
 Language = Literal["auto", "en-US", "pt-BR", "vi"]
 OpenBy = Literal["anyone", "moderators"]
@@ -70,12 +74,12 @@ def settings_fields(
 class SettingsCog(
     commands.GroupCog, group_name="settings", group_description="This server's table settings"
 ):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: PokerBot) -> None:
         self.bot = bot
 
     @property
     def book(self) -> GuildSettingsBook:
-        return self.bot.guild_settings  # type: ignore[attr-defined]
+        return self.bot.guild_settings
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if interaction.guild_id is None:
@@ -190,5 +194,5 @@ class SettingsCog(
         )
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: PokerBot) -> None:
     await bot.add_cog(SettingsCog(bot))
