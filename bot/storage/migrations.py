@@ -280,6 +280,11 @@ CREATE TABLE dm_channels (
 );
 """
 
+# v12 (issue 17): a server's own idle time before a table with no play closes.
+IDLE_CLOSE = """
+ALTER TABLE guild_settings ADD COLUMN idle_close_hours REAL;  -- NULL: the bot's default; 0: never
+"""
+
 # v13 (issue 17): a player's history names a surrogate person, not the Discord id, so
 # erasing a player is one row of ``people`` (its user id becomes the anonymous id, its
 # name "deleted player"), however many hands they played. ``hand_players`` and the
@@ -422,5 +427,6 @@ MIGRATIONS: list[str] = [
     OWNER_FENCE,
     PLAYER_STATS,
     DM_CHANNELS,
+    IDLE_CLOSE,
     PEOPLE,
 ]
