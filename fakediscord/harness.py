@@ -1245,6 +1245,29 @@ class DiscordHarness(FakeDiscord):
         self._record_error(str(err))
         raise err
 
+    # ------------------------------------------------- reads that never block the loop ----
+    # (the same calls as for the out-of-process fake, ``fakediscord.remote``, where they are
+    # requests to its control API)
+    async def fetch_message(self, message_id: int) -> Msg:
+        return self.message(message_id)
+
+    async def fetch_reply(self, token: str) -> Reply:
+        return self.reply_for(token)
+
+    async def fetch_replies(self, tokens: Iterable[str]) -> list[Reply]:
+        return [self.reply_for(t) for t in tokens]
+
+    async def fetch_log(self, since: int = 0) -> list[tuple[str, str, str, float, int]]:
+        """(transport, method, path, time, status) of every request since the ``since``-th
+        (the status is not kept here: 0)."""
+        if self.keep_payloads:
+            return [(s.transport, s.method, s.path, s.at, 0) for s in self.sent[since:]]
+        return [(*entry, 0) for entry in self.sent_log[since:]]
+
+    async def limits(self) -> dict[str, Any]:
+        """No rate limits in process: the harness answers no 429 of its own."""
+        return {"counts": {}, "peak": 0, "log": self.requests}
+
     # --------------------------------------------------------------- webhook recorder ----
     async def _webhook_request(self, route, payload, multipart, files, params) -> Any:
         path = route.url[len(API_BASE) :]

@@ -685,6 +685,11 @@ class FakeDiscord:
     def _dispatch_gateway(self, event: str, data: dict[str, Any]) -> None:
         """A gateway event Discord sends the bot because of a request (a thread it created)."""
 
+    def _reply_kept(self, token: str) -> Reply | tuple[Any, ...] | None:
+        """The record of the interaction with this token, as kept (None: Discord never sent
+        it, or forgot it)."""
+        return self._replies.get(token)
+
     def add_member(self, member_or_user: Mapping[str, Any]) -> dict[str, Any]:
         m = dict(member_or_user)
         if "user" not in m:
@@ -1157,7 +1162,7 @@ class FakeDiscord:
     def _answer_webhook(self, sent: Sent, method: str, path: str, body: Any) -> Any:
         m = re.fullmatch(r"/interactions/(\d+)/([^/]+)/callback", path)
         if m and method == "POST":
-            kept = self._replies.get(m.group(2))
+            kept = self._reply_kept(m.group(2))
             reply = None if kept is None else Reply.thawed(self, kept)
             if reply is None or reply.interaction_id != int(m.group(1)):
                 raise _http_error(404, 10062, "Unknown interaction")
@@ -1170,7 +1175,7 @@ class FakeDiscord:
         m = re.fullmatch(r"/webhooks/(\d+)/([^/]+)(?:/messages/(@original|\d+))?", path)
         if m is None or int(m.group(1)) != APPLICATION_ID:
             raise self._unknown(sent)
-        kept = self._replies.get(m.group(2))
+        kept = self._reply_kept(m.group(2))
         if kept is None:
             raise _http_error(401, 50027, "Invalid Webhook Token")
         reply = Reply.thawed(self, kept)
@@ -1294,3 +1299,31 @@ class FakeDiscord:
         if self.errors:
             errors, self.errors = self.errors, []
             raise HarnessError("errors were collected", errors=errors)
+
+
+# --------------------------------------------------------------------------------------------
+# interaction tokens that carry their interaction (for the out-of-process fake)
+# --------------------------------------------------------------------------------------------
+
+
+def token_for(reply: Reply) -> str:
+    """An interaction token that tells Discord's side everything it needs of the interaction
+    (who, where, which message, when it was dispatched: ``time.monotonic`` is system-wide), so
+    the driver never has to announce an interaction to the server before dispatching it."""
+    parts = (reply.interaction_id, reply.kind, reply.user_id, reply.channel_id,
+             reply.guild_id or 0, reply.component_message_id or 0,
+             round(reply.dispatched_at * 1_000_000))  # fmt: skip
+    return "fake-" + "-".join(str(p) for p in parts)
+
+
+def reply_from_token(model: FakeDiscord, token: str) -> Reply | None:
+    """The record of a ``token_for`` interaction, new (None: not such a token)."""
+    m = re.fullmatch(r"fake-(\d+)-(\d+)-(\d+)-(\d+)-(\d+)-(\d+)-(\d+)", token)
+    if m is None:
+        return None
+    iid, kind, uid, channel, guild, message, at = (int(g) for g in m.groups())
+    reply = Reply(model, interaction_id=iid, token=token, kind=kind, user_id=uid,
+                  channel_id=channel, guild_id=guild or None,
+                  component_message_id=message or None)  # fmt: skip
+    reply.dispatched_at = at / 1_000_000
+    return reply
