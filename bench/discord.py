@@ -75,9 +75,9 @@ from fakediscord.poker import (  # noqa: E402
     assert_table_shows_latest,
     make_bot,
     open_table,
-    table_message,
     uid,
 )
+from fakediscord.remote import RemoteHarness  # noqa: E402
 
 FIRST_CHANNEL = 1320000000000000001
 #: a move not stored this long after its interaction: something is stuck
@@ -141,6 +141,9 @@ class Figures:
     presenter_edits: int  # the presenter's own count of table edits and posts
     stored_actions: int  # actions in the stored records of the hands played
     routes: dict[str, int] = field(default_factory=dict)  # requests by kind (see ``kind``)
+    global_429: int = 0  # answers of the global limit (out-of-process fake only)
+    route_429: int = 0  # answers of a route's bucket (out-of-process fake only)
+    in_process: bool = False  # the fake Discord ran on the bot's loop
 
     @property
     def limited(self) -> int:
@@ -270,7 +273,8 @@ async def _step(
     while True:
         before = _progress(table)
         player, button, command, options = _next_move(h, seat, rng)
-        shown = table_message(h, seat.channel)
+        lane = h.bot.presenter.lanes[seat.channel]  # type: ignore[attr-defined]
+        shown = await h.fetch_message(lane.message_id)  # what "Discord" shows now
         component = shown.component(button) if button and not by_command else None
         stored.clear()
         if component is not None and not component.get("disabled"):
@@ -286,7 +290,7 @@ async def _step(
             else:
                 tally.actions += 1
             return
-        tally.refused.append(str(h.reply_for(reply.token).content))
+        tally.refused.append(str((await h.fetch_reply(reply.token)).content))
         by_command = True
 
 
@@ -305,7 +309,7 @@ async def _stored(
             async with asyncio.timeout(1.0):
                 await stored.wait()
         except TimeoutError:
-            reply = h.reply_for(token)  # the harness keeps its record as a tuple: read it now
+            reply = await h.fetch_reply(token)  # Discord's record of it, as it is now
             if _progress(table) == before and _finished(reply):
                 return False
             if asyncio.get_running_loop().time() > give_up:
@@ -333,6 +337,7 @@ async def run_once(
     latency: float | tuple[float, float],
     directory: Path,
     think: float = 0.0,
+    in_process: bool = False,
 ) -> Figures:
     """Set up ``tables`` tables, play ``hands`` hands at each at once, check what Discord
     shows against the stored state, and measure."""
@@ -341,9 +346,8 @@ async def run_once(
     people = [p for s in seats for p in s.players]
     bot = make_bot(directory / f"discord-{seed}.db", seed=seed)
     try:
-        async with DiscordHarness(
-            bot, latency_seed=seed, settle_timeout=STUCK, keep_payloads=False
-        ) as h:
+        harness = DiscordHarness if in_process else RemoteHarness
+        async with harness(bot, latency_seed=seed, settle_timeout=STUCK, keep_payloads=False) as h:
             await h.connect(GUILD, channels, people)
             freeze_heap()  # as `python -m bot` does between the login and the gateway
             for seat in seats:  # one at a time: the fastest way through the harness's settling
@@ -356,7 +360,8 @@ async def run_once(
             bot.manager.subscribe(on_event)
             h.latency = latency
             tally = Tally()
-            first_request = len(h.sent_log)
+            first_request = (await h.limits())["log"]
+            limits_before = (await h.limits())["counts"]
             first_edits = bot.presenter.edits + bot.presenter.carried_late
             monitor = LagMonitor()
             watching = asyncio.create_task(monitor.run())
@@ -385,13 +390,14 @@ async def run_once(
             h.assert_no_errors()
             for seat in seats:  # what Discord shows is the stored state
                 assert_table_shows_latest(h, seat.channel)
-            replies = [h.reply_for(token) for token in tally.tokens]
+            replies = await h.fetch_replies(tally.tokens)
             assert all(_finished(r) for r in replies), "an interaction was never answered"
-            sent = h.sent_log[first_request:]  # (transport, method, path, at)
+            sent = await h.fetch_log(first_request)  # (transport, method, path, at, status)
+            counts = (await h.limits())["counts"]
             tables_ = {str(s.channel) for s in seats}
             edits = [  # of a table message: through its channel, or an interaction's token
                 path
-                for transport, method, path, _ in sent
+                for transport, method, path, _, _ in sent
                 if method == "PATCH"
                 and (
                     (transport == "http" and path.split("/")[2] in tables_)
@@ -420,7 +426,10 @@ async def run_once(
                 edits=len(edits),
                 presenter_edits=bot.presenter.edits + bot.presenter.carried_late - first_edits,
                 stored_actions=stored_actions,
-                routes=dict(Counter(kind(tr, m, p, tables_) for tr, m, p, _ in sent)),
+                routes=dict(Counter(kind(tr, m, p, tables_) for tr, m, p, _, _ in sent)),
+                global_429=counts.get("global 429", 0) - limits_before.get("global 429", 0),
+                route_429=counts.get("route 429", 0) - limits_before.get("route 429", 0),
+                in_process=in_process,
             )
     finally:
         gc.unfreeze()  # the next run starts from a clean heap
@@ -431,6 +440,10 @@ async def run_once(
 
 def _ms(seconds: float) -> str:
     return f"{seconds * 1000:.1f} ms"
+
+
+def _count(value: float) -> str:
+    return f"{value:,.0f}"
 
 
 def _met(values: list[float], ok: Any) -> str:
@@ -508,6 +521,11 @@ def report(runs: list[Figures], latency: float | tuple[float, float], think: flo
         ),
         ("hands per minute", [f.hands_per_minute for f in runs], lambda v: f"{v:,.0f}", "", None),
     ]
+    if not first.in_process:
+        rows[-1:-1] = [
+            ("429s of the global limit", [f.global_429 for f in runs], _count, "", None),
+            ("429s of a route's bucket", [f.route_429 for f in runs], _count, "", None),
+        ]
     print(
         f"\n{first.tables} tables, {first.hands // first.tables} hands each, REST latency "
         f"{low * 1000:.0f}-{high * 1000:.0f} ms per call; "
@@ -535,10 +553,16 @@ def report(runs: list[Figures], latency: float | tuple[float, float], think: flo
     for k in kinds:
         per = [f.routes.get(k, 0) / f.actions for f in runs]
         print(f"  {k:<32} {statistics.median(per):.3f}  ({min(per):.3f} - {max(per):.3f})")
-    print(
-        "The harness (fake Discord) and the players run on the bot's event loop: the stall "
-        "and initial-response figures include their work."
-    )
+    if first.in_process:
+        print(
+            "The harness (fake Discord) and the players run on the bot's event loop: the "
+            "stall and initial-response figures include their work."
+        )
+    else:
+        print(
+            "The fake Discord's REST side ran in its own process (real HTTP, Discord's rate "
+            "limits); the gateway payloads and the players still run on the bot's loop."
+        )
 
 
 async def main_async(args: argparse.Namespace, directory: Path) -> list[Figures]:
@@ -546,7 +570,15 @@ async def main_async(args: argparse.Namespace, directory: Path) -> list[Figures]
     runs = []
     for i in range(args.runs):
         runs.append(
-            await run_once(args.tables, args.hands, args.seed + i, latency, directory, args.think)
+            await run_once(
+                args.tables,
+                args.hands,
+                args.seed + i,
+                latency,
+                directory,
+                args.think,
+                args.in_process,
+            )  # fmt: skip
         )
     report(runs, latency, args.think)
     return runs
@@ -566,6 +598,10 @@ def main() -> None:
     parser.add_argument(
         "--latency", type=float, nargs=2, default=(0.1, 0.3), metavar=("LOW", "HIGH"),
         help="seconds each REST call takes (uniform between LOW and HIGH)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--in-process", action="store_true",
+        help="the fake Discord on the bot's event loop (as before), to compare",
     )  # fmt: skip
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as directory:

@@ -314,7 +314,7 @@ class RemoteHarness(DiscordHarness):
         return self._thaw(self._call_now("GET", f"/_fake/reply/{token}"), token)
 
     def replies(self) -> list[Reply]:
-        records = self._call_now("GET", "/_fake/replies")
+        records = self._call_now("POST", "/_fake/replies", {})
         return [self._thaw(r, t) for t, r in records.items()]
 
     async def fetch_message(self, message_id: int) -> Msg:
@@ -328,10 +328,7 @@ class RemoteHarness(DiscordHarness):
 
     async def fetch_replies(self, tokens: Iterable[str]) -> list[Reply]:
         tokens = list(tokens)
-        records: dict[str, Any] = {}
-        for i in range(0, len(tokens), 200):
-            chunk = ",".join(tokens[i : i + 200])
-            records |= await self._call("GET", f"/_fake/replies?tokens={chunk}")
+        records = await self._call("POST", "/_fake/replies", {"tokens": tokens})
         return [self._thaw(records.get(t), t) for t in tokens]
 
     async def fetch_log(self, since: int = 0) -> list[tuple[str, str, str, float, int]]:

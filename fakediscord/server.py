@@ -92,7 +92,7 @@ class Server:
             ("GET", "/_fake/messages", self.get_messages),
             ("GET", "/_fake/dms/{uid}", self.get_dm_channel),
             ("GET", "/_fake/reply/{token}", self.get_reply),
-            ("GET", "/_fake/replies", self.get_replies),
+            ("POST", "/_fake/replies", self.get_replies),
             ("GET", "/_fake/synced", self.get_synced),
             ("GET", "/_fake/log", self.get_log),
             ("GET", "/_fake/stats", self.get_stats),
@@ -206,9 +206,9 @@ class Server:
         return web.json_response(_reply_record(self.model, kept))
 
     async def get_replies(self, request: web.Request) -> web.Response:
-        tokens = request.query.get("tokens")
+        tokens = (await request.json()).get("tokens")
         replies = self.model._replies
-        wanted = tokens.split(",") if tokens else list(replies)
+        wanted = tokens if tokens is not None else list(replies)
         return web.json_response(
             {t: _reply_record(self.model, replies[t]) for t in wanted if t in replies}
         )
