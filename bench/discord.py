@@ -1,44 +1,46 @@
 """The bot under Discord's conditions: many tables at once through the real discord.py.
 
 The production bot (``bot.client.PokerBot`` with its presenter, the SQLite store on a
-file in a temp directory, the render threads) is logged in and fed gateway payloads by
-``fakediscord/harness.py``; every REST call and interaction response takes a random
-``--latency`` (default 100–300 ms, seeded) before "Discord" answers it. ``--tables``
-tables (default 200: the four games in turn, 2 or 3 players each) are opened and joined
-without latency (not measured); then every table plays ``--hands`` hands at once. Each
-player to act thinks for a random time (exponential, mean ``--think`` seconds, default 1:
-people's pace, with many quick successions of clicks, about one move in five under 0.2 s)
-and then moves: by the table message's button when the message on "Discord" already
-shows it for this turn, otherwise by slash command (discards with cards always by
-command; the picker would be two interactions). The hand ends, a player deals again.
-``--think 0`` is the stress case: everyone moves the instant the previous move is
-stored, so the 200 tables ask for more than one event loop can do, and the loop runs
-saturated. Printed, per run and as the run-to-run spread over ``--runs``:
+file in a temp directory, the render threads) talks real HTTP to the fake Discord's REST
+side in its own process (``fakediscord.server``, started by ``fakediscord.remote``, with
+Discord's rate-limit headers, per-route buckets and global limit); the gateway payloads
+are fed to it in-process. Every REST call and interaction response takes a random
+``--latency`` (default 100–300 ms, seeded) before "Discord" answers it. ``--in-process``
+runs the fake on the bot's own event loop instead (``fakediscord/harness.py``, no rate
+limits), to compare. ``--tables`` tables (default 200: the four games in turn, 2 or 3
+players each) are opened and joined without latency (not measured); then every table
+plays ``--hands`` hands at once. Each player to act thinks for a random time
+(exponential, mean ``--think`` seconds, default 1: people's pace, with many quick
+successions of clicks, about one move in five under 0.2 s) and then moves: by the table
+message's button when the message on "Discord" already shows it for this turn, otherwise
+by slash command (discards with cards always by command; the picker would be two
+interactions). The hand ends, a player deals again. ``--think 0`` is the stress case:
+everyone moves the instant the previous move is stored, so the 200 tables ask for more
+than one event loop can do, and the loop runs saturated. Printed, per run and as the
+run-to-run spread over ``--runs``:
 
 * initial-response latency p50 / p99 of every interaction (actions and deals): from the
-  harness handing the INTERACTION_CREATE payload to discord.py, to the moment the bot
-  made its first response call (``Reply.ack_latency``);
+  driver handing the INTERACTION_CREATE payload to discord.py, to the moment the bot's
+  first response call reached Discord (``Reply.ack_latency``);
 * the event loop's longest stall: a monitor task sleeps 5 ms in a loop and records the
   largest overshoot, from the first action until the presenters have shown everything;
   and how busy the loop was (the CPU time of its thread over the same span);
 * requests per action (REST and interaction responses and followups, everything the bot
-  sent to "Discord" from the first action until all was shown, divided by the game
-  actions: check, call, bet, raise, fold, discard, buy; deals are not actions but their
-  requests count) and table-message edits per action;
+  sent to "Discord" from the first action until all was shown, 429s included, divided by
+  the game actions: check, call, bet, raise, fold, discard, buy; deals are not actions
+  but their requests count), by route, and table-message edits per action;
+* X, the global-limited (channel-route) requests per action, the tables one token serves
+  (3 x 0.7 x 50 / X), and the 429s Discord's limits answered;
 * hands per minute (hands completed ÷ time until the last action of all was stored).
 
-What the numbers include: discord.py's real request path (rate-limit buckets, JSON,
-response parsing), the bot's handlers, the table manager with durable SQLite commits,
-the presenters and the render threads. **The harness shares the process and the event
-loop with the bot**: building every interaction payload, recording every request,
-answering it and updating its model of every message, and the player coroutines
-deciding the moves. The loop-stall and initial-response figures therefore include the
-harness's own work: they are upper bounds for the bot alone. (In this load mode the
-harness keeps its records as plain tuples and text, which the garbage collector does not
-walk.) Excluded: the network (latency is a sleep: no sockets, TLS or gateway
-decompression), real Discord rate limits (the harness sends no rate-limit headers and
-answers no 429 here, so discord.py keeps one request in flight per route), and other
-processes' load on the machine (2 cores here, shared).
+What the numbers include: discord.py's real request path (its aiohttp session over the
+loopback, rate-limit buckets, JSON, response parsing), the bot's handlers, the table
+manager with durable SQLite commits, the presenters and the render threads; and, on the
+bot's loop, the driver: building each interaction payload, the player coroutines
+deciding the moves and reading the table message from the fake's control API. Excluded:
+the network beyond the loopback (latency is a sleep in the fake), TLS, gateway
+decompression, and other processes' load on the machine (2 cores here, shared; the fake
+Discord's process takes its part of them).
 
     python -m bench.discord [--tables 200] [--hands 2] [--runs 3] [--seed 1] [--think 1]
 """
@@ -344,7 +346,7 @@ async def run_once(
     seats = plan(tables)
     channels = {s.channel: f"table-{i}" for i, s in enumerate(seats)}
     people = [p for s in seats for p in s.players]
-    bot = make_bot(directory / f"discord-{seed}.db", seed=seed)
+    bot = make_bot(directory / f"discord-{seed}.db", seed=seed, max_tables=max(25, tables))
     try:
         harness = DiscordHarness if in_process else RemoteHarness
         async with harness(bot, latency_seed=seed, settle_timeout=STUCK, keep_payloads=False) as h:
