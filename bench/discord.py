@@ -120,6 +120,7 @@ class Tally:
     deals: int = 0
     clicks: int = 0  # actions and deals by button (the rest by slash command)
     refused: list[str] = field(default_factory=list)  # refusal texts (then tried again)
+    refused_tokens: list[str] = field(default_factory=list)  # read into ``refused`` after
     tokens: list[str] = field(default_factory=list)  # of every interaction (h.reply_for)
     hand_ids: list[int] = field(default_factory=list)
 
@@ -258,6 +259,13 @@ def _next_move(
     return player, f"pk:{ch}:{action}:{suffix}", f"{variant} {action}", {}
 
 
+async def _answered(h: DiscordHarness, reply: Reply) -> bool:
+    """``_finished``, reading the answer without blocking the loop."""
+    if reply.callback_type is None:
+        return False
+    return reply.original_id is None or not (await h.fetch_message(reply.original_id)).loading
+
+
 def _finished(reply: Reply) -> bool:
     """The bot has answered and its private answer is shown (not "thinking" any more)."""
     message = reply.message
@@ -292,7 +300,7 @@ async def _step(
             else:
                 tally.actions += 1
             return
-        tally.refused.append(str((await h.fetch_reply(reply.token)).content))
+        tally.refused_tokens.append(reply.token)  # its text is read after the run
         by_command = True
 
 
@@ -312,7 +320,7 @@ async def _stored(
                 await stored.wait()
         except TimeoutError:
             reply = await h.fetch_reply(token)  # Discord's record of it, as it is now
-            if _progress(table) == before and _finished(reply):
+            if _progress(table) == before and await _answered(h, reply):
                 return False
             if asyncio.get_running_loop().time() > give_up:
                 raise AssertionError(f"{reply!r} at {table.channel_id} stuck") from None
@@ -394,6 +402,7 @@ async def run_once(
                 assert_table_shows_latest(h, seat.channel)
             replies = await h.fetch_replies(tally.tokens)
             assert all(_finished(r) for r in replies), "an interaction was never answered"
+            tally.refused = [str(h.reply_for(t).content) for t in tally.refused_tokens]
             sent = await h.fetch_log(first_request)  # (transport, method, path, at, status)
             counts = (await h.limits())["counts"]
             tables_ = {str(s.channel) for s in seats}

@@ -242,7 +242,8 @@ class RemoteHarness(DiscordHarness):
     # ------------------------------------------------- what the driver changes here ----
     def add_member(self, member_or_user: Mapping[str, Any]) -> dict[str, Any]:
         member = super().add_member(member_or_user)
-        self._push_now()
+        if self._logged_in:  # before, the login gives the server everyone at once
+            self._push_now()
         return member
 
     def close_dms(self, user: Mapping[str, Any] | int) -> None:
@@ -265,6 +266,20 @@ class RemoteHarness(DiscordHarness):
         reply.dispatched_at = time.monotonic()  # the token carries it to the server
         reply.token = payload["token"] = token_for(reply)
         return payload, reply
+
+    def send_click(
+        self, user: Mapping[str, Any] | int, message: Msg | Reply | int, custom_id: str
+    ) -> Reply:
+        """Like ``click`` without settling; a ``Msg`` (say, just read with ``fetch_message``)
+        is clicked as it is given, without reading it again (which would block the loop)."""
+        if not isinstance(message, Msg):
+            return super().send_click(user, message, custom_id)
+        uid = self._uid(user)
+        self._component_check(uid, message, custom_id, 2)
+        data = {"custom_id": custom_id, "component_type": 2}
+        payload, reply = self._interaction_payload(3, uid, message.channel_id, data, message)
+        self._forget_done_tasks()
+        return self._dispatch_now(payload, reply)
 
     def _dispatch_now(self, payload: dict[str, Any], reply: Reply) -> Reply:
         self._raise_errors("before dispatch")
