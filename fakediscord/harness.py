@@ -9,8 +9,10 @@ Nothing here talks to Discord.  The harness
   ``@original`` edit goes through) with a recorder that answers like Discord, including the
   ``with_response=1`` callback body discord.py uses to learn the response message id;
 * feeds READY / GUILD_CREATE / INTERACTION_CREATE payloads into ``bot._connection.parsers``;
-* keeps an in-memory model of every message (per channel, with edit history) so tests can look
-  at the *current* state of e.g. the table message after a few button presses;
+* answers each request with ``fakediscord.model.FakeDiscord`` (an in-memory model of every
+  message, per channel, with edit history, and Discord's error codes and deadlines) so tests
+  can look at the *current* state of e.g. the table message after a few button presses (the
+  same model answers over real HTTP in ``fakediscord.server``, see ``fakediscord.remote``);
 * turns everything discord.py would only log (``on_error``, ``View.on_error``,
   ``CommandTree.on_error``, unretrieved task exceptions, ERROR records of the ``discord``/project
   loggers), unknown API routes and real network attempts into test failures.

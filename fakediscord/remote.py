@@ -35,7 +35,7 @@ import aiohttp
 from discord.ext import commands
 from discord.http import Route
 
-from fakediscord.harness import _ACTIVE, TOKEN, DiscordHarness, _FakeGateway
+from fakediscord.harness import _ACTIVE, TOKEN, DiscordHarness
 from fakediscord.model import HarnessError, Msg, Reply, token_for
 
 __all__ = ["FakeDiscordServer", "RemoteHarness"]
@@ -235,10 +235,6 @@ class RemoteHarness(DiscordHarness):
         self._wrap_tree_on_error()
         self._logged_in = True
 
-    async def connect(self, *args: Any, **kwargs: Any) -> None:
-        await super().connect(*args, **kwargs)
-        assert isinstance(self.bot.ws, _FakeGateway)
-
     # ------------------------------------------------- what the driver changes here ----
     def add_member(self, member_or_user: Mapping[str, Any]) -> dict[str, Any]:
         member = super().add_member(member_or_user)
@@ -262,6 +258,10 @@ class RemoteHarness(DiscordHarness):
     def _interaction_payload(self, itype: int, user: Any, channel_id: int,
                              data: dict[str, Any], message: Msg | None = None
                              ) -> tuple[dict[str, Any], Reply]:  # fmt: skip
+        if int(channel_id) not in self._channels:  # a DM channel the bot opened on the server
+            channel = self._call_now("GET", f"/_fake/channel/{int(channel_id)}")
+            if channel is not None:
+                self._channels[int(channel_id)] = channel
         payload, reply = super()._interaction_payload(itype, user, channel_id, data, message)
         reply.dispatched_at = time.monotonic()  # the token carries it to the server
         reply.token = payload["token"] = token_for(reply)
@@ -353,13 +353,6 @@ class RemoteHarness(DiscordHarness):
         """The rate limiter's counts (``global 429``, ``route 429``, ``limited``, ``exempt``)
         and ``peak``: the most global-limited requests it let through within one second."""
         return await self._call("GET", "/_fake/stats")  # type: ignore[no-any-return]
-
-    @property
-    def http_session(self) -> aiohttp.ClientSession:
-        """discord.py's own session (a real one, talking to the server)."""
-        session = self.bot.http._HTTPClient__session  # type: ignore[attr-defined]
-        assert isinstance(session, aiohttp.ClientSession)
-        return session
 
     def __repr__(self) -> str:
         return f"<RemoteHarness {self.server.url if self.server.port else '(stopped)'}>"

@@ -91,6 +91,7 @@ class Server:
             ("GET", "/_fake/message/{id}", self.get_message),
             ("GET", "/_fake/messages", self.get_messages),
             ("GET", "/_fake/dms/{uid}", self.get_dm_channel),
+            ("GET", "/_fake/channel/{id}", self.get_channel),
             ("GET", "/_fake/reply/{token}", self.get_reply),
             ("POST", "/_fake/replies", self.get_replies),
             ("GET", "/_fake/synced", self.get_synced),
@@ -195,6 +196,10 @@ class Server:
         channel = int(request.query["channel"])
         ids = self.model._channel_msgs.get(channel, [])
         return web.json_response([message_record(self.model.message(i)) for i in ids])
+
+    async def get_channel(self, request: web.Request) -> web.Response:
+        channel = self.model._channels.get(int(request.match_info["id"]))
+        return web.json_response(channel, status=200 if channel is not None else 404)
 
     async def get_dm_channel(self, request: web.Request) -> web.Response:
         return web.json_response(self.model._dm_channel_of.get(int(request.match_info["uid"])))
