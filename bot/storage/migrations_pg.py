@@ -8,14 +8,12 @@ from __future__ import annotations
 
 import re
 
+from bot.storage.migration_people import PEOPLE, PEOPLE_TABLE, records_to_tokens
 from bot.storage.migrations import (
-    _PEOPLE_TABLE,
     GUILD_OWNER_GUARD,
     LEDGER_GUARDS,
     OWNER_FENCE,
-    PEOPLE,
     PLAYER_WORK,
-    _records_to_tokens,
 )
 
 _TYPES = (
@@ -226,7 +224,7 @@ CREATE TRIGGER ledger_owner BEFORE INSERT OR UPDATE ON ledger
 # account through ``people``, and the guild-owner fence covers ``people``. The owner
 # guards are off while the migration rewrites old rows (they judge new writes).
 _PEOPLE_PG = (
-    _postgres_types(_PEOPLE_TABLE)
+    _postgres_types(PEOPLE_TABLE)
     + """
 ALTER TABLE hands DISABLE TRIGGER hands_owner;
 ALTER TABLE ledger DISABLE TRIGGER ledger_owner;
@@ -247,7 +245,7 @@ ALTER TABLE ledger DROP COLUMN user_id;
 CREATE UNIQUE INDEX ledger_hand_once ON ledger (hand_id, person_id) WHERE hand_id IS NOT NULL;
 CREATE INDEX ledger_by_person ON ledger (person_id);
 """
-    + _records_to_tokens()
+    + records_to_tokens()
     + """
 ALTER TABLE hands ENABLE TRIGGER hands_owner;
 ALTER TABLE ledger ENABLE TRIGGER ledger_owner;
