@@ -45,10 +45,13 @@ from bot.engine.rankings import a5_value, category, high_value  # noqa: E402
 from bot.opponents import (  # noqa: E402
     LEVELS,
     Observation,
+    Profile,
     PublicAction,
     Strategy,
     observe,
-    warm_up,  # noqa: E402
+    public_history,
+    record,
+    warm_up,
 )
 
 GAMES = ("a6-draw", "a5-draw", "a5-triple", "abyssinia")
@@ -65,39 +68,47 @@ class Chunk:
     cpu: list[float] = field(default_factory=list)  # … in CPU time of the worker
 
 
-def play_deck(game: str, seats: int, a: str, b: str, seed: int, chunk: Chunk) -> None:
-    """Play one deck at every rotation; add A's mean net over the rotations."""
+def play_deck(
+    game: str, seats: int, a: str, b: str, seed: int, chunk: Chunk, profiles: dict[str, Profile]
+) -> dict[str, Profile]:
+    """Play one deck at every rotation; add A's mean net over the rotations. Players keep
+    their names across hands (A is ``a``, the baselines ``b1``…), so ``profiles``, what
+    every seat has seen of each player so far at this table, follow them; returns them
+    with this deck's hands added."""
     rng = random.Random(seed)
     deck = list(FULL_DECK)
     rng.shuffle(deck)
     dealer = rng.randrange(seats)
     total = 0
     for hero in range(seats):
-        kinds = [a if s == hero else b for s in range(seats)]
-        players = [(f"s{s}", STACK) for s in range(seats)]
-        hand = Hand.start(game, players, dealer, deck, rng=random.Random(seed))
+        names = ["a" if s == hero else f"b{s + (s < hero)}" for s in range(seats)]
+        kinds = {name: a if name == "a" else b for name in names}
+        hand = Hand.start(game, [(n, STACK) for n in names], dealer, deck, rng=random.Random(seed))
         bots = {
-            f"s{s}": make(kinds[s], random.Random(seed * 31 + s * 7 + hero)) for s in range(seats)
+            n: make(kinds[n], random.Random(seed * 31 + s * 7 + hero)) for s, n in enumerate(names)
         }
         while not hand.complete:
             player = hand.players[hand.to_act]
-            kind = kinds[int(player[1:])]
             start, cpu = time.perf_counter(), time.thread_time()
-            move = bots[player].decide(observe(hand, player))
-            if kind == a:
+            move = bots[player].decide(observe(hand, player, profiles))
+            if player == "a":
                 chunk.times.append(time.perf_counter() - start)
                 chunk.cpu.append(time.thread_time() - cpu)
             hand.apply(move)
-        total += hand.net()[f"s{hero}"]
+        total += hand.net()["a"]
         chunk.hands += 1
+        profiles = record(profiles, public_history(hand))
     chunk.deck_nets.append(total / seats)
+    return profiles
 
 
 def run_chunk(args: tuple[str, int, str, str, int]) -> Chunk:
+    """One table session: CHUNK decks with the same players, profiles kept throughout."""
     game, seats, a, b, first = args
     chunk = Chunk()
+    profiles: dict[str, Profile] = {}
     for seed in range(first, first + CHUNK):
-        play_deck(game, seats, a, b, seed, chunk)
+        profiles = play_deck(game, seats, a, b, seed, chunk, profiles)
     return chunk
 
 

@@ -286,6 +286,11 @@ class Read:
     called: bool = False
     checked: bool = False
     earlier: int = 0  # bets and raises in earlier rounds since their latest draw
+    # What earlier hands showed of this player (profiles.Tendency), 0 for a sound one:
+    # the more ``loose``, the less a bet or raise says; ``sticky``, a call; ``passive``, a check.
+    loose: float = 0.0
+    sticky: float = 0.0
+    passive: float = 0.0
 
 
 # Strength an opponent is assumed to hold for 1, 2, 3+ bets or raises in a round, and
@@ -303,14 +308,19 @@ def action_weight(s: float, read: Read) -> float:
     w = 1.0
     n = min(read.aggression, 3)
     if n:
-        w *= 1.0 if s >= AGGRESSION_STRENGTH[n] else BLUFF_WEIGHTS[n]
+        w *= 1.0 if s >= AGGRESSION_STRENGTH[n] else _toward_one(BLUFF_WEIGHTS[n], read.loose)
     elif read.called:
-        w *= 1.0 if s >= CALL_STRENGTH else LOOSE_CALL_WEIGHT
+        w *= 1.0 if s >= CALL_STRENGTH else _toward_one(LOOSE_CALL_WEIGHT, read.sticky)
     elif read.checked and s >= SLOWPLAY_STRENGTH:
-        w *= SLOWPLAY_WEIGHT_RANGE
+        w *= _toward_one(SLOWPLAY_WEIGHT_RANGE, read.passive)
     if read.earlier:
-        w *= 1.0 if s >= AGGRESSION_STRENGTH[1] - 0.04 else 0.5
+        w *= 1.0 if s >= AGGRESSION_STRENGTH[1] - 0.04 else _toward_one(0.5, read.loose)
     return w
+
+
+def _toward_one(weight: float, t: float) -> float:
+    """A weak hand's weight, moved toward 1 (the action says nothing) by ``t``."""
+    return weight + (1.0 - weight) * t
 
 
 def _share_above(mine: Sequence[int], v: int) -> float:

@@ -1,0 +1,92 @@
+"""What each player has shown at this table: betting tendencies counted from public history.
+
+Every seat sees the betting of earlier hands, so a profile built from it keeps the
+``observe`` rule (nothing hidden reaches a strategy). ``record`` folds one finished
+hand's public actions into the profiles; a table keeps them in memory and starts
+over when its seats change. Counts start from a sound player's prior, so a player
+seen for a few hands only reads as sound, and ``tendency`` turns a profile into the
+few numbers a strategy adjusts by (all zero for a player who looks sound).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from .observation import PublicAction
+
+# A sound fixed-limit player's rates, and how many actions the prior weighs.
+PRIOR_AGGRESSION = 0.3  # bets and raises among betting actions
+PRIOR_FOLDS = 0.35  # folds among the times a bet was faced
+PRIOR_WEIGHT = 8
+
+
+@dataclass(frozen=True)
+class Profile:
+    actions: int = 0  # betting actions (check, bet, call, raise, fold)
+    aggressive: int = 0  # bets and raises among them
+    faced: int = 0  # actions facing a bet (call, raise, fold)
+    folds: int = 0
+
+    @property
+    def aggression(self) -> float:
+        return (self.aggressive + PRIOR_AGGRESSION * PRIOR_WEIGHT) / (self.actions + PRIOR_WEIGHT)
+
+    @property
+    def fold_rate(self) -> float:
+        return (self.folds + PRIOR_FOLDS * PRIOR_WEIGHT) / (self.faced + PRIOR_WEIGHT)
+
+
+@dataclass(frozen=True)
+class Tendency:
+    """How far a player departs from a sound one, each from 0 (sound) to 1.
+
+    ``loose``: bets and raises with anything, so aggression says little about the hand;
+    ``sticky``: rarely folds to a bet, so a call says little and a bluff rarely works;
+    ``passive``: rarely bets, so a check does not deny a strong hand."""
+
+    loose: float = 0.0
+    sticky: float = 0.0
+    passive: float = 0.0
+
+    @property
+    def bluffable(self) -> float:
+        """What a bluff's chance is multiplied by against this player."""
+        return 1.0 - self.sticky
+
+
+SOUND = Tendency()
+EMPTY: Mapping[str, Profile] = {}
+
+
+def _scale(x: float, start: float, full: float) -> float:
+    """0 at ``start``, 1 at ``full`` (either direction), clamped."""
+    t = (x - start) / (full - start)
+    return min(1.0, max(0.0, t))
+
+
+def tendency(profile: Profile | None) -> Tendency:
+    if profile is None:
+        return SOUND
+    return Tendency(
+        loose=_scale(profile.aggression, 0.45, 0.8),
+        sticky=_scale(profile.fold_rate, 0.22, 0.06),
+        passive=_scale(profile.aggression, 0.15, 0.05),
+    )
+
+
+def record(profiles: Mapping[str, Profile], history: Sequence[PublicAction]) -> dict[str, Profile]:
+    """The profiles after one more hand whose public actions are ``history``."""
+    out = dict(profiles)
+    for a in history:
+        if a.action not in ("check", "bet", "call", "raise", "fold"):
+            continue
+        p = out.get(a.player, Profile())
+        facing = a.action in ("call", "raise", "fold")
+        out[a.player] = Profile(
+            p.actions + 1,
+            p.aggressive + (a.action in ("bet", "raise")),
+            p.faced + facing,
+            p.folds + (a.action == "fold"),
+        )
+    return out
