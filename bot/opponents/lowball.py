@@ -167,6 +167,7 @@ def final_values(
 
 # The highest card an opponent is assumed to keep, by how many cards they took last.
 _KEPT_TOP = {0: 10, 1: 8, 2: 7}
+ROUGH_PAT_TOP = 12  # … standing pat, for a player whose pat hands shown were rougher than ten
 
 
 def table_equity(
@@ -189,12 +190,15 @@ def table_equity(
     return total / len(mine)
 
 
-def _sample_current(pool: list[Card], pos: int, drawn: tuple[int, ...]) -> tuple[list[Card], int]:
-    """An opponent's current five cards, consistent with how many they took last time."""
+def _sample_current(
+    pool: list[Card], pos: int, drawn: tuple[int, ...], pat_top: int = _KEPT_TOP[0]
+) -> tuple[list[Card], int]:
+    """An opponent's current five cards, consistent with how many they took last time
+    (standing pat with a top card up to ``pat_top``)."""
     if not drawn:
         return pool[pos : pos + 5], pos + 5
     taken = drawn[-1]
-    limit = _KEPT_TOP.get(taken, 6)
+    limit = pat_top if taken == 0 else _KEPT_TOP.get(taken, 6)
     kept: list[Card] = []
     ranks: set[int] = set()
     end = min(len(pool), pos + 16)
@@ -291,6 +295,7 @@ class Read:
     loose: float = 0.0
     sticky: float = 0.0
     passive: float = 0.0
+    rough_pat: bool = False  # stands pat with hands rougher than ten (seen at showdowns)
 
 
 # Strength an opponent is assumed to hold for 1, 2, 3+ bets or raises in a round, and
@@ -334,13 +339,16 @@ POOL_HANDS = 600  # hands per range pool
 
 @cache
 def range_pool(
-    ranking: str, draws: int, drawn: int, taken: int
+    ranking: str, draws: int, drawn: int, taken: int, pat_top: int = _KEPT_TOP[0]
 ) -> tuple[tuple[int, float, int | tuple[int, ...]], ...]:
     """Hands an opponent may hold after ``drawn`` draws, the latest of ``taken`` cards
     (consistent with it as ``_sample_current`` deals them), each as (bit mask of its
     cards, strength, final values: one int if they will stand pat, else the sorted
     tuple). Built once per game from a fixed seed; a decision samples from it."""
-    rng = random.Random(zlib.crc32(f"pool/{ranking}/{draws}/{drawn}/{taken}".encode()))
+    key = f"pool/{ranking}/{draws}/{drawn}/{taken}"
+    if pat_top != _KEPT_TOP[0] and taken == 0:
+        key += f"/pat{pat_top}"
+    rng = random.Random(zlib.crc32(key.encode()))
     index = {c: i for i, c in enumerate(FULL_DECK)}
     left = draws - drawn
     history = (taken,) * drawn
@@ -351,7 +359,7 @@ def range_pool(
         for i in range(22):  # a partial shuffle: the first 22 cards (all it reads) are random
             j = i + int(draw() * (52 - i))
             deck[i], deck[j] = deck[j], deck[i]
-        held, _end = _sample_current(deck, 0, history)
+        held, _end = _sample_current(deck, 0, history, pat_top)
         if len(held) < 5:
             continue
         mask = sum(1 << index[c] for c in held)
@@ -392,7 +400,10 @@ def range_equity(
     equity = 1.0
     shares: dict[int | tuple[int, ...], float] = {}
     for drawn, read in opponents:
-        pool = range_pool(ranking, draws, len(drawn), drawn[-1] if drawn else 0)
+        taken = drawn[-1] if drawn else 0
+        rough = read.rough_pat and bool(drawn) and taken == 0
+        pat_top = ROUGH_PAT_TOP if rough else _KEPT_TOP[0]
+        pool = range_pool(ranking, draws, len(drawn), taken, pat_top)
         won = total = 0.0
         draw, size = rng.random, len(pool)
         # A budget as large as the pool reads all of it, in order: no sampling noise.
@@ -429,8 +440,11 @@ def warm_up() -> None:
                 for ranks in combinations(range(1, CAP + 1), n):
                     _signature_strength(ranking, draws, left, ranks)
         for drawn in range(draws + 1):
+            # Called as range_equity calls it (the cache keys on the arguments given).
             for taken in range(6) if drawn else (0,):
-                range_pool(ranking, draws, drawn, taken)
+                range_pool(ranking, draws, drawn, taken, _KEPT_TOP[0])
+            if drawn:
+                range_pool(ranking, draws, drawn, 0, ROUGH_PAT_TOP)
 
 
 def cache_sizes() -> dict[str, int]:

@@ -410,6 +410,7 @@ def opponent_reads(obs: Observation, adapt: bool = False) -> dict[str, lowball.R
             loose=t.loose,
             sticky=t.sticky,
             passive=t.passive,
+            rough_pat=t.rough_pat,
         )
     return out
 
