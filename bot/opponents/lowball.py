@@ -389,40 +389,63 @@ def range_equity(
     samples: int,
     rng: random.Random,
 ) -> float:
-    """Chance to win at showdown against each opponent's range, multiplied over them.
+    """Chance to win at showdown against every opponent's range.
 
     ``mine`` are our sorted final values, ``known`` the cards we know no opponent holds
     (ours and our discards). Each opponent's hands are sampled from the range pool for
     their public draw counts, skipping those that hold a known card, and weighted by how
-    likely their betting is with that hand (``action_weight``)."""
+    likely their betting is with that hand (``action_weight``). Against several players
+    the chances multiply per final value of ours, then average: our one final hand meets
+    them all, so a draw that gets there often beats everyone at once."""
     blocked = card_mask(known)
     mine = tuple(mine)
+    multiway = len(opponents) > 1 and len(mine) > 1
     equity = 1.0
+    per_value = [1.0] * len(mine)
     shares: dict[int | tuple[int, ...], float] = {}
     for drawn, read in opponents:
         taken = drawn[-1] if drawn else 0
         rough = read.rough_pat and bool(drawn) and taken == 0
         pat_top = ROUGH_PAT_TOP if rough else _KEPT_TOP[0]
         pool = range_pool(ranking, draws, len(drawn), taken, pat_top)
-        won = total = 0.0
         draw, size = rng.random, len(pool)
         # A budget as large as the pool reads all of it, in order: no sampling noise.
         chosen = pool if samples >= size else (pool[int(draw() * size)] for _ in range(samples))
+        weights: dict[int | tuple[int, ...], float] = {}
         for mask, s, theirs in chosen:
             if mask & blocked:
                 continue
-            share = shares.get(theirs)
-            if share is None:
+            weights[theirs] = weights.get(theirs, 0.0) + action_weight(s, read)
+        total = sum(weights.values())
+        if not total:
+            equity *= 0.5
+            per_value = [p * 0.5 for p in per_value]
+            continue
+        if multiway:
+            won_by_value = [0.0] * len(mine)
+            for theirs, w in weights.items():
+                for k, share in enumerate(_value_shares(mine, theirs)):
+                    won_by_value[k] += w * share
+            per_value = [p * won / total for p, won in zip(per_value, won_by_value, strict=True)]
+            continue
+        won = 0.0
+        for theirs, w in weights.items():
+            if theirs not in shares:
                 if isinstance(theirs, int):
-                    share = _share_above(mine, theirs)
+                    shares[theirs] = _share_above(mine, theirs)
                 else:
-                    share = _pair_share(mine, theirs)
-                shares[theirs] = share
-            w = action_weight(s, read)
-            total += w
-            won += w * share
-        equity *= won / total if total else 0.5
-    return equity
+                    shares[theirs] = _pair_share(mine, theirs)
+            won += w * shares[theirs]
+        equity *= won / total
+    return sum(per_value) / len(mine) if multiway else equity
+
+
+@lru_cache(maxsize=100_000)
+def _value_shares(mine: tuple[int, ...], theirs: int | tuple[int, ...]) -> tuple[float, ...]:
+    """For each final value of ours, the chance it beats a final of ``theirs``, ties half."""
+    if isinstance(theirs, int):
+        return tuple(1.0 if v > theirs else 0.5 if v == theirs else 0.0 for v in mine)
+    return tuple(beats(v, theirs) for v in mine)
 
 
 GAMES = (("a6", 1), ("a5", 1), ("a5", 3))  # (ranking, draws) of the draw games
