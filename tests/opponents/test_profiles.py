@@ -13,8 +13,9 @@ from collections import Counter
 
 import pytest
 
-from bot.engine import Action, Hand, public_view
+from bot.engine import Action, Hand, parse_header, public_view
 from bot.engine.cards import parse_cards
+from bot.engine.record import parse_actions
 from bot.opponents import (
     Profile,
     PublicAction,
@@ -25,6 +26,9 @@ from bot.opponents import (
     tendency,
 )
 from bot.opponents.profiles import SOUND
+from bot.practice.driver import PracticeDriver
+from tests.support.databases import Databases
+from tests.support.manager_helpers import GUILD, close_manager, open_manager, step
 from tests.support.opponent_hands import heads_up
 
 SEEDS = range(40)
@@ -185,3 +189,48 @@ def test_record_reads_rough_pat_hands_from_a_real_showdown():
     assert profiles["me"].pats_shown == 3 and profiles["me"].rough_pats == 0
     assert tendency(profiles["you"]).rough_pat
     assert not tendency(profiles["me"]).rough_pat
+
+
+# ----- the practice driver keeps the profiles per table ---------------------------------
+
+CH = 710
+PERSON = 31
+
+
+async def test_the_practice_driver_counts_each_finished_hand_and_starts_over_on_new_seats(
+    databases: Databases,
+) -> None:
+    """At a real practice table the driver's profiles are exactly what the recorded hands
+    show in public (replayed from the store), and a new seat empties them."""
+    store, m = await open_manager(databases.target("p.db"), seed=7)
+    driver = PracticeDriver(m, pause=0, rng=random.Random(3))
+    finished: list[int] = []
+    m.subscribe(lambda e: finished.append(e.hand_id or 0) if e.kind == "finished" else None)
+    await m.open_table(GUILD, CH, "a5-draw")
+    await m.join(CH, PERSON, "anna")
+    await m.add_bot(CH, PERSON, "hard", "bot (hard)")
+    for n in range(3):
+        await m.deal(CH, PERSON)
+        for _ in range(500):
+            await driver.settle()
+            if m.view(CH).hand is None:
+                break
+            if m.view(CH).to_act_user == PERSON:
+                await step(m, CH, f"profiles-{n}")
+    assert len(finished) == 3
+    expected: dict[str, Profile] = {}
+    for hand_id in finished:
+        hand = replay_record(await store.hand_record(hand_id))
+        expected = record(expected, public_history(hand), public_view(hand).shown)
+    assert driver.profiles(CH) == expected
+    assert expected[str(PERSON)].actions > 0
+    await m.join(CH, PERSON + 1, "bruno")
+    assert driver.profiles(CH) == {}
+    await driver.close()
+    await close_manager(store, m)
+
+
+def replay_record(record_: dict) -> Hand:
+    header = parse_header(record_)
+    header.actions = list(parse_actions(record_["actions"]))  # type: ignore[arg-type]
+    return Hand.replay(header)
