@@ -7,7 +7,7 @@ import gc
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -92,10 +92,18 @@ class PokerBot(commands.Bot):
         self._shutdown: asyncio.Task[None] | None = None
         self.tree.error(self.on_app_command_error)
 
+    def clock(self) -> float:
+        """Now, by the bot's clock (injected in tests)."""
+        return self._clock()
+
     async def setup_hook(self) -> None:
         s = self.settings
         await asyncio.to_thread(warm_up)  # the computer players' tables, off the loop
         self.store = await Store.open(s.database, clock=self._clock)
+        auto_deal = s.next_hand_delay > 0
+        self.guild_settings = GuildSettingsBook(
+            self.store, Defaults(s.turn_timeout, auto_deal, s.idle_close_hours)
+        )
         self.manager = TableManager(
             self.store,
             starting_grant=s.starting_grant,
@@ -105,10 +113,8 @@ class PokerBot(commands.Bot):
             rng=self._rng,
             shards=_shards(s),
             max_tables=s.max_tables_per_server,
-            idle_after=_idle_after(s),
+            idle_after=self.guild_settings.idle_after,  # each server's /settings idle-close
         )
-        auto_deal = s.next_hand_delay > 0
-        self.guild_settings = GuildSettingsBook(self.store, Defaults(s.turn_timeout, auto_deal))
         # Computer players act through the manager like clicks (practice tables).
         self.practice = PracticeDriver(self.manager, pause=s.bot_pause, rng=self._rng)
         restored = await self.manager.start(idle_sweep=IDLE_SWEEP)
@@ -125,6 +131,7 @@ class PokerBot(commands.Bot):
             practice=self.practice,
             controller=TableController(),
             exports=self.store.exports,
+            stats=self.store.stats,
         )
         for extension in EXTENSIONS:
             await self.load_extension(extension_name(extension))
@@ -231,18 +238,6 @@ def _shards(settings: Settings) -> Shards | None:
         return None
     ids = settings.shard_ids or tuple(range(settings.shard_count))
     return Shards(settings.shard_count, frozenset(ids))
-
-
-def _idle_after(settings: Settings) -> Callable[[int], Awaitable[float | None]] | None:
-    """Seconds without a step after which a server's table closes (None: never)."""
-    if not settings.idle_close_hours:
-        return None
-    seconds = settings.idle_close_hours * 3600
-
-    async def idle_after(guild_id: int) -> float | None:
-        return seconds
-
-    return idle_after
 
 
 def _syncs_commands(settings: Settings) -> bool:

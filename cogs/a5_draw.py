@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from discord.ext import commands
+from typing import TYPE_CHECKING
 
 from .base import DrawTableCog, open_command
+
+if TYPE_CHECKING:
+    from bot.client import PokerBot
 
 
 class A5DrawCog(
@@ -16,5 +19,5 @@ class A5DrawCog(
     open_ = open_command(variant_id)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: PokerBot) -> None:
     await bot.add_cog(A5DrawCog(bot))

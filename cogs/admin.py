@@ -13,24 +13,29 @@ was down closes too.
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 import discord
 from discord.ext import commands
 
 from bot.tables.manager import TableManager
 
+if TYPE_CHECKING:
+    from bot.client import PokerBot
+
+
 log = logging.getLogger(__name__)
 MISSING_ACCESS = 50001  # the bot cannot see the channel (it left the server, or lost access)
 
 
 class Lifecycle(commands.Cog):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: PokerBot) -> None:
         self.bot = bot
         self._reconciled = False
 
     @property
     def manager(self) -> TableManager:
-        return self.bot.manager  # type: ignore[attr-defined, no-any-return]
+        return self.bot.manager
 
     @commands.Cog.listener()
     async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
@@ -78,5 +83,5 @@ class Lifecycle(commands.Cog):
         return not (isinstance(channel, discord.Thread) and channel.archived)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: PokerBot) -> None:
     await bot.add_cog(Lifecycle(bot))

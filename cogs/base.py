@@ -7,7 +7,7 @@ The commands only translate between Discord and the table manager.
 from __future__ import annotations
 
 from collections.abc import Awaitable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 from discord import app_commands
@@ -24,6 +24,9 @@ from bot.ui.catalog import t
 from bot.ui.limits import TABLE_REPOST, cooldown, limiter_of, within_budget
 from bot.ui.moderation import is_moderator, jump_url
 from bot.ui.text import cmd, game, join_list, outcome
+
+if TYPE_CHECKING:
+    from bot.client import PokerBot
 
 
 def open_command(variant_id: str) -> app_commands.Command[Any, ..., None]:
@@ -67,7 +70,7 @@ def open_command(variant_id: str) -> app_commands.Command[Any, ..., None]:
 class TableCog(commands.GroupCog, group_name="table"):
     variant_id: ClassVar[str]
 
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: PokerBot) -> None:
         self.bot = bot
         self._posted: dict[int, float] = {}  # channel -> when this cog last posted its table
 
@@ -79,11 +82,11 @@ class TableCog(commands.GroupCog, group_name="table"):
 
     @property
     def manager(self) -> TableManager:
-        return self.bot.manager  # type: ignore[attr-defined, no-any-return]
+        return self.bot.manager
 
     @property
     def book(self) -> GuildSettingsBook:
-        return self.bot.guild_settings  # type: ignore[attr-defined]
+        return self.bot.guild_settings
 
     def _open_refusal(
         self, interaction: discord.Interaction, settings: GuildSettings
@@ -195,7 +198,7 @@ class TableCog(commands.GroupCog, group_name="table"):
         await handlers.reply(interaction, t("close.done" if now else "close.after_hand"))
 
     async def _post(self, interaction: discord.Interaction, channel_id: int) -> None:
-        self._posted[channel_id] = self.bot._clock()  # type: ignore[attr-defined]
+        self._posted[channel_id] = self.bot.clock()
         await interaction.delete_original_response()  # the presenter posts the table message
 
     async def _here(self, interaction: discord.Interaction) -> int | None:
@@ -276,9 +279,9 @@ class TableCog(commands.GroupCog, group_name="table"):
     async def table(self, interaction: discord.Interaction) -> None:
         if (ch := await self._here(interaction)) is None:
             return
-        message_id = self.bot.presenter.message_id(ch)  # type: ignore[attr-defined]
+        message_id = self.bot.presenter.message_id(ch)
         posted = self._posted.get(ch)
-        now = self.bot._clock()  # type: ignore[attr-defined]
+        now = self.bot.clock()
         if message_id is not None and posted is not None and now - posted < TABLE_REPOST:
             link = jump_url(interaction.guild_id or 0, ch, message_id)
             await handlers.reply(interaction, t("limit.table_recent", link=link))

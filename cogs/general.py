@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import discord
 from discord import app_commands
@@ -20,16 +20,20 @@ from bot.ui.replay import replay_picker
 from bot.ui.text import esc
 from bot.ui.text import game as game_name
 
+if TYPE_CHECKING:
+    from bot.client import PokerBot
+
+
 Game = Literal["a6-draw", "a5-draw", "a5-triple", "abyssinia"]
 
 
 class General(commands.Cog):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: PokerBot) -> None:
         self.bot = bot
 
     @property
     def manager(self) -> TableManager:
-        return self.bot.manager  # type: ignore[attr-defined, no-any-return]
+        return self.bot.manager
 
     async def _guild(self, interaction: discord.Interaction) -> int | None:
         if interaction.guild_id is None:
@@ -128,5 +132,5 @@ class General(commands.Cog):
         await reply(interaction, "", embed=embed)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: PokerBot) -> None:
     await bot.add_cog(General(bot))

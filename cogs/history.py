@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import discord
 from discord import app_commands
@@ -17,17 +17,17 @@ from bot.ui.moderation import is_moderator
 from bot.ui.replay import show_step
 from bot.ui.stats_view import stats_chart, stats_embed
 
+if TYPE_CHECKING:
+    from bot.client import PokerBot
+
+
 Game = Literal["a6-draw", "a5-draw", "a5-triple", "abyssinia"]
 
 
 @app_commands.guild_only()
 class HistoryCog(commands.Cog):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: PokerBot) -> None:
         self.bot = bot
-
-    @property
-    def store(self):  # type: ignore[no-untyped-def]
-        return self.bot.store  # type: ignore[attr-defined]
 
     @app_commands.command(name="replay", description="Replay a finished hand step by step")
     @app_commands.describe(hand="The hand's number (default: your last hand here)")
@@ -38,7 +38,7 @@ class HistoryCog(commands.Cog):
         await answer_first(interaction)
         guild = interaction.guild_id or 0
         if hand is None:
-            last = await self.store.exports.player_hand_ids(guild, interaction.user.id, 1)
+            last = await self.bot.app.exports.player_hand_ids(guild, interaction.user.id, 1)
             if not last:
                 await reply(interaction, t("history.none"))
                 return
@@ -61,7 +61,7 @@ class HistoryCog(commands.Cog):
     ) -> None:
         await answer_first(interaction)
         who = player or interaction.user
-        totals = await self.store.stats.totals(interaction.guild_id or 0, who.id, game, practice)
+        totals = await self.bot.app.stats.totals(interaction.guild_id or 0, who.id, game, practice)
         own = who.id == interaction.user.id
         shown = totals if own else totals.public()
         embed = stats_embed(who.display_name, game, shown, own, practice)
@@ -89,14 +89,16 @@ class HistoryCog(commands.Cog):
         if scope == "mine":
             await send_player_export(interaction, hands, days)
             return
-        settings = await self.bot.guild_settings.get(interaction.guild_id or 0)  # type: ignore[attr-defined]
+        settings = await self.bot.guild_settings.get(interaction.guild_id or 0)
         if not is_moderator(interaction, settings):
             await reply(interaction, t("export.moderators_only"))
             return
-        files, count = await server_export(self.store, interaction.guild_id or 0, hands, days)
+        files, count = await server_export(
+            self.bot.app.exports, interaction.guild_id or 0, hands, days
+        )
         with i18n.using(interaction.locale):
             await reply(interaction, t("export.server", count=count), files=files)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: PokerBot) -> None:
     await bot.add_cog(HistoryCog(bot))

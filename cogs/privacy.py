@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -16,6 +16,11 @@ from bot.ui.catalog import t
 from bot.ui.export import export_button
 from bot.ui.handlers import reply
 from bot.ui.text import slash
+
+if TYPE_CHECKING:
+    from bot.client import PokerBot
+    from bot.storage.api import Storage
+
 
 CONFIRM_SECONDS = 120
 
@@ -60,12 +65,12 @@ class ConfirmErase(discord.ui.View):
 class PrivacyCog(
     commands.GroupCog, group_name="privacy", group_description="What the bot stores about you"
 ):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: PokerBot) -> None:
         self.bot = bot
 
     @property
-    def store(self):
-        return self.bot.store  # type: ignore[attr-defined]
+    def store(self) -> Storage:
+        return self.bot.store
 
     # "show" is also /settings show: its own catalog context, so each can read differently
     @app_commands.command(
@@ -104,7 +109,7 @@ class PrivacyCog(
         if await self.store.player_data(interaction.guild_id, interaction.user.id) is None:
             await reply(interaction, t("privacy.nothing"))
             return
-        manager = self.bot.manager  # type: ignore[attr-defined]
+        manager = self.bot.manager
         if manager.in_live_hand(interaction.guild_id, interaction.user.id):
             await reply(interaction, t("privacy.in_hand"))
             return
@@ -112,5 +117,5 @@ class PrivacyCog(
         await reply(interaction, t("privacy.confirm"), view=view)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: PokerBot) -> None:
     await bot.add_cog(PrivacyCog(bot))

@@ -7,7 +7,7 @@ are stored first, then used at once by every command (no restart).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import discord
 from discord import app_commands
@@ -21,6 +21,10 @@ from bot.tables.guild_settings import (
 from bot.ui.catalog import t
 from bot.ui.handlers import reply
 from bot.ui.moderation import is_moderator
+
+if TYPE_CHECKING:
+    from bot.client import PokerBot
+
 
 Language = Literal["auto", "en-US", "pt-BR", "vi"]
 OpenBy = Literal["anyone", "moderators"]
@@ -45,6 +49,10 @@ def settings_fields(
     auto = t("settings.on") if book.auto_deal(settings) else t("settings.off")
     if settings.auto_deal is None:
         auto = t("settings.default_suffix", value=auto)
+    hours = book.idle_close_hours(settings)
+    idle = t("settings.idle_close.value", hours=f"{hours:g}") if hours > 0 else t("settings.never")
+    if settings.idle_close_hours is None:
+        idle = t("settings.default_suffix", value=idle)
     language = (
         t("settings.language.auto", locale=locale)
         if settings.language == "auto"
@@ -57,6 +65,7 @@ def settings_fields(
         (t("settings.auto_deal"), auto),
         (t("settings.open_by"), t(f"settings.open_by.{settings.open_by}")),
         (t("settings.language"), language),
+        (t("settings.idle_close"), idle),
     ]
 
 
@@ -65,12 +74,12 @@ def settings_fields(
 class SettingsCog(
     commands.GroupCog, group_name="settings", group_description="This server's table settings"
 ):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: PokerBot) -> None:
         self.bot = bot
 
     @property
     def book(self) -> GuildSettingsBook:
-        return self.bot.guild_settings  # type: ignore[attr-defined]
+        return self.bot.guild_settings
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if interaction.guild_id is None:
@@ -159,6 +168,19 @@ class SettingsCog(
     async def auto_deal(self, interaction: discord.Interaction, on: bool | None = None) -> None:
         await self._change(interaction, self.book.set_auto_deal(self._guild(interaction), on), 3)
 
+    @app_commands.command(
+        name="idle-close", description="Hours without play after which a table closes"
+    )
+    @app_commands.describe(hours="0: never; leave empty for the bot's default")
+    async def idle_close(
+        self,
+        interaction: discord.Interaction,
+        hours: app_commands.Range[float, 0, 8760] | None = None,  # IDLE_HOURS
+    ) -> None:
+        await self._change(
+            interaction, self.book.set_idle_close(self._guild(interaction), hours), 6
+        )
+
     @app_commands.command(name="who-opens", description="Who may open tables")
     @app_commands.describe(who="Anyone, or moderators only")
     async def who_opens(self, interaction: discord.Interaction, who: OpenBy) -> None:
@@ -172,5 +194,5 @@ class SettingsCog(
         )
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: PokerBot) -> None:
     await bot.add_cog(SettingsCog(bot))

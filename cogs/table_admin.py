@@ -8,6 +8,8 @@ can change who sees it, every command checks again at run time (the moderator ro
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -20,6 +22,9 @@ from bot.ui.catalog import t
 from bot.ui.moderation import is_moderator
 from bot.ui.text import esc
 
+if TYPE_CHECKING:
+    from bot.client import PokerBot
+
 
 @app_commands.guild_only()
 @app_commands.default_permissions(manage_channels=True)
@@ -28,16 +33,16 @@ class TableAdmin(
     group_name="table-admin",
     group_description="Moderators: this channel's table",
 ):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: PokerBot) -> None:
         self.bot = bot
 
     @property
     def manager(self) -> TableManager:
-        return self.bot.manager  # type: ignore[attr-defined]
+        return self.bot.manager
 
     @property
     def book(self) -> GuildSettingsBook:
-        return self.bot.guild_settings  # type: ignore[attr-defined]
+        return self.bot.guild_settings
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if interaction.guild_id is None:
@@ -85,5 +90,5 @@ class TableAdmin(
         )
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: PokerBot) -> None:
     await bot.add_cog(TableAdmin(bot))

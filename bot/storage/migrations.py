@@ -280,6 +280,11 @@ CREATE TABLE dm_channels (
 );
 """
 
+# v12 (issue 17): a server's own idle time before a table with no play closes.
+IDLE_CLOSE = """
+ALTER TABLE guild_settings ADD COLUMN idle_close_hours REAL;  -- NULL: the bot's default; 0: never
+"""
+
 # PostgreSQL runs this same list (bot/storage/postgres.py maps the column types);
 # a migration using SQLite-only syntax needs its PostgreSQL text in migrations_pg.DIALECT.
 MIGRATIONS: list[str] = [
@@ -294,4 +299,5 @@ MIGRATIONS: list[str] = [
     OWNER_FENCE,
     PLAYER_STATS,
     DM_CHANNELS,
+    IDLE_CLOSE,
 ]

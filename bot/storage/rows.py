@@ -101,6 +101,7 @@ class GuildSettings:
     auto_deal: bool | None = None  # new tables deal the next hand by themselves; None = default
     open_by: str = "anyone"  # one of OPEN_BY
     language: str = "auto"  # one of LANGUAGES
+    idle_close_hours: float | None = None  # a table with no play closes after; 0: never
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +170,7 @@ def settings_of(row: Row) -> GuildSettings:
         auto_deal=None if auto is None else bool(auto),
         open_by=row["open_by"],
         language=row["language"],
+        idle_close_hours=row["idle_close_hours"],
     )
 
 

@@ -33,16 +33,19 @@ class Server:
         s = settings
         auto = None if s.auto_deal is None else int(s.auto_deal)
         turn = None if s.turn_timeout is None else float(s.turn_timeout)
+        idle = None if s.idle_close_hours is None else float(s.idle_close_hours)
         async with self._db.write("save_guild_settings") as conn:
             await conn.execute(
                 """INSERT INTO guild_settings (guild_id, allowed_channels, moderator_role,
-                       turn_timeout, auto_deal, open_by, language, updated_at)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                       turn_timeout, auto_deal, open_by, language, idle_close_hours,
+                       updated_at)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                    ON CONFLICT (guild_id) DO UPDATE SET
                      allowed_channels = excluded.allowed_channels,
                      moderator_role = excluded.moderator_role,
                      turn_timeout = excluded.turn_timeout, auto_deal = excluded.auto_deal,
                      open_by = excluded.open_by, language = excluded.language,
+                     idle_close_hours = excluded.idle_close_hours,
                      updated_at = excluded.updated_at""",
                 (
                     s.guild_id,
@@ -52,6 +55,7 @@ class Server:
                     auto,
                     s.open_by,
                     s.language,
+                    idle,
                     self._db.clock(),
                 ),
             )

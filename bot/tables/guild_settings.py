@@ -17,6 +17,7 @@ from bot.storage.server_store import LANGUAGES, OPEN_BY, GuildSettings
 __all__ = [
     "LANGUAGES",
     "OPEN_BY",
+    "IDLE_HOURS",
     "TURN_TIME",
     "BadSetting",
     "GuildSettings",
@@ -25,6 +26,7 @@ __all__ = [
 ]
 
 TURN_TIME = (5, 3600)  # seconds, as /<game> open accepts
+IDLE_HOURS = (0, 24 * 365)  # a server's idle time before a table closes; 0: never
 MAX_CHANNELS = 25  # allowed channels a server may list
 
 
@@ -33,7 +35,8 @@ class BadSetting(Exception):
 
     def __init__(self, code: str, **params: Any) -> None:
         super().__init__(code)
-        self.code = code  # turn_time | open_by | language | too_many_channels | not_listed
+        # turn_time | idle_close | open_by | language | too_many_channels | not_listed
+        self.code = code
         self.params = params
 
 
@@ -43,6 +46,7 @@ class Defaults:
 
     turn_timeout: float
     auto_deal: bool
+    idle_close_hours: float = 0.0  # 0: tables never close for want of play
 
 
 def allows_channel(settings: GuildSettings, channel_id: int, parent_id: int | None) -> bool:
@@ -73,6 +77,16 @@ class GuildSettingsBook:
     def auto_deal(self, settings: GuildSettings) -> bool:
         return self.defaults.auto_deal if settings.auto_deal is None else settings.auto_deal
 
+    def idle_close_hours(self, settings: GuildSettings) -> float:
+        """Hours without play after which the server's tables close; 0: never."""
+        own = settings.idle_close_hours
+        return self.defaults.idle_close_hours if own is None else own
+
+    async def idle_after(self, guild_id: int) -> float | None:
+        """Seconds without a step after which a table of this server closes (None: never)."""
+        hours = self.idle_close_hours(await self.get(guild_id))
+        return hours * 3600 if hours > 0 else None
+
     async def _save(self, settings: GuildSettings) -> GuildSettings:
         await self.store.save_guild_settings(settings)
         self._cache[settings.guild_id] = settings  # only once it is on disk
@@ -83,6 +97,12 @@ class GuildSettingsBook:
         if seconds is not None and not low <= seconds <= high:
             raise BadSetting("turn_time", min=low, max=high, given=seconds)
         return await self._save(replace(await self.get(guild_id), turn_timeout=seconds))
+
+    async def set_idle_close(self, guild_id: int, hours: float | None) -> GuildSettings:
+        low, high = IDLE_HOURS
+        if hours is not None and not low <= hours <= high:
+            raise BadSetting("idle_close", min=low, max=high, given=hours)
+        return await self._save(replace(await self.get(guild_id), idle_close_hours=hours))
 
     async def set_auto_deal(self, guild_id: int, on: bool | None) -> GuildSettings:
         return await self._save(replace(await self.get(guild_id), auto_deal=on))

@@ -15,6 +15,7 @@ import discord
 from bot.practice.driver import PracticeDriver
 from bot.settings import Settings
 from bot.storage.exports import Exports
+from bot.storage.stats import Stats
 from bot.tables.manager import TableManager
 
 from .controller import Controller
@@ -31,6 +32,7 @@ class App:
     practice: PracticeDriver
     controller: Controller
     exports: Exports  # finished hands read for /replay and /export
+    stats: Stats  # players' statistics for /stats
 
 
 @runtime_checkable

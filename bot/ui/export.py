@@ -77,9 +77,8 @@ async def player_export(
 
 
 async def server_export(
-    store: Any, guild_id: int, hands: int = DEFAULT_HANDS, days: int | None = None
+    repo: Exports, guild_id: int, hands: int = DEFAULT_HANDS, days: int | None = None
 ) -> tuple[list[discord.File], int]:
-    repo = store.exports
     ids = await repo.server_hand_ids(guild_id, hands, _since(days))
     written = {"order": 0, "pages": 0}  # each page numbers its lines on from the last
 

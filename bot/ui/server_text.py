@@ -35,9 +35,15 @@ MESSAGES: dict[str, str] = {
     "settings.open_by.moderators": "moderators only",
     "settings.language": "Language",
     "settings.language.auto": "the server's language ({locale})",
+    "settings.idle_close": "Idle time before a table closes",
+    "settings.idle_close.value": "{hours} h",
+    "settings.never": "never",
     "settings.changed": "{name} is now: {value}.",
     "settings.channel_added": "Tables may now be opened in: {channels}.",
     "settings.bad.turn_time": "The turn time must be between {min} and {max} seconds, not {given}.",
+    "settings.bad.idle_close": (
+        "The idle time must be between {min} and {max} hours (0: never), not {given}."
+    ),
     "settings.bad.open_by": "Who opens tables must be one of: {allowed}.",
     "settings.bad.language": "The language must be one of: {allowed}.",
     "settings.bad.too_many_channels": "At most {max} channels can be listed.",

@@ -8,7 +8,9 @@ to the bot, so cooldowns are tested without sleeping.
 from __future__ import annotations
 
 import discord
+import pytest
 
+from bot.tables.guild_settings import BadSetting
 from fakediscord.harness import DiscordHarness
 from tests.support.manager_helpers import Clock
 from tests.support.moderated_server import (
@@ -200,3 +202,46 @@ async def test_button_spam_is_limited_for_the_spammer_only(tmp_path):
         assert "seat" in carol.content and "too fast" not in carol.content
         clock.now += 5
         assert "already seated" in (await h.click(BOB, table, join)).content
+
+
+async def test_each_server_sets_when_its_idle_tables_close(tmp_path):
+    """/settings idle-close: the server's own idle time, shown, checked, kept, applied."""
+    clock = Clock()
+    path = tmp_path / "p.db"
+    async with DiscordHarness(make_bot(path, clock)) as h:
+        await started(h)
+        shown = await h.slash(ALICE, TABLE, "settings show")
+        assert "Idle time before a table closes" in str(shown.embeds)
+        assert "24 h (the bot's default)" in str(shown.embeds)
+        refused = await h.slash(BOB, TABLE, "settings idle-close", hours=1)
+        assert refused.ephemeral and "Only moderators" in refused.content
+        # Discord's own form keeps the hours in range; the bot checks again
+        settings = command(h, "settings")["options"]
+        hours = next(o for o in settings if o["name"] == "idle-close")["options"][0]
+        assert (hours["min_value"], hours["max_value"]) == (0, 8760)
+        with pytest.raises(BadSetting):
+            await h.bot.guild_settings.set_idle_close(GUILD, 9000)
+        ok = await h.slash(ALICE, TABLE, "settings idle-close", hours=0.5)
+        assert ok.content == "Idle time before a table closes is now: 0.5 h."
+        await h.slash(BOB, TABLE, "a5-draw open")
+        table = table_of(h, TABLE)
+        clock.now += 29 * 60
+        assert await h.bot.manager.close_idle() == 0
+        clock.now += 2 * 60  # 31 minutes without a step: past this server's half hour
+        assert await h.bot.manager.close_idle() == 1
+        await h.settle()
+        assert TABLE not in h.bot.manager.tables
+        closed = h.message(table.id)
+        assert "This table is closed." in closed.text and not closed.custom_ids()
+        never = await h.slash(ALICE, TABLE, "settings idle-close", hours=0)
+        assert never.content == "Idle time before a table closes is now: never."
+        await h.slash(BOB, TABLE, "a5-draw open")
+        clock.now += 1000 * 3600
+        assert await h.bot.manager.close_idle() == 0 and TABLE in h.bot.manager.tables
+        await h.restart(make_bot(path, clock))  # stored: a new process reads it back
+        assert "never" in str((await h.slash(ALICE, TABLE, "settings show")).embeds)
+        clock.now += 1000 * 3600
+        assert await h.bot.manager.close_idle() == 0 and TABLE in h.bot.manager.tables
+        back = await h.slash(ALICE, TABLE, "settings idle-close")
+        assert back.content == "Idle time before a table closes is now: 24 h (the bot's default)."
+        assert await h.bot.manager.close_idle() == 1  # 2,000 h idle: past the bot's 24 h

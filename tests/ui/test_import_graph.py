@@ -64,3 +64,11 @@ def test_no_type_ignore_on_interaction_client():
     for path in [*(ROOT / "bot" / "ui").glob("*.py"), ROOT / "bot" / "client.py"]:
         for line in path.read_text().splitlines():
             assert not ("interaction.client" in line and "type: ignore" in line), (path, line)
+
+
+def test_the_cogs_reach_the_bots_services_typed():
+    """Cogs are built with the typed PokerBot: no ``type: ignore`` on what they read of it."""
+    for path in (ROOT / "cogs").glob("*.py"):
+        for line in path.read_text().splitlines():
+            reads = "self.bot." in line or "interaction.client" in line
+            assert not (reads and "type: ignore" in line), (path, line)
