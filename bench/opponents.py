@@ -12,9 +12,18 @@ low-variance sample. Printed per pairing: hands played, A's result in big bets
 (1.96 standard errors over decks), and A's decision p50/p99 in wall-clock time and
 in the worker's CPU time (on a shared machine the CPU time is what a quiet one shows).
 
+Each task of CHUNK decks is one table session: the players keep their names across its
+hands, and every seat sees the profiles (``bot.opponents.profiles``) of what each player
+showed in the session's earlier hands, as at a real table; the session starts with none.
+
     python bench/opponents.py [--hands 10000] [--max-hands 4000] [--games all]
         [--sizes both] [--levels easy,normal,hard] [--baselines tag,nit,maniac,callstation]
         [--workers 2] [--json FILE] [--timing 100]
+    python bench/opponents.py --compare FILE
+
+``--compare`` pairs the rows of two levels against the same baseline on the same decks
+(same ``--seed``) and prints hard − normal and normal − easy per deck, with its 95%
+confidence interval: the luck of the cards cancels, so small differences show.
 
 Pairings run most important first: hard heads-up in every game, then normal and easy
 heads-up, then the largest table. ``--json`` appends one line per pairing as it
