@@ -27,11 +27,12 @@ PRIOR_WEIGHT = 8
 PRIOR_ROUGH_PATS = 0.05
 PRIOR_PAT_WEIGHT = 3
 ROUGH = 11  # a jack
+CAP = 4  # bets and raises a betting round allows (RULES.md §3)
 
 
 @dataclass(frozen=True)
 class Profile:
-    actions: int = 0  # betting actions (check, bet, call, raise, fold)
+    actions: int = 0  # betting actions where a bet or raise was open (the round not capped)
     aggressive: int = 0  # bets and raises among them
     faced: int = 0  # actions facing a bet (call, raise, fold)
     folds: int = 0
@@ -102,15 +103,21 @@ def record(
     showdown showed ``shown`` (player: cards; ``PublicView.shown``)."""
     out = dict(profiles)
     last_draw: dict[str, int] = {}
+    raised = 0  # bets and raises so far in this betting round
     for a in history:
         if a.action == "discard" and a.drew is not None:
             last_draw[a.player] = a.drew
         if a.action not in ("check", "bet", "call", "raise", "fold"):
+            raised = 0  # a draw or a buy: the next action opens a new betting round
             continue
         p = out.get(a.player, Profile())
+        # Once a round is capped (a bet and three raises) a call is all a player may do:
+        # it says nothing of how aggressive they are.
+        open_ = raised < CAP
+        raised += a.action in ("bet", "raise")
         out[a.player] = replace(
             p,
-            actions=p.actions + 1,
+            actions=p.actions + open_,
             aggressive=p.aggressive + (a.action in ("bet", "raise")),
             faced=p.faced + (a.action in ("call", "raise", "fold")),
             folds=p.folds + (a.action == "fold"),

@@ -160,9 +160,9 @@ def test_record_counts_each_players_public_betting():
     maniac: dict[str, Profile] = {}
     station: dict[str, Profile] = {}
     for _ in range(10):
-        maniac = record(maniac, betting("m", "bet raise raise bet raise") + betting("x", "fold"))
+        maniac = record(maniac, betting("x", "fold") + betting("m", "bet raise raise raise"))
         station = record(station, betting("s", "check call call check call"))
-    assert maniac["m"] == Profile(actions=50, aggressive=50, faced=30, folds=0)
+    assert maniac["m"] == Profile(actions=40, aggressive=40, faced=30, folds=0)
     assert maniac["x"] == Profile(actions=10, aggressive=0, faced=10, folds=10)
     t = tendency(maniac["m"])
     assert t.loose == 1.0 and t.sticky > 0.9 and t.passive == 0.0
@@ -234,3 +234,16 @@ def replay_record(record_: dict) -> Hand:
     header = parse_header(record_)
     header.actions = list(parse_actions(record_["actions"]))  # type: ignore[arg-type]
     return Hand.replay(header)
+
+
+def test_calls_in_a_capped_round_do_not_make_a_maniac_look_passive():
+    """At a full table of maniacs the round is capped before most of them act: their calls
+    then are all the rules allow, so they count as no chance to bet (on the old count the
+    seven maniacs read as passive callers and their raises as strength)."""
+    profiles: dict[str, Profile] = {}
+    capped = betting("m1", "bet") + betting("m2", "raise") + betting("m3", "raise")
+    capped += betting("m4", "raise") + [PublicAction(f"m{i}", "call") for i in range(5, 9)]
+    for _ in range(10):
+        profiles = record(profiles, capped + [PublicAction("m8", "buy", source="left")] + capped)
+    assert profiles["m8"].actions == 0 and profiles["m8"].faced == 20
+    assert profiles["m2"].aggressive == profiles["m2"].actions == 20
