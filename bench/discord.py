@@ -1,44 +1,46 @@
 """The bot under Discord's conditions: many tables at once through the real discord.py.
 
 The production bot (``bot.client.PokerBot`` with its presenter, the SQLite store on a
-file in a temp directory, the render threads) is logged in and fed gateway payloads by
-``fakediscord/harness.py``; every REST call and interaction response takes a random
-``--latency`` (default 100–300 ms, seeded) before "Discord" answers it. ``--tables``
-tables (default 200: the four games in turn, 2 or 3 players each) are opened and joined
-without latency (not measured); then every table plays ``--hands`` hands at once. Each
-player to act thinks for a random time (exponential, mean ``--think`` seconds, default 1:
-people's pace, with many quick successions of clicks, about one move in five under 0.2 s)
-and then moves: by the table message's button when the message on "Discord" already
-shows it for this turn, otherwise by slash command (discards with cards always by
-command; the picker would be two interactions). The hand ends, a player deals again.
-``--think 0`` is the stress case: everyone moves the instant the previous move is
-stored, so the 200 tables ask for more than one event loop can do, and the loop runs
-saturated. Printed, per run and as the run-to-run spread over ``--runs``:
+file in a temp directory, the render threads) talks real HTTP to the fake Discord's REST
+side in its own process (``fakediscord.server``, started by ``fakediscord.remote``, with
+Discord's rate-limit headers, per-route buckets and global limit); the gateway payloads
+are fed to it in-process. Every REST call and interaction response takes a random
+``--latency`` (default 100–300 ms, seeded) before "Discord" answers it. ``--in-process``
+runs the fake on the bot's own event loop instead (``fakediscord/harness.py``, no rate
+limits), to compare. ``--tables`` tables (default 200: the four games in turn, 2 or 3
+players each) are opened and joined without latency (not measured); then every table
+plays ``--hands`` hands at once. Each player to act thinks for a random time
+(exponential, mean ``--think`` seconds, default 1: people's pace, with many quick
+successions of clicks, about one move in five under 0.2 s) and then moves: by the table
+message's button when the message on "Discord" already shows it for this turn, otherwise
+by slash command (discards with cards always by command; the picker would be two
+interactions). The hand ends, a player deals again. ``--think 0`` is the stress case:
+everyone moves the instant the previous move is stored, so the 200 tables ask for more
+than one event loop can do, and the loop runs saturated. Printed, per run and as the
+run-to-run spread over ``--runs``:
 
 * initial-response latency p50 / p99 of every interaction (actions and deals): from the
-  harness handing the INTERACTION_CREATE payload to discord.py, to the moment the bot
-  made its first response call (``Reply.ack_latency``);
+  driver handing the INTERACTION_CREATE payload to discord.py, to the moment the bot's
+  first response call reached Discord (``Reply.ack_latency``);
 * the event loop's longest stall: a monitor task sleeps 5 ms in a loop and records the
   largest overshoot, from the first action until the presenters have shown everything;
   and how busy the loop was (the CPU time of its thread over the same span);
 * requests per action (REST and interaction responses and followups, everything the bot
-  sent to "Discord" from the first action until all was shown, divided by the game
-  actions: check, call, bet, raise, fold, discard, buy; deals are not actions but their
-  requests count) and table-message edits per action;
+  sent to "Discord" from the first action until all was shown, 429s included, divided by
+  the game actions: check, call, bet, raise, fold, discard, buy; deals are not actions
+  but their requests count), by route, and table-message edits per action;
+* X, the global-limited (channel-route) requests per action, the tables one token serves
+  (3 x 0.7 x 50 / X), and the 429s Discord's limits answered;
 * hands per minute (hands completed ÷ time until the last action of all was stored).
 
-What the numbers include: discord.py's real request path (rate-limit buckets, JSON,
-response parsing), the bot's handlers, the table manager with durable SQLite commits,
-the presenters and the render threads. **The harness shares the process and the event
-loop with the bot**: building every interaction payload, recording every request,
-answering it and updating its model of every message, and the player coroutines
-deciding the moves. The loop-stall and initial-response figures therefore include the
-harness's own work: they are upper bounds for the bot alone. (In this load mode the
-harness keeps its records as plain tuples and text, which the garbage collector does not
-walk.) Excluded: the network (latency is a sleep: no sockets, TLS or gateway
-decompression), real Discord rate limits (the harness sends no rate-limit headers and
-answers no 429 here, so discord.py keeps one request in flight per route), and other
-processes' load on the machine (2 cores here, shared).
+What the numbers include: discord.py's real request path (its aiohttp session over the
+loopback, rate-limit buckets, JSON, response parsing), the bot's handlers, the table
+manager with durable SQLite commits, the presenters and the render threads; and, on the
+bot's loop, the driver: building each interaction payload, the player coroutines
+deciding the moves and reading the table message from the fake's control API. Excluded:
+the network beyond the loopback (latency is a sleep in the fake), TLS, gateway
+decompression, and other processes' load on the machine (2 cores here, shared; the fake
+Discord's process takes its part of them).
 
     python -m bench.discord [--tables 200] [--hands 2] [--runs 3] [--seed 1] [--think 1]
 """
@@ -75,9 +77,9 @@ from fakediscord.poker import (  # noqa: E402
     assert_table_shows_latest,
     make_bot,
     open_table,
-    table_message,
     uid,
 )
+from fakediscord.remote import RemoteHarness  # noqa: E402
 
 FIRST_CHANNEL = 1320000000000000001
 #: a move not stored this long after its interaction: something is stuck
@@ -118,6 +120,7 @@ class Tally:
     deals: int = 0
     clicks: int = 0  # actions and deals by button (the rest by slash command)
     refused: list[str] = field(default_factory=list)  # refusal texts (then tried again)
+    refused_tokens: list[str] = field(default_factory=list)  # read into ``refused`` after
     tokens: list[str] = field(default_factory=list)  # of every interaction (h.reply_for)
     hand_ids: list[int] = field(default_factory=list)
 
@@ -141,6 +144,9 @@ class Figures:
     presenter_edits: int  # the presenter's own count of table edits and posts
     stored_actions: int  # actions in the stored records of the hands played
     routes: dict[str, int] = field(default_factory=dict)  # requests by kind (see ``kind``)
+    global_429: int = 0  # answers of the global limit (out-of-process fake only)
+    route_429: int = 0  # answers of a route's bucket (out-of-process fake only)
+    in_process: bool = False  # the fake Discord ran on the bot's loop
 
     @property
     def limited(self) -> int:
@@ -253,6 +259,13 @@ def _next_move(
     return player, f"pk:{ch}:{action}:{suffix}", f"{variant} {action}", {}
 
 
+async def _answered(h: DiscordHarness, reply: Reply) -> bool:
+    """``_finished``, reading the answer without blocking the loop."""
+    if reply.callback_type is None:
+        return False
+    return reply.original_id is None or not (await h.fetch_message(reply.original_id)).loading
+
+
 def _finished(reply: Reply) -> bool:
     """The bot has answered and its private answer is shown (not "thinking" any more)."""
     message = reply.message
@@ -270,7 +283,8 @@ async def _step(
     while True:
         before = _progress(table)
         player, button, command, options = _next_move(h, seat, rng)
-        shown = table_message(h, seat.channel)
+        lane = h.bot.presenter.lanes[seat.channel]  # type: ignore[attr-defined]
+        shown = await h.fetch_message(lane.message_id)  # what "Discord" shows now
         component = shown.component(button) if button and not by_command else None
         stored.clear()
         if component is not None and not component.get("disabled"):
@@ -286,7 +300,7 @@ async def _step(
             else:
                 tally.actions += 1
             return
-        tally.refused.append(str(h.reply_for(reply.token).content))
+        tally.refused_tokens.append(reply.token)  # its text is read after the run
         by_command = True
 
 
@@ -305,8 +319,8 @@ async def _stored(
             async with asyncio.timeout(1.0):
                 await stored.wait()
         except TimeoutError:
-            reply = h.reply_for(token)  # the harness keeps its record as a tuple: read it now
-            if _progress(table) == before and _finished(reply):
+            reply = await h.fetch_reply(token)  # Discord's record of it, as it is now
+            if _progress(table) == before and await _answered(h, reply):
                 return False
             if asyncio.get_running_loop().time() > give_up:
                 raise AssertionError(f"{reply!r} at {table.channel_id} stuck") from None
@@ -333,17 +347,17 @@ async def run_once(
     latency: float | tuple[float, float],
     directory: Path,
     think: float = 0.0,
+    in_process: bool = False,
 ) -> Figures:
     """Set up ``tables`` tables, play ``hands`` hands at each at once, check what Discord
     shows against the stored state, and measure."""
     seats = plan(tables)
     channels = {s.channel: f"table-{i}" for i, s in enumerate(seats)}
     people = [p for s in seats for p in s.players]
-    bot = make_bot(directory / f"discord-{seed}.db", seed=seed)
+    bot = make_bot(directory / f"discord-{seed}.db", seed=seed, max_tables=max(25, tables))
     try:
-        async with DiscordHarness(
-            bot, latency_seed=seed, settle_timeout=STUCK, keep_payloads=False
-        ) as h:
+        harness = DiscordHarness if in_process else RemoteHarness
+        async with harness(bot, latency_seed=seed, settle_timeout=STUCK, keep_payloads=False) as h:
             await h.connect(GUILD, channels, people)
             freeze_heap()  # as `python -m bot` does between the login and the gateway
             for seat in seats:  # one at a time: the fastest way through the harness's settling
@@ -356,7 +370,8 @@ async def run_once(
             bot.manager.subscribe(on_event)
             h.latency = latency
             tally = Tally()
-            first_request = len(h.sent_log)
+            first_request = (await h.limits())["log"]
+            limits_before = (await h.limits())["counts"]
             first_edits = bot.presenter.edits + bot.presenter.carried_late
             monitor = LagMonitor()
             watching = asyncio.create_task(monitor.run())
@@ -385,13 +400,15 @@ async def run_once(
             h.assert_no_errors()
             for seat in seats:  # what Discord shows is the stored state
                 assert_table_shows_latest(h, seat.channel)
-            replies = [h.reply_for(token) for token in tally.tokens]
+            replies = await h.fetch_replies(tally.tokens)
             assert all(_finished(r) for r in replies), "an interaction was never answered"
-            sent = h.sent_log[first_request:]  # (transport, method, path, at)
+            tally.refused = [str(h.reply_for(t).content) for t in tally.refused_tokens]
+            sent = await h.fetch_log(first_request)  # (transport, method, path, at, status)
+            counts = (await h.limits())["counts"]
             tables_ = {str(s.channel) for s in seats}
             edits = [  # of a table message: through its channel, or an interaction's token
                 path
-                for transport, method, path, _ in sent
+                for transport, method, path, _, _ in sent
                 if method == "PATCH"
                 and (
                     (transport == "http" and path.split("/")[2] in tables_)
@@ -420,7 +437,10 @@ async def run_once(
                 edits=len(edits),
                 presenter_edits=bot.presenter.edits + bot.presenter.carried_late - first_edits,
                 stored_actions=stored_actions,
-                routes=dict(Counter(kind(tr, m, p, tables_) for tr, m, p, _ in sent)),
+                routes=dict(Counter(kind(tr, m, p, tables_) for tr, m, p, _, _ in sent)),
+                global_429=counts.get("global 429", 0) - limits_before.get("global 429", 0),
+                route_429=counts.get("route 429", 0) - limits_before.get("route 429", 0),
+                in_process=in_process,
             )
     finally:
         gc.unfreeze()  # the next run starts from a clean heap
@@ -431,6 +451,10 @@ async def run_once(
 
 def _ms(seconds: float) -> str:
     return f"{seconds * 1000:.1f} ms"
+
+
+def _count(value: float) -> str:
+    return f"{value:,.0f}"
 
 
 def _met(values: list[float], ok: Any) -> str:
@@ -508,6 +532,11 @@ def report(runs: list[Figures], latency: float | tuple[float, float], think: flo
         ),
         ("hands per minute", [f.hands_per_minute for f in runs], lambda v: f"{v:,.0f}", "", None),
     ]
+    if not first.in_process:
+        rows[-1:-1] = [
+            ("429s of the global limit", [f.global_429 for f in runs], _count, "", None),
+            ("429s of a route's bucket", [f.route_429 for f in runs], _count, "", None),
+        ]
     print(
         f"\n{first.tables} tables, {first.hands // first.tables} hands each, REST latency "
         f"{low * 1000:.0f}-{high * 1000:.0f} ms per call; "
@@ -535,10 +564,16 @@ def report(runs: list[Figures], latency: float | tuple[float, float], think: flo
     for k in kinds:
         per = [f.routes.get(k, 0) / f.actions for f in runs]
         print(f"  {k:<32} {statistics.median(per):.3f}  ({min(per):.3f} - {max(per):.3f})")
-    print(
-        "The harness (fake Discord) and the players run on the bot's event loop: the stall "
-        "and initial-response figures include their work."
-    )
+    if first.in_process:
+        print(
+            "The harness (fake Discord) and the players run on the bot's event loop: the "
+            "stall and initial-response figures include their work."
+        )
+    else:
+        print(
+            "The fake Discord's REST side ran in its own process (real HTTP, Discord's rate "
+            "limits); the gateway payloads and the players still run on the bot's loop."
+        )
 
 
 async def main_async(args: argparse.Namespace, directory: Path) -> list[Figures]:
@@ -546,7 +581,15 @@ async def main_async(args: argparse.Namespace, directory: Path) -> list[Figures]
     runs = []
     for i in range(args.runs):
         runs.append(
-            await run_once(args.tables, args.hands, args.seed + i, latency, directory, args.think)
+            await run_once(
+                args.tables,
+                args.hands,
+                args.seed + i,
+                latency,
+                directory,
+                args.think,
+                args.in_process,
+            )  # fmt: skip
         )
     report(runs, latency, args.think)
     return runs
@@ -566,6 +609,10 @@ def main() -> None:
     parser.add_argument(
         "--latency", type=float, nargs=2, default=(0.1, 0.3), metavar=("LOW", "HIGH"),
         help="seconds each REST call takes (uniform between LOW and HIGH)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--in-process", action="store_true",
+        help="the fake Discord on the bot's event loop (as before), to compare",
     )  # fmt: skip
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as directory:

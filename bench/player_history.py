@@ -8,7 +8,8 @@ finished hands (played through the Store's own API, at many tables at once), the
 * then an unrelated table starts playing without pause (``other step``: the median of
   its durable steps: deal, six actions, cancel), the balance and history calls run again and
   the player is erased (``erase``: one ``Store.erase_player``, ``/privacy delete``);
-  ``other wait``: that table's longest single step meanwhile.
+  ``other wait``: that table's longest single step meanwhile; ``behind erase``: the
+  longest of its steps that overlapped the erase (what the erase itself made it wait).
 
 On SQLite (a file in ``--dir`` or a temporary directory) and, when TEST_DATABASE_URL
 is set, on PostgreSQL (a fresh schema, dropped afterwards). The history is written
@@ -56,6 +57,7 @@ class Figures:
     erase_ms: float
     other_median_ms: float
     other_longest_ms: float
+    behind_erase_ms: float = 0.0
 
 
 def _header(players: list[int]) -> dict[str, Any]:
@@ -68,14 +70,15 @@ def _header(players: list[int]) -> dict[str, Any]:
 
 
 def _actions(players: list[int]) -> list[dict[str, Any]]:
+    """A whole hand that replays (so settling it adds to /stats, as the bot's hands do)."""
     a, b = (str(p) for p in players)
     return [
-        {"player": a, "action": "bet"},
-        {"player": b, "action": "call"},
-        {"player": a, "action": "discard", "cards": ["2c", "3d"]},
+        {"player": b, "action": "bet"},
+        {"player": a, "action": "call"},
         {"player": b, "action": "discard", "cards": []},
-        {"player": a, "action": "check"},
+        {"player": a, "action": "discard", "cards": []},
         {"player": b, "action": "check"},
+        {"player": a, "action": "check"},
     ]
 
 
@@ -122,6 +125,7 @@ class OtherTable:
         self.store, self.channel = store, channel
         self.players = [channel + 1, channel + 2]
         self.steps: list[float] = []
+        self.spans: list[tuple[float, float]] = []  # (began, ended) of each step
         self._stop = asyncio.Event()
 
     async def run(self) -> None:
@@ -136,14 +140,23 @@ class OtherTable:
                 {p: HOLD for p in self.players},
                 self.players,
             )
-            self.steps.append(time.perf_counter() - began)
+            self._took(began)
             for index, action in enumerate(_actions(self.players)):
                 began = time.perf_counter()
                 await self.store.append_action(hand_id, index, action)
-                self.steps.append(time.perf_counter() - began)
+                self._took(began)
             began = time.perf_counter()
             await self.store.cancel_hand(hand_id)
-            self.steps.append(time.perf_counter() - began)
+            self._took(began)
+
+    def _took(self, began: float) -> None:
+        ended = time.perf_counter()
+        self.steps.append(ended - began)
+        self.spans.append((began, ended))
+
+    def longest_during(self, began: float, ended: float) -> float:
+        """The longest step that overlapped [began, ended], in seconds."""
+        return max((e - b for b, e in self.spans if b < ended and e > began), default=0.0)
 
     def stop(self) -> None:
         self._stop.set()
@@ -183,7 +196,9 @@ async def measure(target: str | Path, backend: str, sizes: list[int], tables: in
             other.steps.clear()
             await timed(lambda u=user: store.balance(GUILD, u), 200)  # type: ignore[misc]
             await timed(lambda u=user: store.recent_hands(GUILD, u, 10), 20)  # type: ignore[misc]
+            erase_began = time.perf_counter()
             erase = await timed(lambda u=user: store.erase_player(GUILD, u), 1)  # type: ignore[misc]
+            erase_ended = time.perf_counter()
             await asyncio.sleep(0.05)  # a step that queued behind the erase ends meanwhile
             other.stop()
             await task
@@ -196,6 +211,7 @@ async def measure(target: str | Path, backend: str, sizes: list[int], tables: in
                     erase,
                     baseline * 1000,
                     max(other.steps) * 1000,
+                    other.longest_during(erase_began, erase_ended) * 1000,
                 )
             )
     finally:
@@ -206,13 +222,15 @@ async def measure(target: str | Path, backend: str, sizes: list[int], tables: in
 def report(figures: list[Figures]) -> str:
     lines = [
         f"{'backend':<9}{'hands':>7}{'balance':>10}{'history':>10}{'erase':>10}"
-        f"{'other step':>12}{'other wait':>12}   (ms; other step: median alone, "
-        "other wait: longest during the player's calls)"
+        f"{'other step':>12}{'other wait':>12}{'behind erase':>14}   (ms; other step: "
+        "median alone, other wait: longest during the player's calls, behind erase: "
+        "longest overlapping the erase)"
     ]
     for f in figures:
         lines.append(
             f"{f.backend:<9}{f.hands:>7}{f.balance_ms:>10.2f}{f.history_ms:>10.2f}"
             f"{f.erase_ms:>10.1f}{f.other_median_ms:>12.2f}{f.other_longest_ms:>12.1f}"
+            f"{f.behind_erase_ms:>14.1f}"
         )
     return "\n".join(lines)
 

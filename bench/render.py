@@ -1,4 +1,4 @@
-"""Card image benchmark: CPU milliseconds and PNG bytes per image (bot.render.images).
+"""Card image benchmark: CPU milliseconds and PNG bytes per image (bot.render: hand, board).
 
 Rows:
 
@@ -31,7 +31,7 @@ if __package__ in (None, ""):  # run as a script: make ``bot`` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.engine.cards import FULL_DECK
-from bot.render import images
+from bot.render.cards import card_tile
 from bot.render.images import MarketSlot, PlayerRow, render_board, render_hand
 
 
@@ -84,8 +84,7 @@ def _hands(n: int, seed: int, cold: bool) -> Iterator[Callable[[], bytes]]:
     for _ in range(n):
         cards = rng.sample(FULL_DECK, 5)
         if cold:
-            for name in ("_card_tile",):
-                getattr(images, name).cache_clear()
+            card_tile.cache_clear()
         yield lambda c=cards: render_hand(c)
 
 

@@ -23,11 +23,15 @@ PLAYERS = users(4)
 ALICE, BOB, CAROL, DAVE = PLAYERS
 
 
-def make_bot(path: Path | str, seed: int = 7) -> PokerBot:
+def make_bot(path: Path | str, seed: int = 7, *, max_tables: int = 25) -> PokerBot:
     """The production bot on a SQLite file; turn timers that never fire in a test, no
-    auto-deal (players deal)."""
+    auto-deal (players deal); at most ``max_tables`` open tables in a server (the default's
+    25; the benchmark opens 200 in one)."""
     path = Path(path)
-    settings = Settings(_env_file=None, database_path=path, turn_timeout=3600, next_hand_delay=0)  # type: ignore[call-arg]
+    settings = Settings(  # type: ignore[call-arg]
+        _env_file=None, database_path=path, turn_timeout=3600, next_hand_delay=0,
+        max_tables_per_server=max_tables,
+    )  # fmt: skip
     return PokerBot(settings, rng=random.Random(seed))
 
 

@@ -21,31 +21,27 @@ from dataclasses import dataclass
 from babel.numbers import format_decimal
 from PIL import Image, ImageDraw
 
-from .images import (
-    _BACK,
-    _MARKET_TOP,
-    _PAD,
-    _ROW_H,
-    _ROW_MARGIN,
-    _SS,
-    _TEXT_MARGIN,
+from .board import BoardLabels, MarketSlot, render_board
+from .cache import ImageCache
+from .captions import header_text, player_name
+from .cards import BACK, card_tile
+from .lettering import draw_text
+from .palette import (
     BLACK,
     FELT,
     FELT_DARK,
     GOLD,
+    MARKET_TOP,
+    PAD,
     PLAYER_CARD,
+    ROW_H,
+    ROW_MARGIN,
+    SS,
     TEXT,
     TEXT_DIM,
-    BoardLabels,
-    MarketSlot,
-    _card_tile,
-    _draw_text,
-    _header_text,
-    _ImageCache,
-    _player_name,
-    _png,
-    render_board,
+    TEXT_MARGIN,
 )
+from .png import to_png
 
 ReplayRow = tuple[str, tuple[int, ...], int, bool]
 """(name and stack, face-up cards, face-down cards, folded)."""
@@ -67,25 +63,25 @@ def render_replay(
         players = [(name, cards, folded) for name, cards, _, folded in rows]
         return render_board(market, players, 0, title, BoardLabels(**{**vars(labels), "pot": pot}))
     pw, ph = PLAYER_CARD
-    width = max(600, 2 * _PAD + _NAME_W + 5 * pw + 4 * _GAP)
-    height = _MARKET_TOP + len(rows) * _ROW_H + _PAD
+    width = max(600, 2 * PAD + _NAME_W + 5 * pw + 4 * _GAP)
+    height = MARKET_TOP + len(rows) * ROW_H + PAD
     img = Image.new("RGB", (width, height), FELT)
-    pot_tile = _header_text(pot, GOLD, None, right=True)
-    img.paste(pot_tile, (width - _PAD + _TEXT_MARGIN - pot_tile.width, 0))
+    pot_tile = header_text(pot, GOLD, None, right=True)
+    img.paste(pot_tile, (width - PAD + TEXT_MARGIN - pot_tile.width, 0))
     img.paste(
-        _header_text(title, TEXT, width - 2 * _PAD - pot_tile.width - 8), (_PAD - _TEXT_MARGIN, 0)
+        header_text(title, TEXT, width - 2 * PAD - pot_tile.width - 8), (PAD - TEXT_MARGIN, 0)
     )
     for i, (name, faces, backs, folded) in enumerate(rows):
-        y0 = _MARKET_TOP + i * _ROW_H
-        label = _player_name(name, "" if folded else None)
+        y0 = MARKET_TOP + i * ROW_H
+        label = player_name(name, "" if folded else None)
         img.paste(
-            label.crop((0, 0, min(label.width, _NAME_W), label.height)), (_PAD - _ROW_MARGIN, y0)
+            label.crop((0, 0, min(label.width, _NAME_W), label.height)), (PAD - ROW_MARGIN, y0)
         )
-        x = _PAD + _NAME_W
-        for card in (*faces, *([_BACK] * backs)):
-            img.paste(_card_tile(card, pw, ph, greyed=folded), (x, y0))
+        x = PAD + _NAME_W
+        for card in (*faces, *([BACK] * backs)):
+            img.paste(card_tile(card, pw, ph, greyed=folded), (x, y0))
             x += pw + _GAP
-    return _png(img)
+    return to_png(img)
 
 
 @dataclass(frozen=True)
@@ -104,16 +100,16 @@ def render_chart(points: Sequence[tuple[int, int]], labels: ChartLabels = ChartL
     """Net chips (y) after each number of hands (x), as a gold line on the felt."""
     w, h = _CHART
     left, top, right, bottom = _MARGIN
-    img = Image.new("RGB", (w * _SS, h * _SS), FELT)
+    img = Image.new("RGB", (w * SS, h * SS), FELT)
     d = ImageDraw.Draw(img)
-    _draw_text(
+    draw_text(
         d, (left, top / 2), labels.title, 26, TEXT, anchor="lm", bold=True, max_width=w - left
     )
     x0, y0, x1, y1 = left, top, w - right, h - bottom
-    d.rounded_rectangle((x0 * _SS, y0 * _SS, x1 * _SS, y1 * _SS), radius=8 * _SS, fill=FELT_DARK)
+    d.rounded_rectangle((x0 * SS, y0 * SS, x1 * SS, y1 * SS), radius=8 * SS, fill=FELT_DARK)
     if len(points) < 2:
-        _draw_text(d, ((x0 + x1) / 2, (y0 + y1) / 2), labels.empty, 22, TEXT_DIM, anchor="mm")
-        return _png(img.reduce(_SS))
+        draw_text(d, ((x0 + x1) / 2, (y0 + y1) / 2), labels.empty, 22, TEXT_DIM, anchor="mm")
+        return to_png(img.reduce(SS))
     xs, ys = [p[0] for p in points], [p[1] for p in points]
     lo, hi = min(0, *ys), max(0, *ys)
     if lo == hi:
@@ -126,31 +122,31 @@ def render_chart(points: Sequence[tuple[int, int]], labels: ChartLabels = ChartL
     def at(x: float, y: float) -> tuple[float, float]:
         px = x0 + 10 + (x1 - x0 - 20) * x / xmax
         py = y1 - 10 - (y1 - y0 - 20) * (y - lo_t) / (hi_t - lo_t)
-        return px * _SS, py * _SS
+        return px * SS, py * SS
 
     tick = lo_t
     while tick <= hi_t + step / 2:
         _, py = at(0, tick)
         colour = TEXT_DIM if tick else TEXT
         d.line(
-            (x0 * _SS + 6 * _SS, py, x1 * _SS - 6 * _SS, py),
+            (x0 * SS + 6 * SS, py, x1 * SS - 6 * SS, py),
             fill=colour,
-            width=(2 if tick == 0 else 1) * _SS,
+            width=(2 if tick == 0 else 1) * SS,
         )
-        _draw_text(
-            d, (x0 - 8, py / _SS), _signed(int(tick), labels.locale), 18, TEXT_DIM, anchor="rm"
+        draw_text(
+            d, (x0 - 8, py / SS), _signed(int(tick), labels.locale), 18, TEXT_DIM, anchor="rm"
         )
         tick += step
-    _draw_text(d, (x0, y1 + 24), "0", 18, TEXT_DIM, anchor="lm")
+    draw_text(d, (x0, y1 + 24), "0", 18, TEXT_DIM, anchor="lm")
     end = f"{format_decimal(xmax, locale=labels.locale)} {labels.x_axis}"
-    _draw_text(d, (x1, y1 + 24), end, 18, TEXT_DIM, anchor="rm")
+    draw_text(d, (x1, y1 + 24), end, 18, TEXT_DIM, anchor="rm")
     line = [at(x, y) for x, y in points]
-    d.line(line, fill=BLACK, width=7 * _SS, joint="curve")
-    d.line(line, fill=GOLD, width=4 * _SS, joint="curve")
+    d.line(line, fill=BLACK, width=7 * SS, joint="curve")
+    d.line(line, fill=GOLD, width=4 * SS, joint="curve")
     ex, ey = line[-1]
-    r = 6 * _SS
-    d.ellipse((ex - r, ey - r, ex + r, ey + r), fill=GOLD, outline=BLACK, width=_SS)
-    return _png(img.reduce(_SS))
+    r = 6 * SS
+    d.ellipse((ex - r, ey - r, ex + r, ey + r), fill=GOLD, outline=BLACK, width=SS)
+    return to_png(img.reduce(SS))
 
 
 def _signed(n: int, locale: str) -> str:
@@ -168,8 +164,8 @@ def _nice_step(raw: float) -> float:
 
 # Replays and charts have their own thread, so they never queue behind a table's board.
 _POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render-history")
-_REPLAYS = _ImageCache(256, _POOL)
-_CHARTS = _ImageCache(64, _POOL)
+_REPLAYS = ImageCache(256, _POOL)
+_CHARTS = ImageCache(64, _POOL)
 
 
 async def render_replay_async(

@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.engine.record import parse_record
 from bot.history.rows import LedgerEntry, ServerLedgerRow, StoredHand
+from bot.storage import people
 from bot.storage.database import Database, all_rows
 
 PAGE = 100  # hands read per query, so a long export never holds one huge result
@@ -37,7 +38,7 @@ class Exports:
             rows = await all_rows(
                 conn,
                 "SELECT h.hand_id FROM hand_players hp JOIN hands h ON h.hand_id = hp.hand_id "
-                "WHERE hp.guild_id = ? AND hp.user_id = ? AND h.status = 'complete' "
+                f"WHERE hp.person_id = {people.PERSON_SQL} AND h.status = 'complete' "
                 "AND h.completed_at >= ? ORDER BY h.hand_id DESC LIMIT ?",
                 (guild_id, user_id, since or 0.0, limit),
             )
@@ -81,8 +82,9 @@ class Exports:
             marks = ",".join("?" * len(ids))
             players = await all_rows(
                 conn,
-                "SELECT hand_id, user_id, display_name FROM hand_players "
-                f"WHERE hand_id IN ({marks})",
+                "SELECT hp.hand_id, p.user_id, p.display_name, hp.person_id "
+                "FROM hand_players hp JOIN people p ON p.person_id = hp.person_id "
+                f"WHERE hp.hand_id IN ({marks})",
                 ids,
             )
             reshuffles = await all_rows(
@@ -99,8 +101,10 @@ class Exports:
             )
         names: dict[int, dict[str, str]] = {}
         users: dict[int, dict[str, int]] = {}
+        tokens: dict[int, dict[str, str]] = {}
         for p in players:
             key = str(p["user_id"])
+            tokens.setdefault(int(p["hand_id"]), {})[people.token(int(p["person_id"]))] = key
             users.setdefault(int(p["hand_id"]), {})[key] = int(p["user_id"])
             if p["display_name"]:
                 names.setdefault(int(p["hand_id"]), {})[key] = p["display_name"]
@@ -109,12 +113,13 @@ class Exports:
             shuffled.setdefault(int(r[0]), []).append(json.loads(r[1]))
         acted: dict[int, list[Any]] = {}
         for a in actions:
-            acted.setdefault(int(a[0]), []).append(json.loads(a[1]))
+            action = people.rename_players(json.loads(a[1]), tokens.get(int(a[0]), {}))
+            acted.setdefault(int(a[0]), []).append(action)
         out = []
         for h in hands:
             hand_id = int(h["hand_id"])
             record = {
-                **json.loads(h["header_json"]),
+                **people.rename_players(json.loads(h["header_json"]), tokens.get(hand_id, {})),
                 "reshuffles": shuffled.get(hand_id, []),
                 "actions": acted.get(hand_id, []),
             }
@@ -144,7 +149,7 @@ class Exports:
                 conn,
                 "SELECT l.entry_id, l.created_at, l.kind, l.amount, l.balance_after, l.hand_id, "
                 "h.variant FROM ledger l LEFT JOIN hands h ON h.hand_id = l.hand_id "
-                "WHERE l.guild_id = ? AND l.user_id = ? AND l.created_at >= ? "
+                f"WHERE l.person_id = {people.PERSON_SQL} AND l.created_at >= ? "
                 "ORDER BY l.entry_id DESC LIMIT ?",
                 (guild_id, user_id, since or 0.0, limit),
             )
@@ -167,8 +172,9 @@ class Exports:
             rows = await all_rows(
                 conn,
                 "SELECT a.user_id, a.display_name, a.hands_played, a.net_won, "
-                "(SELECT COUNT(*) FROM ledger l WHERE l.guild_id = a.guild_id "
-                "AND l.user_id = a.user_id AND l.kind = 'refill'), a.refilled, a.balance "
+                "(SELECT COUNT(*) FROM ledger l JOIN people p ON p.person_id = l.person_id "
+                "WHERE p.guild_id = a.guild_id AND p.user_id = a.user_id "
+                "AND l.kind = 'refill'), a.refilled, a.balance "
                 "FROM accounts a WHERE a.guild_id = ? AND a.user_id > 0 "
                 "ORDER BY a.hands_played DESC, a.user_id",
                 (guild_id,),

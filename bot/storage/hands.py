@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.storage import stats
+from bot.storage import people, stats
 from bot.storage.backend import GUILD_TAKEN
 from bot.storage.connection import Connection, Row
 from bot.storage.database import Database, GroupCommit, all_rows, one
@@ -33,12 +33,17 @@ class Append:
     """One player step waiting for its group commit: written all or nothing."""
 
     hand_id: int
-    rows: list[tuple[str, int, str]]  # (hand_reshuffles or hand_actions, index, JSON), in order
+    # (hand_reshuffles, index, JSON text) or (hand_actions, index, the action), in order
+    rows: list[tuple[str, int, Any]]
     deadline: float | None = KEEP
     seats: Sequence[SeatRow] | None = None  # replaces the table's seats
 
 
 _COLUMN = {"hand_actions": "action_json", "hand_reshuffles": "cards_json"}
+PLAYERS_SQL = (
+    "SELECT p.user_id, hp.hold FROM hand_players hp JOIN people p ON p.person_id = hp.person_id "
+    "WHERE hp.hand_id = ? ORDER BY hp.seat"
+)
 
 
 class Hands:
@@ -65,7 +70,8 @@ class Hands:
     ) -> int:
         """Record a new live hand and hold each player's chips; return its hand_id.
 
-        ``names`` (user_id -> display name) are kept with the hand for its result.
+        ``names`` (user_id -> display name) are kept on the players' people, for the
+        hand's result.
 
         ``seat_users[i]`` is the user_id of seat i of ``header`` (the header
         names players, the ledger needs ids). ``holds`` maps every one of those
@@ -91,16 +97,19 @@ class Hands:
                 account = await self._ledger.account_in(conn, guild_id, user_id)
                 if account.available < holds[user_id]:
                     raise InsufficientChips(user_id, account.available, holds[user_id])
+            players = [u for u in seat_users if u > 0 or not practice]
+            persons = await people.ensure(conn, guild_id, players, names)
+            stored = people.rename_players(header, people.player_tokens(persons))
             hand_id = await self._insert_hand(
-                conn, guild_id, channel_id, variant, header, int(practice)
+                conn, guild_id, channel_id, variant, stored, int(practice)
             )
             await conn.executemany(
-                "INSERT INTO hand_players (hand_id, seat, guild_id, user_id, hold, display_name) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO hand_players (hand_id, seat, guild_id, person_id, hold) "
+                "VALUES (?, ?, ?, ?, ?)",
                 [
-                    (hand_id, i, guild_id, u, holds[u], (names or {}).get(u))
+                    (hand_id, i, guild_id, persons[u], holds[u])
                     for i, u in enumerate(seat_users)
-                    if u > 0 or not practice
+                    if u in persons
                 ],
             )
             if seats is not None:
@@ -138,8 +147,10 @@ class Hands:
         """
         if seats is not None:
             check_seats(seats)
-        rows = [("hand_reshuffles", number, dumps(list(cards))) for number, cards in reshuffles]
-        rows.append(("hand_actions", index, dumps(dict(action))))
+        rows: list[tuple[str, int, Any]] = [
+            ("hand_reshuffles", number, dumps(list(cards))) for number, cards in reshuffles
+        ]
+        rows.append(("hand_actions", index, dict(action)))  # players named by the writer
         await self.appends.submit(Append(hand_id, rows, deadline, seats))
 
     async def _write_appends(self, conn: Connection, batch: list[Append]) -> list[Exception | None]:
@@ -164,6 +175,11 @@ class Hands:
                 hand_ids,
             ):
                 following[(table, row[0])] = row[1]
+        tokens = await people.hands_people(conn, hand_ids)
+        as_person = {
+            hand_id: {user: person for person, user in found.items()}
+            for hand_id, found in tokens.items()
+        }
         errors: list[Exception | None] = []
         rows: dict[str, list[tuple[int, int, str, float]]] = {table: [] for table in _COLUMN}
         deadlines: dict[int, float | None] = {}
@@ -187,6 +203,8 @@ class Hands:
                 for table, next_index in ahead.items():
                     following[(table, item.hand_id)] = next_index
                 for table, index, data in item.rows:
+                    if not isinstance(data, str):  # an action: its player as a person
+                        data = dumps(people.rename_players(data, as_person.get(item.hand_id, {})))
                     rows[table].append((item.hand_id, index, data, now))
                 if item.deadline is not KEEP:
                     deadlines[hand[1]] = item.deadline
@@ -237,15 +255,16 @@ class Hands:
             )
             if hand["practice"]:
                 await conn.executemany(
-                    "UPDATE hand_players SET practice_net = ? WHERE hand_id = ? AND user_id = ?",
-                    [(chips, hand_id, user) for user, chips in net.items() if user > 0],
+                    "UPDATE hand_players SET practice_net = ? WHERE hand_id = ? "
+                    f"AND person_id = {people.PERSON_SQL}",
+                    [
+                        (chips, hand_id, hand["guild_id"], user)
+                        for user, chips in net.items()
+                        if user > 0
+                    ],
                 )
             else:
-                players = await all_rows(
-                    conn,
-                    "SELECT user_id, hold FROM hand_players WHERE hand_id = ? ORDER BY seat",
-                    (hand_id,),
-                )
+                players = await all_rows(conn, PLAYERS_SQL, (hand_id,))
                 check_settlement(hand_id, net, {p["user_id"]: p["hold"] for p in players})
                 await self._ledger.settle(
                     conn, hand, [(p["user_id"], net.get(p["user_id"], 0)) for p in players]
@@ -277,9 +296,7 @@ class Hands:
                 hand = await self.live_hand_row(conn, hand_id)
             except HandNotLive:
                 return False
-            players = await all_rows(
-                conn, "SELECT user_id FROM hand_players WHERE hand_id = ? ORDER BY seat", (hand_id,)
-            )
+            players = await all_rows(conn, PLAYERS_SQL, (hand_id,))
             await conn.execute(
                 "UPDATE hands SET status = 'complete', cancelled = 1, completed_at = ? "
                 "WHERE hand_id = ?",

@@ -6,6 +6,7 @@ import json
 from collections.abc import Collection
 from typing import Any
 
+from bot.storage import people
 from bot.storage.connection import Connection, Row
 from bot.storage.database import Database, all_rows, one
 from bot.storage.errors import UnknownHand
@@ -20,7 +21,12 @@ class History:
 
     async def _record(self, conn: Connection, hand: Row) -> dict[str, Any]:
         reshuffles, actions = await self._history(conn, hand["hand_id"])
-        return {**json.loads(hand["header_json"]), "reshuffles": reshuffles, "actions": actions}
+        ids = (await people.hands_people(conn, [hand["hand_id"]])).get(hand["hand_id"], {})
+        return {
+            **people.rename_players(json.loads(hand["header_json"]), ids),
+            "reshuffles": reshuffles,
+            "actions": [people.rename_players(a, ids) for a in actions],
+        }
 
     async def _history(
         self, conn: Connection, hand_id: int
@@ -62,9 +68,10 @@ class History:
             )
             players = await all_rows(
                 conn,
-                f"SELECT hand_id, user_id, hold, display_name FROM hand_players "
-                f"WHERE hand_id IN ({live}) "
-                "ORDER BY hand_id, seat",
+                "SELECT hp.hand_id, p.user_id, hp.hold, p.display_name, hp.person_id "
+                "FROM hand_players hp JOIN people p ON p.person_id = hp.person_id "
+                f"WHERE hp.hand_id IN ({live}) "
+                "ORDER BY hp.hand_id, hp.seat",
                 args,
             )
             reshuffles = await all_rows(
@@ -80,21 +87,26 @@ class History:
                 args,
             )
         seated: dict[int, list[Row]] = {}
+        ids: dict[int, dict[str, str]] = {}
         for row in players:
             seated.setdefault(row[0], []).append(row)
+            ids.setdefault(row[0], {})[people.token(int(row[4]))] = str(row[1])
         shuffled: dict[int, list[list[str]]] = {}
         for row in reshuffles:
             shuffled.setdefault(row[0], []).append(json.loads(row[1]))
         acted: dict[int, list[dict[str, Any]]] = {}
         for row in actions:
-            acted.setdefault(row[0], []).append(json.loads(row[1]))
+            action = people.rename_players(json.loads(row[1]), ids.get(row[0], {}))
+            acted.setdefault(row[0], []).append(action)
         return [
             LiveHand(
                 hand_id=hand["hand_id"],
                 guild_id=hand["guild_id"],
                 channel_id=hand["channel_id"],
                 variant=hand["variant"],
-                header=json.loads(hand["header_json"]),
+                header=people.rename_players(
+                    json.loads(hand["header_json"]), ids.get(hand["hand_id"], {})
+                ),
                 seat_users=[p["user_id"] for p in seated.get(hand["hand_id"], [])],
                 holds={p["user_id"]: p["hold"] for p in seated.get(hand["hand_id"], [])},
                 reshuffles=shuffled.get(hand["hand_id"], []),
@@ -117,7 +129,7 @@ class History:
                 # hand_players_recent: the last ``limit`` rows, not all of the player's
                 "SELECT h.*, COALESCE(hp.net, hp.practice_net) AS net "
                 "FROM hand_players hp JOIN hands h ON h.hand_id = hp.hand_id "
-                "WHERE hp.guild_id = ? AND hp.user_id = ? AND hp.completed_at IS NOT NULL "
+                f"WHERE hp.person_id = {people.PERSON_SQL} AND hp.completed_at IS NOT NULL "
                 "ORDER BY hp.completed_at DESC, hp.hand_id DESC LIMIT ?",
                 (guild_id, user_id, limit),
             )

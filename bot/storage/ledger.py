@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from bot.storage import people
 from bot.storage.connection import Connection, Row
 from bot.storage.database import Database, all_rows, one
 from bot.storage.errors import BadSettlement, RefillRefused, UnknownAccount
@@ -47,6 +48,7 @@ class Ledger:
                 (guild_id, user_id, display_name, grant, grant, now),
             )
             if cursor.rowcount == 1:
+                await people.ensure(conn, guild_id, [user_id], {user_id: display_name})
                 await self.entry(conn, guild_id, user_id, "grant", grant, None, grant)
             else:
                 await conn.execute(
@@ -111,9 +113,9 @@ class Ledger:
     ) -> None:
         """One ledger entry, inside the caller's transaction."""
         await conn.execute(
-            "INSERT INTO ledger (guild_id, user_id, kind, amount, hand_id, balance_after, "
-            "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (guild_id, user_id, kind, amount, hand_id, balance_after, self._db.clock()),
+            "INSERT INTO ledger (guild_id, person_id, kind, amount, hand_id, balance_after, "
+            f"created_at) VALUES (?, {people.PERSON_SQL}, ?, ?, ?, ?, ?)",
+            (guild_id, guild_id, user_id, kind, amount, hand_id, balance_after, self._db.clock()),
         )
 
     async def settle(
@@ -130,8 +132,9 @@ class Ledger:
             [(amount, amount, int(played), guild_id, user) for user, amount in results],
         )
         await conn.executemany(
-            "UPDATE hand_players SET net = ? WHERE hand_id = ? AND user_id = ?",
-            [(amount, hand_id, user) for user, amount in results],
+            "UPDATE hand_players SET net = ? "
+            f"WHERE hand_id = ? AND person_id = {people.PERSON_SQL}",
+            [(amount, hand_id, guild_id, user) for user, amount in results],
         )
         marks = ",".join("?" * len(results))
         balances = {
@@ -145,10 +148,10 @@ class Ledger:
         }
         now = self._db.clock()
         await conn.executemany(
-            "INSERT INTO ledger (guild_id, user_id, kind, amount, hand_id, balance_after, "
-            "created_at) VALUES (?, ?, 'hand', ?, ?, ?, ?)",
+            "INSERT INTO ledger (guild_id, person_id, kind, amount, hand_id, balance_after, "
+            f"created_at) VALUES (?, {people.PERSON_SQL}, 'hand', ?, ?, ?, ?)",
             [
-                (guild_id, user, amount, hand_id, balances.get(user, 0), now)
+                (guild_id, guild_id, user, amount, hand_id, balances.get(user, 0), now)
                 for user, amount in results
             ],
         )

@@ -8,7 +8,15 @@ from __future__ import annotations
 
 import re
 
-from bot.storage.migrations import GUILD_OWNER_GUARD, LEDGER_GUARDS, OWNER_FENCE, PLAYER_WORK
+from bot.storage.migrations import (
+    _PEOPLE_TABLE,
+    GUILD_OWNER_GUARD,
+    LEDGER_GUARDS,
+    OWNER_FENCE,
+    PEOPLE,
+    PLAYER_WORK,
+    _records_to_tokens,
+)
 
 _TYPES = (
     (
@@ -18,6 +26,13 @@ _TYPES = (
     (re.compile(r"\bINTEGER\b"), "BIGINT"),  # Discord ids are 64-bit
     (re.compile(r"\bREAL\b"), "DOUBLE PRECISION"),
 )
+
+
+def _postgres_types(script: str) -> str:
+    for pattern, replacement in _TYPES:
+        script = pattern.sub(replacement, script)
+    return script
+
 
 # v3 (LEDGER_GUARDS) in PostgreSQL's dialect. The hold check locks the account
 # row first, so two transactions holding chips of one account take turns, and
@@ -206,12 +221,104 @@ CREATE TRIGGER ledger_owner BEFORE INSERT OR UPDATE ON ledger
     FOR EACH ROW EXECUTE FUNCTION guard_guild_owner();
 """
 
+# v13 (PEOPLE) in PostgreSQL's dialect: the columns change in place (dropping
+# ``user_id`` drops the constraints and indexes on it), the ledger functions find the
+# account through ``people``, and the guild-owner fence covers ``people``. The owner
+# guards are off while the migration rewrites old rows (they judge new writes).
+_PEOPLE_PG = (
+    _postgres_types(_PEOPLE_TABLE)
+    + """
+ALTER TABLE hands DISABLE TRIGGER hands_owner;
+ALTER TABLE ledger DISABLE TRIGGER ledger_owner;
+ALTER TABLE hand_players ADD COLUMN person_id BIGINT REFERENCES people (person_id);
+UPDATE hand_players hp SET person_id = p.person_id FROM people p
+    WHERE p.guild_id = hp.guild_id AND p.user_id = hp.user_id;
+ALTER TABLE hand_players ALTER COLUMN person_id SET NOT NULL;
+ALTER TABLE hand_players DROP COLUMN user_id;
+ALTER TABLE hand_players DROP COLUMN display_name;
+ALTER TABLE hand_players ADD UNIQUE (hand_id, person_id);
+CREATE INDEX hand_players_recent ON hand_players (person_id, completed_at);
+
+ALTER TABLE ledger ADD COLUMN person_id BIGINT REFERENCES people (person_id);
+UPDATE ledger l SET person_id = p.person_id FROM people p
+    WHERE p.guild_id = l.guild_id AND p.user_id = l.user_id;
+ALTER TABLE ledger ALTER COLUMN person_id SET NOT NULL;
+ALTER TABLE ledger DROP COLUMN user_id;
+CREATE UNIQUE INDEX ledger_hand_once ON ledger (hand_id, person_id) WHERE hand_id IS NOT NULL;
+CREATE INDEX ledger_by_person ON ledger (person_id);
+"""
+    + _records_to_tokens()
+    + """
+ALTER TABLE hands ENABLE TRIGGER hands_owner;
+ALTER TABLE ledger ENABLE TRIGGER ledger_owner;
+
+CREATE OR REPLACE FUNCTION ledger_hold_within_available() RETURNS trigger
+LANGUAGE plpgsql AS $$
+DECLARE
+    free BIGINT;
+BEGIN
+    SELECT a.balance - a.held INTO free FROM accounts a JOIN people p
+        ON a.guild_id = p.guild_id AND a.user_id = p.user_id
+        WHERE p.person_id = NEW.person_id FOR UPDATE OF a;
+    IF NOT FOUND THEN
+        RETURN NEW;  -- a practice hand's player without an account holds nothing
+    END IF;
+    IF NEW.hold > free THEN
+        RAISE EXCEPTION 'hold exceeds available chips' USING ERRCODE = 'check_violation';
+    END IF;
+    RETURN NEW;
+END $$;
+
+CREATE OR REPLACE FUNCTION ledger_hold_placed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE accounts a SET held = a.held + NEW.hold FROM people p
+        WHERE p.person_id = NEW.person_id AND a.guild_id = p.guild_id
+          AND a.user_id = p.user_id;
+    RETURN NULL;
+END $$;
+
+CREATE OR REPLACE FUNCTION ledger_hand_completed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE accounts a SET held = a.held - hp.hold
+        FROM hand_players hp JOIN people p ON p.person_id = hp.person_id
+        WHERE hp.hand_id = NEW.hand_id AND a.guild_id = p.guild_id
+          AND a.user_id = p.user_id;
+    UPDATE hand_players SET completed_at = NEW.completed_at WHERE hand_id = NEW.hand_id;
+    RETURN NULL;
+END $$;
+
+CREATE OR REPLACE FUNCTION guard_guild_owner() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    guild BIGINT;
+BEGIN
+    IF TG_TABLE_NAME IN ('tables', 'hands', 'accounts', 'ledger', 'people') THEN
+        guild := NEW.guild_id;
+    ELSIF TG_TABLE_NAME = 'seats' THEN
+        SELECT guild_id INTO guild FROM tables WHERE channel_id = NEW.channel_id;
+    ELSE
+        SELECT guild_id INTO guild FROM hands WHERE hand_id = NEW.hand_id;
+    END IF;
+    IF guild IS NOT NULL THEN
+        IF NOT pg_try_advisory_lock(guild) THEN
+            RAISE EXCEPTION 'guild % is run by another process', guild
+                USING ERRCODE = 'lock_not_available';
+        END IF;
+        PERFORM pg_advisory_unlock(guild);
+    END IF;
+    RETURN NEW;
+END $$;
+CREATE TRIGGER people_owner BEFORE INSERT OR UPDATE ON people
+    FOR EACH ROW EXECUTE FUNCTION guard_guild_owner();
+"""
+)
+
 # SQLite migrations that the type mapping cannot carry over, by their SQLite text.
 DIALECT: dict[str, str] = {
     LEDGER_GUARDS: _LEDGER_GUARDS_PG,
     GUILD_OWNER_GUARD: _GUILD_OWNER_GUARD_PG,
     PLAYER_WORK: _PLAYER_WORK_PG,
     OWNER_FENCE: _OWNER_FENCE_PG,
+    PEOPLE: _PEOPLE_PG,
 }
 
 
@@ -219,7 +326,4 @@ def postgres_script(sqlite_script: str) -> str:
     """One migration in PostgreSQL's dialect."""
     if sqlite_script in DIALECT:
         return DIALECT[sqlite_script]
-    script = sqlite_script
-    for pattern, replacement in _TYPES:
-        script = pattern.sub(replacement, script)
-    return script
+    return _postgres_types(sqlite_script)

@@ -70,7 +70,8 @@ async def migrate(target: str | Path) -> int:
 # ---------------------------------------------------------------- export
 
 _HELD = """COALESCE((SELECT SUM(hp.hold) FROM hand_players hp JOIN hands h USING (hand_id)
-    WHERE hp.guild_id = a.guild_id AND hp.user_id = a.user_id AND h.status = 'live'), 0)"""
+    JOIN people p ON p.person_id = hp.person_id
+    WHERE p.guild_id = a.guild_id AND p.user_id = a.user_id AND h.status = 'live'), 0)"""
 
 
 async def export_guild(target: str | Path, guild_id: int) -> dict[str, Any]:
@@ -86,8 +87,9 @@ async def export_guild(target: str | Path, guild_id: int) -> dict[str, Any]:
         )
         ledger = await _rows(
             conn,
-            "SELECT entry_id, user_id, kind, amount, hand_id, balance_after, created_at "
-            "FROM ledger WHERE guild_id = ? ORDER BY entry_id",
+            "SELECT l.entry_id, p.user_id, l.kind, l.amount, l.hand_id, l.balance_after, "
+            "l.created_at FROM ledger l JOIN people p ON p.person_id = l.person_id "
+            "WHERE l.guild_id = ? ORDER BY l.entry_id",
             (guild_id,),
         )
         hands = await _rows(
@@ -98,8 +100,9 @@ async def export_guild(target: str | Path, guild_id: int) -> dict[str, Any]:
         )
         players = await _rows(
             conn,
-            "SELECT hand_id, seat, user_id, hold, net FROM hand_players WHERE guild_id = ? "
-            "ORDER BY hand_id, seat",
+            "SELECT hp.hand_id, hp.seat, p.user_id, hp.hold, hp.net FROM hand_players hp "
+            "JOIN people p ON p.person_id = hp.person_id WHERE hp.guild_id = ? "
+            "ORDER BY hp.hand_id, hp.seat",
             (guild_id,),
         )
     finally:
@@ -161,8 +164,8 @@ async def _coerce(pg: asyncpg.Connection, table: str) -> dict[str, type]:
 _CHECK = f"""
 SELECT a.guild_id, a.user_id, a.balance, a.granted, a.refilled, a.net_won, a.hands_played,
        {_HELD} AS held,
-       COALESCE((SELECT SUM(l.amount) FROM ledger l
-                 WHERE l.guild_id = a.guild_id AND l.user_id = a.user_id), 0) AS ledger_sum
+       COALESCE((SELECT SUM(l.amount) FROM ledger l JOIN people p ON p.person_id = l.person_id
+                 WHERE p.guild_id = a.guild_id AND p.user_id = a.user_id), 0) AS ledger_sum
 FROM accounts a ORDER BY a.guild_id, a.user_id
 """
 
@@ -204,7 +207,11 @@ async def copy_sqlite_to_postgres(path: Path, url: str) -> dict[str, int]:
                 await pg.copy_records_to_table(table, records=rows, columns=columns)
                 await pg.execute(f"ALTER TABLE {table} ENABLE TRIGGER USER")
                 counts[table] = len(rows)
-            for table, column in (("hands", "hand_id"), ("ledger", "entry_id")):
+            for table, column in (
+                ("hands", "hand_id"),
+                ("ledger", "entry_id"),
+                ("people", "person_id"),
+            ):
                 await pg.execute(
                     f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), "
                     f"COALESCE((SELECT MAX({column}) FROM {table}), 0) + 1, false)"

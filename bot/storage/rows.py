@@ -65,7 +65,7 @@ class LiveHand:
     reshuffles: list[list[str]]  # in index order
     actions: list[dict[str, Any]]  # in index order
     started_at: float
-    names: dict[int, str] = field(default_factory=dict)  # user_id -> display name at the deal
+    names: dict[int, str] = field(default_factory=dict)  # user_id -> name (kept at each deal)
 
 
 @dataclass(frozen=True, slots=True)

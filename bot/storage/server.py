@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from bot.storage import stats
+from bot.storage import people, stats
 from bot.storage.connection import Connection
 from bot.storage.database import Database, all_rows, one
 from bot.storage.errors import PlayerInHand
@@ -74,12 +74,9 @@ class Server:
                 return None
             account = await self._ledger.account_in(conn, guild_id, user_id)
             args = (guild_id, user_id)
-            entries = await one(
-                conn, "SELECT COUNT(*) FROM ledger WHERE guild_id = ? AND user_id = ?", args
-            )
-            hands = await one(
-                conn, "SELECT COUNT(*) FROM hand_players WHERE guild_id = ? AND user_id = ?", args
-            )
+            person = f"person_id = {people.PERSON_SQL}"
+            entries = await one(conn, f"SELECT COUNT(*) FROM ledger WHERE {person}", args)
+            hands = await one(conn, f"SELECT COUNT(*) FROM hand_players WHERE {person}", args)
             seats = await all_rows(
                 conn,
                 "SELECT s.channel_id FROM seats s JOIN tables t USING (channel_id) "
@@ -97,60 +94,44 @@ class Server:
     async def erase_player(self, guild_id: int, user_id: int) -> int:
         """Erase the player's account on this server; return the anonymous id now in its place.
 
-        Their past hands stay, so others' histories and the ledger still add up: in
-        ``hand_players``, the ledger and the hand records (header seats and actions)
-        their id becomes a new negative id, unique in the database, whose account is
-        named "deleted player" and carries the same numbers. Their seats go too, and the
-        computer players of a table left without a person; and the tables' stored
-        settings forget them (no longer the opener, no longer in the kicked list).
-        Raises PlayerInHand while chips of theirs are held in a live hand (the caller
-        must unseat them first), UnknownAccount if there is nothing to erase.
+        Their past hands stay, so others' histories and the ledger still add up: their
+        person (whom ``hand_players``, the ledger and the hand records name) takes a new
+        negative id, unique in the database, and the name "deleted player", and so does
+        their account, with the same numbers. Their seats go too, and the computer
+        players of a table left without a person; and the tables' stored settings forget
+        them (no longer the opener, no longer in the kicked list). Raises PlayerInHand
+        while chips of theirs are held in a live hand (the caller must unseat them
+        first), UnknownAccount if there is nothing to erase.
 
-        Set-based: one statement per kind of row, whatever the length of the history.
+        A handful of one-row statements, whatever the length of the history.
         """
         async with self._db.write("erase_player") as conn:
             await self._ledger.account_in(conn, guild_id, user_id)  # UnknownAccount
+            person = await people.person_of(conn, guild_id, user_id)
             live = await one(
                 conn,
-                "SELECT 1 FROM hand_players WHERE guild_id = ? AND user_id = ? "
+                "SELECT 1 FROM hand_players WHERE person_id = ? "
                 "AND completed_at IS NULL",  # hand_players_recent: live hands only
-                (guild_id, user_id),
+                (person,),
             )
             if live is not None:
                 raise PlayerInHand(guild_id, user_id)
-            lowest = await one(conn, "SELECT MIN(user_id) FROM accounts")
-            # Below every account, and far below the computer players' small negative ids
+            lowest = await one(
+                conn,
+                "SELECT MIN(low) FROM (SELECT MIN(user_id) AS low FROM people "
+                "UNION ALL SELECT MIN(user_id) AS low FROM accounts) AS lows",
+            )
+            # Below every id, and far below the computer players' small negative ids
             # (-1, -2, … at a practice table), which hand records also name.
             anon = min(ANON_FLOOR, int(lowest[0] or 0) if lowest else 0) - 1
             await conn.execute(
-                "INSERT INTO accounts (guild_id, user_id, display_name, balance, granted, "
-                "refilled, net_won, hands_played, created_at) "
-                "SELECT guild_id, ?, ?, balance, granted, refilled, net_won, hands_played, "
-                "created_at FROM accounts WHERE guild_id = ? AND user_id = ?",
-                (anon, DELETED_NAME, guild_id, user_id),
-            )
-            # Records name players by id as JSON text ("123"); no card, variant or
-            # number is written as a quoted run of digits, so a text replace is exact.
-            old, new = f'"{user_id}"', f'"{anon}"'
-            theirs = "SELECT hand_id FROM hand_players WHERE guild_id = ? AND user_id = ?"
-            await conn.execute(
-                f"UPDATE hands SET header_json = REPLACE(header_json, ?, ?) "
-                f"WHERE hand_id IN ({theirs})",
-                (old, new, guild_id, user_id),
+                "UPDATE people SET user_id = ?, display_name = ? WHERE person_id = ?",
+                (anon, DELETED_NAME, person),
             )
             await conn.execute(
-                f"UPDATE hand_actions SET action_json = REPLACE(action_json, ?, ?) "
-                f"WHERE hand_id IN ({theirs}) AND action_json LIKE ?",
-                (old, new, guild_id, user_id, f"%{old}%"),
-            )
-            await conn.execute(
-                "UPDATE hand_players SET user_id = ?, display_name = ? "
+                "UPDATE accounts SET user_id = ?, display_name = ? "
                 "WHERE guild_id = ? AND user_id = ?",
                 (anon, DELETED_NAME, guild_id, user_id),
-            )
-            await conn.execute(
-                "UPDATE ledger SET user_id = ? WHERE guild_id = ? AND user_id = ?",
-                (anon, guild_id, user_id),
             )
             await conn.execute(
                 "DELETE FROM seats WHERE user_id = ? AND channel_id IN "
@@ -166,9 +147,6 @@ class Server:
             )
             await self._forget_in_tables(conn, guild_id, user_id)
             await stats.erase(conn, guild_id, user_id)
-            await conn.execute(
-                "DELETE FROM accounts WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
-            )
         return anon
 
     async def _forget_in_tables(self, conn: Connection, guild_id: int, user_id: int) -> None:

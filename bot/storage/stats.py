@@ -18,6 +18,7 @@ from typing import Any
 from bot.engine import Hand
 from bot.engine.record import RecordError, parse_record
 from bot.history.stats import ALL_GAMES, DRAWS, Totals, hand_stats
+from bot.storage import people
 from bot.storage.connection import Connection, Row
 from bot.storage.database import Database, all_rows
 
@@ -66,9 +67,13 @@ def _values(totals: Totals) -> tuple[Any, ...]:
 async def add_hand(conn: Connection, hand: Row, now: float) -> None:
     """Add the settled hand ``hand`` (its ``hands`` row) to its people's statistics."""
     players = await all_rows(
-        conn, "SELECT seat, user_id FROM hand_players WHERE hand_id = ?", (hand["hand_id"],)
+        conn,
+        "SELECT hp.person_id, p.user_id FROM hand_players hp "
+        "JOIN people p ON p.person_id = hp.person_id WHERE hp.hand_id = ?",
+        (hand["hand_id"],),
     )
     users = {int(p["user_id"]) for p in players if int(p["user_id"]) > 0}
+    ids = {people.token(int(p["person_id"])): str(p["user_id"]) for p in players}
     if not users:
         return
     reshuffles = await all_rows(
@@ -80,9 +85,9 @@ async def add_hand(conn: Connection, hand: Row, now: float) -> None:
         (hand["hand_id"],),
     )  # fmt: skip
     record = {
-        **json.loads(hand["header_json"]),
+        **people.rename_players(json.loads(hand["header_json"]), ids),
         "reshuffles": [json.loads(r[0]) for r in reshuffles],
-        "actions": [json.loads(a[0]) for a in actions],
+        "actions": [people.rename_players(json.loads(a[0]), ids) for a in actions],
     }
     try:
         added = hand_stats(Hand.replay(parse_record(record)))

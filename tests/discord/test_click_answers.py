@@ -30,9 +30,17 @@ def to_act(h: DiscordHarness) -> dict:
     return next(p for p in PLAYERS if uid(p) == view.to_act_user)
 
 
+def patient(h: DiscordHarness) -> None:
+    """No slow step is injected here: let a step on this busy machine take up to 2.5 s (under
+    Discord's 3 s) before the click is deferred, so the answer is UPDATE_MESSAGE whatever the
+    load. The deferral itself is tested with ``answer_within = 0``."""
+    h.bot.presenter.answer_within = 2.5  # type: ignore[attr-defined]
+
+
 async def test_a_click_is_answered_by_update_message_carrying_the_new_table(tmp_path):
     async with DiscordHarness(make_bot(tmp_path / "c.db")) as h:
         await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
+        patient(h)
         table = await open_table(h, "a6-draw", [ALICE, BOB])
         dealt = await h.click(ALICE, table, h.message(table.id).custom_id_for("Deal"))
         assert dealt.callback_type == 7 and dealt.message.id == table.id
@@ -80,6 +88,7 @@ async def test_a_refused_click_is_answered_privately_and_changes_nothing(tmp_pat
 async def test_the_result_of_a_hand_a_click_ended_is_a_public_followup(tmp_path):
     async with DiscordHarness(make_bot(tmp_path / "c.db")) as h:
         await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
+        patient(h)
         table = await open_table(h, "a6-draw", [ALICE, BOB])
         await h.slash(ALICE, TABLE, "a6-draw deal")
         await h.click(to_act(h), table, h.message(table.id).custom_id_for("Bet 1"))
@@ -161,6 +170,7 @@ async def test_an_unchanged_abyssinia_board_is_not_uploaded_again(tmp_path):
 async def test_later_edits_use_the_latest_clicks_token_until_it_expires(tmp_path):
     async with DiscordHarness(make_bot(tmp_path / "c.db")) as h:
         await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
+        patient(h)
         table = await open_table(h, "a6-draw", [ALICE, BOB])
         dealt = await h.click(ALICE, table, h.message(table.id).custom_id_for("Deal"))
         assert dealt.callback_type == 7

@@ -33,9 +33,14 @@ def rows_naming(path, user_id: int) -> dict[str, int]:
     try:
         found = {
             "accounts": db.execute("SELECT COUNT(*) FROM accounts WHERE user_id=?", (user_id,)),
-            "ledger": db.execute("SELECT COUNT(*) FROM ledger WHERE user_id=?", (user_id,)),
+            "people": db.execute("SELECT COUNT(*) FROM people WHERE user_id=?", (user_id,)),
+            "ledger": db.execute(
+                "SELECT COUNT(*) FROM ledger JOIN people USING (person_id) WHERE user_id=?",
+                (user_id,),
+            ),
             "hand_players": db.execute(
-                "SELECT COUNT(*) FROM hand_players WHERE user_id=?", (user_id,)
+                "SELECT COUNT(*) FROM hand_players JOIN people USING (person_id) WHERE user_id=?",
+                (user_id,),
             ),
             "seats": db.execute("SELECT COUNT(*) FROM seats WHERE user_id=?", (user_id,)),
             "hands": db.execute(

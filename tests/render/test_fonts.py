@@ -9,15 +9,8 @@ import pytest
 from PIL import Image
 
 from bot.engine.cards import parse_card, parse_cards
-from bot.render.images import (
-    FONT_DIR,
-    FONT_FILES,
-    BoardLabels,
-    _font,
-    _safe_text,
-    has_glyph,
-    render_board,
-)
+from bot.render.images import BoardLabels, render_board
+from bot.render.lettering import FONT_DIR, FONT_FILES, font_at, has_glyph, safe_text
 from tests.support.paths import ROOT
 
 # Every Vietnamese letter with its tone marks, Portuguese accents, the suit symbols.
@@ -33,19 +26,19 @@ def test_no_character_falls_back_to_the_missing_glyph_box(bold: bool) -> None:
     text = "Vòng 4 · Tố" + VIETNAMESE + VIETNAMESE.upper() + PORTUGUESE + SYMBOLS
     missing = [ch for ch in text if not has_glyph(ch, bold)]
     assert missing == []
-    assert _safe_text("Vòng 4 · Tố") == "Vòng 4 · Tố"  # drawn as written, nothing replaced
+    assert safe_text("Vòng 4 · Tố") == "Vòng 4 · Tố"  # drawn as written, nothing replaced
 
 
 def test_the_missing_glyph_check_does_detect_a_missing_glyph() -> None:
     # DejaVu Sans has no CJK ideographs and no Hangul: the check must say so
     assert not has_glyph("漢")
     assert not has_glyph("한")
-    assert _safe_text("Ana 漢") == "Ana ?"
+    assert safe_text("Ana 漢") == "Ana ?"
 
 
 def test_decomposed_vietnamese_is_drawn_composed() -> None:
     decomposed = "To\u0302\u0301"  # "Tố" typed as base letters and combining marks
-    assert _safe_text(decomposed) == "Tố"
+    assert safe_text(decomposed) == "Tố"
 
 
 def test_a_vietnamese_title_draws_its_accents() -> None:
@@ -85,7 +78,7 @@ def test_board_labels_are_drawn_in_the_table_language() -> None:
 def test_font_files_and_licence_ship_inside_the_package() -> None:
     for name in FONT_FILES.values():
         assert (FONT_DIR / name).is_file()
-        assert _font(20).getname()[0] == "DejaVu Sans"
+        assert font_at(20).getname()[0] == "DejaVu Sans"
     assert "Bitstream" in (FONT_DIR / "LICENSE").read_text(encoding="utf-8")
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     package_data = pyproject["tool"]["setuptools"]["package-data"]

@@ -15,7 +15,9 @@ from PIL import Image, ImageChops
 
 from bot.engine.cards import FULL_DECK, parse_card, parse_cards
 from bot.render import board_text, cards_text, images, market_text, render_board, render_hand
-from bot.render.images import MAX_WIDTH, BoardLabels, render_hand_async
+from bot.render.images import BoardLabels, render_hand_async
+from bot.render.lettering import font_at
+from bot.render.palette import MAX_WIDTH
 from tests.support.paths import ROOT
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -251,11 +253,11 @@ def test_a_board_and_a_hand_drawn_in_two_threads_equal_them_drawn_in_turn():
         assert got == expected
     # and each thread drew with its own FreeType faces (sharing them is not safe)
     faces: list[object] = []
-    thread = threading.Thread(target=lambda: faces.append(images._font(60, bold=True)))
+    thread = threading.Thread(target=lambda: faces.append(font_at(60, bold=True)))
     thread.start()
     thread.join()
-    assert faces[0] is not images._font(60, bold=True)
-    assert images._font(60, bold=True) is images._font(60, bold=True)
+    assert faces[0] is not font_at(60, bold=True)
+    assert font_at(60, bold=True) is font_at(60, bold=True)
 
 
 async def test_a_hand_does_not_wait_behind_a_board_being_drawn():

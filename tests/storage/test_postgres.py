@@ -138,11 +138,16 @@ async def test_the_database_refuses_what_breaks_the_ledger(db_path: Target) -> N
             (G,),
         ),
         (
-            "INSERT INTO hand_players (hand_id, seat, guild_id, user_id, hold) VALUES "
-            "((SELECT MAX(hand_id) FROM hands), 0, ?, 1, 50)",
+            "INSERT INTO hand_players (hand_id, seat, guild_id, person_id, hold) VALUES "
+            "((SELECT MAX(hand_id) FROM hands), 0, ?, "
+            "(SELECT person_id FROM people WHERE user_id = 1), 50)",
             (G,),
         ),
-        ("UPDATE hand_players SET net = -11 WHERE hand_id = ? AND user_id = 2", (live,)),
+        (
+            "UPDATE hand_players SET net = -11 WHERE hand_id = ? "
+            "AND person_id = (SELECT person_id FROM people WHERE user_id = 2)",
+            (live,),
+        ),
         ("UPDATE hands SET status = 'live' WHERE hand_id = ?", (done,)),
         (
             "INSERT INTO hand_actions (hand_id, idx, action_json, created_at) "
@@ -155,8 +160,9 @@ async def test_the_database_refuses_what_breaks_the_ledger(db_path: Target) -> N
             (done,),
         ),
         (
-            "INSERT INTO ledger (guild_id, user_id, kind, amount, hand_id, balance_after, "
-            "created_at) VALUES (?, 1, 'hand', 5, ?, 0, 0)",
+            "INSERT INTO ledger (guild_id, person_id, kind, amount, hand_id, balance_after, "
+            "created_at) VALUES (?, (SELECT person_id FROM people WHERE user_id = 1), "
+            "'hand', 5, ?, 0, 0)",
             (G, done),
         ),
         ("UPDATE accounts SET balance = -1 WHERE user_id = 2", ()),
@@ -167,7 +173,7 @@ async def test_the_database_refuses_what_breaks_the_ledger(db_path: Target) -> N
             with pytest.raises(INTEGRITY_ERRORS):
                 await conn.execute(sql, args)
         # within the limits the same statements pass: the guards are not blanket refusals
-        await conn.execute(breaking[1][0].replace("1, 50)", "1, 45)"), (G,))
+        await conn.execute(breaking[1][0].replace("1), 50)", "1), 45)"), (G,))
         await conn.execute(breaking[4][0].replace("9,", "0,"), (live,))
     finally:
         await conn.close()
@@ -186,8 +192,8 @@ async def test_two_connections_holding_one_account_take_turns() -> None:
         "VALUES ($1, $2, 'a5-draw', '{}', 0) RETURNING hand_id"
     )
     hold = (
-        "INSERT INTO hand_players (hand_id, seat, guild_id, user_id, hold) "
-        "VALUES ($1, 0, $2, 1, 70)"
+        "INSERT INTO hand_players (hand_id, seat, guild_id, person_id, hold) "
+        "VALUES ($1, 0, $2, (SELECT person_id FROM people WHERE user_id = 1), 70)"
     )
     try:
         tx1, tx2 = first.transaction(), second.transaction()

@@ -162,11 +162,12 @@ def ledger_snapshot(path: Target) -> dict[str, Any]:
             "FROM accounts ORDER BY guild_id, user_id"
         ).fetchall()
         ledger = conn.execute(
-            "SELECT guild_id, user_id, kind, amount, hand_id, balance_after FROM ledger "
-            "ORDER BY entry_id"
+            "SELECT l.guild_id, p.user_id, l.kind, l.amount, l.hand_id, l.balance_after "
+            "FROM ledger l JOIN people p ON p.person_id = l.person_id ORDER BY l.entry_id"
         ).fetchall()
         players = conn.execute(
-            "SELECT hand_id, user_id, hold, net FROM hand_players ORDER BY hand_id, seat"
+            "SELECT hp.hand_id, p.user_id, hp.hold, hp.net FROM hand_players hp "
+            "JOIN people p ON p.person_id = hp.person_id ORDER BY hp.hand_id, hp.seat"
         ).fetchall()
         hands = conn.execute("SELECT hand_id, status FROM hands ORDER BY hand_id").fetchall()
         cancelled = {r[0] for r in conn.execute("SELECT hand_id FROM hands WHERE cancelled = 1")}

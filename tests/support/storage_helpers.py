@@ -44,19 +44,21 @@ def audit(path: Target) -> None:
         for guild, user, balance, granted, refilled, net_won, played, kept in accounts:
             sums = dict(
                 db.execute(
-                    "SELECT kind, SUM(amount) FROM ledger WHERE guild_id=? AND user_id=? "
-                    "GROUP BY kind",
+                    "SELECT kind, SUM(amount) FROM ledger l JOIN people p USING (person_id) "
+                    "WHERE p.guild_id=? AND p.user_id=? GROUP BY kind",
                     (guild, user),
                 ).fetchall()
             )
             hands = db.execute(  # a cancelled hand is not a played hand
                 "SELECT COUNT(*) FROM ledger l JOIN hands h ON h.hand_id = l.hand_id "
-                "WHERE l.guild_id=? AND l.user_id=? AND l.kind='hand' AND h.cancelled = 0",
+                "JOIN people p ON p.person_id = l.person_id "
+                "WHERE p.guild_id=? AND p.user_id=? AND l.kind='hand' AND h.cancelled = 0",
                 (guild, user),
             ).fetchone()[0]
             held = db.execute(
                 "SELECT COALESCE(SUM(hold), 0) FROM hand_players hp JOIN hands h USING (hand_id) "
-                "WHERE hp.guild_id=? AND hp.user_id=? AND h.status='live'",
+                "JOIN people p ON p.person_id = hp.person_id "
+                "WHERE p.guild_id=? AND p.user_id=? AND h.status='live'",
                 (guild, user),
             ).fetchone()[0]
             assert balance == granted + refilled + net_won

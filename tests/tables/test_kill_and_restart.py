@@ -71,6 +71,12 @@ def has_schema(db: Path) -> bool:
     return db.exists() and rows(db, "PRAGMA user_version")[0][0] > 0
 
 
+def person_ids(db: Path) -> dict[str, str]:
+    """Stored records name people by token ("#3"): each token's Discord id, as text."""
+    found = rows(db, "SELECT person_id, user_id FROM people")
+    return {f"#{person}": str(user) for person, user in found}
+
+
 def check_acknowledged(base: Path) -> int:
     """Every action the manager acknowledged before the kill is stored; return how many."""
     acks_file = base.with_suffix(".acks")
@@ -79,11 +85,11 @@ def check_acknowledged(base: Path) -> int:
     acks = [json.loads(line) for line in acks_file.read_text().splitlines()]
     if not acks:  # the child creates the file at start-up, maybe before the first migration
         return 0
+    db = base.with_suffix(".db")
+    ids = person_ids(db)
     stored = {
-        (h, i): json.loads(a)
-        for h, i, a in rows(
-            base.with_suffix(".db"), "SELECT hand_id, idx, action_json FROM hand_actions"
-        )
+        (h, i): {**json.loads(a), "player": ids[json.loads(a)["player"]]}
+        for h, i, a in rows(db, "SELECT hand_id, idx, action_json FROM hand_actions")
     }
     for ack in acks:
         action = stored.get((ack["hand"], ack["turn"]))
@@ -98,9 +104,10 @@ def check_rotation(db: Path) -> None:
     """RULES.md §1: the button moves one seat (to the next dealt-in seat) per hand, and the
     stored button is the last hand's dealer. Seats are fixed: ROSTER[i] sits in seat i."""
     previous: int | None = None
+    ids = person_ids(db)
     for hand_id, header_json in rows(db, "SELECT hand_id, header_json FROM hands ORDER BY 1"):
         header = json.loads(header_json)
-        dealt = [ROSTER.index(int(s["player"])) for s in header["seats"]]
+        dealt = [ROSTER.index(int(ids[s["player"]])) for s in header["seats"]]
         dealer = dealt[header["dealer"]]
         order = sorted(dealt)
         expected = (

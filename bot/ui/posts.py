@@ -1,0 +1,64 @@
+"""What a table's send worker posts: a hand's result, a hand DM, a closed table's last word."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+import discord
+
+from bot.engine import SeatView
+from bot.tables.models import TableEvent
+
+from . import i18n
+from .catalog import t
+from .components import let_go, table_components
+from .dm_book import DmBook
+from .lane import Carrier, Host, Lane
+from .render import hand_embed, result_embed, table_embed
+from .text import where
+
+
+async def result(host: Host, event: TableEvent, carrier: Carrier | None = None) -> None:
+    """The public result; a public followup of the click that ended the hand (outside
+    the global rate limit), else a channel message."""
+    async with i18n.public(host.client, event.view.guild_id):
+        embed = result_embed(event)
+    if carrier is not None:
+        await carrier.answered.wait()
+        if carrier.usable(host.clock()):
+            await carrier.interaction.followup.send(embed=embed)
+            return
+    channel = host.client.get_partial_messageable(event.view.channel_id)
+    await channel.send(embed=embed)
+
+
+async def hand_dm(dms: DmBook, lane: Lane, user_id: int, seat: SeatView, event: TableEvent) -> None:
+    # each player's cards in their own language (the table's if the bot has not heard it)
+    public = await i18n.server_language(dms.client, event.view.guild_id)
+    with i18n.using(i18n.reader(user_id, public)):
+        note = t("hand.dm.dealt") if event.kind == "dealt" else t("hand.dm.drawn")
+        embed, files = await hand_embed(seat, note, where(lane.channel_id, event.hand_id))
+    await dms.send(user_id, embed=embed, files=files)
+
+
+async def closed(client: discord.Client, lane: Lane, event: TableEvent) -> None:
+    """The last word on a closed table: its message without buttons, and a notice for a
+    cancelled hand. Nothing when its thread is gone (archived or deleted)."""
+    message_id, lane.message_id = lane.message_id, None
+    lane.log.clear()
+    if event.params.get("gone"):
+        return
+    channel = client.get_partial_messageable(lane.channel_id)
+    async with i18n.public(client, event.view.guild_id):
+        notice = t("close.cancelled", hand_id=event.hand_id) if event.hand_id else None
+        content: dict[str, Any] = {
+            "embed": table_embed(event.view, []),
+            "view": table_components(event.view),
+        }
+    if notice is not None:
+        await channel.send(content=notice)
+    if message_id is not None:
+        with contextlib.suppress(discord.NotFound):  # deleted: nothing left to turn off
+            await channel.get_partial_message(message_id).edit(attachments=[], **content)
+    let_go(content["view"])

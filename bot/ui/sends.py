@@ -1,0 +1,77 @@
+"""Requests to Discord that may fail for a while, and a table's send worker retrying them.
+
+Transient failures (5xx, timeouts, connection errors, a rate limit too long for
+discord.py to wait out) are retried with backoff, on top of discord.py's own 429
+handling; permanent ones are logged with their context and dropped, so nothing
+blocks the game. The send worker runs one lane's results, DMs and notices strictly
+in the order of the events that caused them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable
+from typing import Any
+
+import aiohttp
+import discord
+
+from .lane import Host, Job, Lane
+
+# the presenter's log (docs/operations.md names it), whichever of its parts writes
+log = logging.getLogger("bot.ui.presenter")
+
+#: failures worth trying again: Discord's 5xx, timeouts, dropped connections, long rate limits
+TRANSIENT = (
+    discord.DiscordServerError,
+    discord.RateLimited,
+    TimeoutError,
+    aiohttp.ClientError,
+    OSError,
+)
+
+
+def backoff(host: Host, failures: int) -> float:
+    """Seconds to wait after ``failures`` failures in a row."""
+    return host.retry_delays[min(failures, len(host.retry_delays) - 1)]
+
+
+async def timed(host: Host, call: Awaitable[Any]) -> Any:
+    """A request, given up (``TimeoutError``, transient) after the host's request timeout."""
+    return await asyncio.wait_for(call, host.request_timeout)
+
+
+async def send_worker(host: Host, lane: Lane) -> None:
+    """Run the lane's sends in order; return once a retired lane's queue is empty."""
+    while True:
+        what, job = await lane.sends.get()
+        lane.sending = True
+        try:
+            await _with_retries(host, lane, what, job)
+        finally:
+            lane.sending = False
+        if lane.retired and lane.sends.empty():
+            return
+
+
+async def _with_retries(host: Host, lane: Lane, what: str, job: Job) -> None:
+    for attempt in range(len(host.retry_delays) + 1):
+        try:
+            await timed(host, job())
+            return
+        except TRANSIENT as exc:
+            if attempt == len(host.retry_delays):
+                log.error("gave up on %s at table %s: %r", what, lane.channel_id, exc)
+                return
+            delay = backoff(host, attempt)
+            log.warning("%s at table %s failed (%r); again in %.2f s", what, lane.channel_id,
+                        exc, delay)  # fmt: skip
+            await asyncio.sleep(delay)
+        except discord.HTTPException as exc:
+            log.error("%s at table %s failed: %s %s %s", what, lane.channel_id, exc.status,
+                      exc.code, exc.text)  # fmt: skip
+            return
+        except Exception:
+            log.exception("%s at table %s failed", what, lane.channel_id)
+            return

@@ -1,0 +1,200 @@
+"""The table message: a lane's edit worker keeps it showing the table's current view.
+
+It renders the manager's *current* view (the stored state is the truth), so a burst
+of events becomes one edit, with at most one edit in flight per table; it edits
+through the token of the latest click that carried the table while that lasts,
+re-posts the message when the old one is gone, too old to edit (error 30046), or
+asked for again, and disables the old message's buttons. A click's answer can carry
+the table instead (``carry``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import discord
+
+from bot.tables.models import Refused, TableView
+
+from . import i18n
+from .components import let_go, table_components
+from .lane import Carrier, Host, Lane
+from .render import board_files, board_of, table_embed
+from .sends import TRANSIENT, backoff, timed
+
+# the presenter's log (docs/operations.md names it), whichever of its parts writes
+log = logging.getLogger("bot.ui.presenter")
+
+EDITS_TOO_OLD = 30046  # "maximum number of edits to messages older than 1 hour reached"
+
+
+def too_old(host: Host, message_id: int) -> bool:
+    """Whether the message is past the host's ``repost_age``: re-post it, do not edit it."""
+    posted = discord.utils.snowflake_time(message_id).timestamp()
+    return host.clock() - posted > host.repost_age
+
+
+async def edit_worker(host: Host, lane: Lane) -> None:
+    while True:
+        await lane.dirty.wait()
+        if lane.held:  # a click's answer will carry the table: see what is left after it
+            await lane.unheld.wait()
+            continue
+        lane.editing = True
+        try:
+            async with lane.lock:
+                if not lane.dirty.is_set():
+                    continue  # carried by a click meanwhile
+                lane.dirty.clear()
+                await _show(host, lane)
+            lane.failures = 0
+        except TRANSIENT as exc:
+            delay = backoff(host, lane.failures)
+            lane.failures += 1
+            log.warning(
+                "table message of %s not updated (%r); trying again in %.2f s",
+                lane.channel_id,
+                exc,
+                delay,
+            )
+            await asyncio.sleep(delay)
+            lane.dirty.set()  # the next try shows the state as it is then
+        except discord.HTTPException as exc:
+            log.error(
+                "table message of %s (message %s) not updated: %s %s %s",
+                lane.channel_id,
+                lane.message_id,
+                exc.status,
+                exc.code,
+                exc.text,
+            )
+        except Exception:
+            log.exception("presenting table %s failed", lane.channel_id)
+        finally:
+            lane.editing = False
+
+
+async def carry(host: Host, lane: Lane, carrier: Carrier) -> None:
+    """Answer the carrier's click with the table as it is now (an update of the message, or
+    an edit of the original response after a deferral); on failure the editor shows it."""
+    interaction = carrier.interaction
+    try:
+        view = host.manager.view(lane.channel_id)
+    except Refused:
+        return  # the table is gone
+    version = lane.version
+    content = await _content(host, lane, view)
+    board = content.pop("board")
+    try:
+        if interaction.response.is_done():
+            await timed(host, interaction.edit_original_response(**content))
+            host.carried_late += 1
+        else:
+            await timed(host, interaction.response.edit_message(**content))
+    except (discord.HTTPException, *TRANSIENT) as exc:
+        log.warning("the answer to a click at %s did not carry the table (%r): editing it",
+                    lane.channel_id, exc)  # fmt: skip
+        return
+    finally:
+        let_go(content["view"])
+    carrier.ok = True
+    lane.board = board
+    lane.voice = carrier
+    host.carried += 1
+    if lane.version == version:  # nothing happened since: the message shows the latest
+        lane.dirty.clear()
+
+
+async def _content(
+    host: Host, lane: Lane, view: TableView, *, upload: bool = False
+) -> dict[str, Any]:
+    """The table message, in the server's language. Its board is attached only when it
+    changed since the last one shown (or ``upload``: a new message)."""
+    async with i18n.public(host.client, view.guild_id):
+        board = board_of(view)
+        content: dict[str, Any] = {
+            "embed": table_embed(view, lane.recent()),
+            "view": table_components(view),
+        }
+        if upload or board is None or board != lane.board:
+            content["attachments"] = await board_files(board)
+    content["board"] = board  # what the message shows once this is sent
+    return content
+
+
+async def _show(host: Host, lane: Lane) -> None:
+    try:
+        view = host.manager.view(lane.channel_id)  # the state now, not the event's
+    except Refused:
+        return  # the table is gone
+    old = lane.message_id
+    if old is None or lane.repost or too_old(host, old):
+        await _post(host, lane, view, await _content(host, lane, view, upload=True))
+        return
+    content = await _content(host, lane, view)
+    board = content.pop("board")
+    channel = host.client.get_partial_messageable(lane.channel_id)
+    try:
+        if not await _edit_by_token(host, lane, content):
+            await timed(host, channel.get_partial_message(old).edit(**content))
+        host.edits += 1
+        lane.board = board
+    except discord.NotFound:
+        await _post(host, lane, view, await _content(host, lane, view, upload=True))
+    except discord.HTTPException as exc:
+        if exc.code != EDITS_TOO_OLD:
+            raise
+        await _post(host, lane, view, await _content(host, lane, view, upload=True))
+    finally:
+        let_go(content["view"])
+
+
+async def _edit_by_token(host: Host, lane: Lane, content: dict[str, Any]) -> bool:
+    """Edit the table message through the token of the latest click that carried it (an
+    interaction endpoint, outside the global limit), while that token lasts; False if
+    there is none or it failed (the caller edits through the channel)."""
+    voice = lane.voice
+    if not host.reuse_tokens or voice is None:
+        return False
+    message = voice.interaction.message
+    if message is None or message.id != lane.message_id or not voice.usable(host.clock()):
+        lane.voice = None
+        return False
+    try:
+        await timed(host, voice.interaction.edit_original_response(**content))
+    except (discord.HTTPException, *TRANSIENT) as exc:
+        log.info("token edit of table %s failed (%r): through the channel", lane.channel_id,
+                 exc)  # fmt: skip
+        lane.voice = None
+        return False
+    host.token_edits += 1
+    return True
+
+
+async def _post(host: Host, lane: Lane, view: TableView, content: dict[str, Any]) -> None:
+    """A new table message; the old one keeps its content, its buttons disabled."""
+    channel = host.client.get_partial_messageable(lane.channel_id)
+    files, board = content.pop("attachments"), content.pop("board")
+    try:
+        message = await timed(host, channel.send(files=files, **content))
+    finally:
+        let_go(content["view"])
+    host.edits += 1
+    lane.board = board
+    old, lane.message_id, lane.repost = lane.message_id, message.id, False
+    await host.manager.set_table_message(lane.channel_id, message.id)
+    if old is None or old == message.id:
+        return
+    async with i18n.public(host.client, view.guild_id):
+        stale = table_components(view)
+    for item in stale.children:
+        button: Any = getattr(item, "item", item)  # a DynamicItem wraps its button
+        button.disabled = True
+    try:
+        await timed(host, channel.get_partial_message(old).edit(view=stale))
+    except (discord.HTTPException, *TRANSIENT) as exc:
+        log.warning("old table message %s keeps its buttons (%r)", old, exc)
+    finally:
+        let_go(stale)
