@@ -12,9 +12,18 @@ low-variance sample. Printed per pairing: hands played, A's result in big bets
 (1.96 standard errors over decks), and A's decision p50/p99 in wall-clock time and
 in the worker's CPU time (on a shared machine the CPU time is what a quiet one shows).
 
+Each task of CHUNK decks is one table session: the players keep their names across its
+hands, and every seat sees the profiles (``bot.opponents.profiles``) of what each player
+showed in the session's earlier hands, as at a real table; the session starts with none.
+
     python bench/opponents.py [--hands 10000] [--max-hands 4000] [--games all]
         [--sizes both] [--levels easy,normal,hard] [--baselines tag,nit,maniac,callstation]
         [--workers 2] [--json FILE] [--timing 100]
+    python bench/opponents.py --compare FILE
+
+``--compare`` pairs the rows of two levels against the same baseline on the same decks
+(same ``--seed``) and prints hard − normal and normal − easy per deck, with its 95%
+confidence interval: the luck of the cards cancels, so small differences show.
 
 Pairings run most important first: hard heads-up in every game, then normal and easy
 heads-up, then the largest table. ``--json`` appends one line per pairing as it
@@ -39,16 +48,19 @@ from pathlib import Path
 if not __package__:  # run as `python bench/opponents.py`: make the repo importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.engine import VARIANTS, Action, Hand  # noqa: E402
+from bot.engine import VARIANTS, Action, Hand, public_view  # noqa: E402
 from bot.engine.cards import FULL_DECK, Card, rank_of  # noqa: E402
 from bot.engine.rankings import a5_value, category, high_value  # noqa: E402
 from bot.opponents import (  # noqa: E402
     LEVELS,
     Observation,
+    Profile,
     PublicAction,
     Strategy,
     observe,
-    warm_up,  # noqa: E402
+    public_history,
+    record,
+    warm_up,
 )
 
 GAMES = ("a6-draw", "a5-draw", "a5-triple", "abyssinia")
@@ -59,46 +71,86 @@ CHUNK = 25  # decks per task
 
 @dataclass
 class Chunk:
+    first: int = 0  # seed of its first deck
     deck_nets: list[float] = field(default_factory=list)  # A's mean net per deck, in chips
     hands: int = 0
     times: list[float] = field(default_factory=list)  # A's decision times, seconds
     cpu: list[float] = field(default_factory=list)  # … in CPU time of the worker
 
 
-def play_deck(game: str, seats: int, a: str, b: str, seed: int, chunk: Chunk) -> None:
-    """Play one deck at every rotation; add A's mean net over the rotations."""
+def play_deck(
+    game: str, seats: int, a: str, b: str, seed: int, chunk: Chunk, profiles: dict[str, Profile]
+) -> dict[str, Profile]:
+    """Play one deck at every rotation; add A's mean net over the rotations. Players keep
+    their names across hands (A is ``a``, the baselines ``b1``…), so ``profiles``, what
+    every seat has seen of each player so far at this table, follow them; returns them
+    with this deck's hands added."""
     rng = random.Random(seed)
     deck = list(FULL_DECK)
     rng.shuffle(deck)
     dealer = rng.randrange(seats)
     total = 0
     for hero in range(seats):
-        kinds = [a if s == hero else b for s in range(seats)]
-        players = [(f"s{s}", STACK) for s in range(seats)]
-        hand = Hand.start(game, players, dealer, deck, rng=random.Random(seed))
+        names = ["a" if s == hero else f"b{s + (s < hero)}" for s in range(seats)]
+        kinds = {name: a if name == "a" else b for name in names}
+        hand = Hand.start(game, [(n, STACK) for n in names], dealer, deck, rng=random.Random(seed))
         bots = {
-            f"s{s}": make(kinds[s], random.Random(seed * 31 + s * 7 + hero)) for s in range(seats)
+            n: make(kinds[n], random.Random(seed * 31 + s * 7 + hero)) for s, n in enumerate(names)
         }
         while not hand.complete:
             player = hand.players[hand.to_act]
-            kind = kinds[int(player[1:])]
             start, cpu = time.perf_counter(), time.thread_time()
-            move = bots[player].decide(observe(hand, player))
-            if kind == a:
+            move = bots[player].decide(observe(hand, player, profiles))
+            if player == "a":
                 chunk.times.append(time.perf_counter() - start)
                 chunk.cpu.append(time.thread_time() - cpu)
             hand.apply(move)
-        total += hand.net()[f"s{hero}"]
+        total += hand.net()["a"]
         chunk.hands += 1
+        profiles = record(profiles, public_history(hand), public_view(hand).shown)
     chunk.deck_nets.append(total / seats)
+    return profiles
 
 
 def run_chunk(args: tuple[str, int, str, str, int]) -> Chunk:
+    """One table session: CHUNK decks with the same players, profiles kept throughout."""
     game, seats, a, b, first = args
-    chunk = Chunk()
+    chunk = Chunk(first)
+    profiles: dict[str, Profile] = {}
     for seed in range(first, first + CHUNK):
-        play_deck(game, seats, a, b, seed, chunk)
+        profiles = play_deck(game, seats, a, b, seed, chunk, profiles)
     return chunk
+
+
+def mean_ci(values: Sequence[float]) -> tuple[float, float]:
+    """The mean and the half-width of its 95% confidence interval."""
+    mean = sum(values) / len(values)
+    var = sum((x - mean) ** 2 for x in values) / (len(values) - 1)
+    return mean, 1.96 * math.sqrt(var / len(values))
+
+
+def compare(path: str) -> None:
+    """Paired differences between levels against the same baseline on the same decks:
+    hard − normal and normal − easy, from the rows of ``--json`` runs (the last row of
+    each pairing counts)."""
+    rows: dict[tuple[str, int, str, str, int, int], list[float]] = {}
+    for line in Path(path).read_text().splitlines():
+        r = json.loads(line)
+        if "decks" in r:
+            rows[(r["game"], r["seats"], r["b"], r["a"], r["seed"], r["hands"])] = r["decks"]
+    head = f"{'game':10} {'seats':>5} {'baseline':12} {'difference':16} {'decks':>6}"
+    print(head + "  bb/100 (95% CI)")
+    for (game, seats, b, a, seed, hands), decks in sorted(rows.items()):
+        for better, worse in (("hard", "normal"), ("normal", "easy")):
+            other = rows.get((game, seats, b, worse, seed, hands))
+            if a != better or other is None:
+                continue
+            mean, half = mean_ci([x - y for x, y in zip(decks, other, strict=True)])
+            verdict = "better" if mean - half > 0 else "worse" if mean + half < 0 else "?"
+            print(
+                f"{game:10} {seats:>5} {b:12} {better + ' - ' + worse:16} {len(decks):>6}  "
+                f"{mean:+7.1f} ± {half:4.1f}  {verdict}"
+            )
 
 
 def quantile(values: list[float], q: float) -> float:
@@ -138,7 +190,11 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", help="append one JSON line per pairing to this file")
     ap.add_argument("--timing", type=int, default=100, help="hands per timing pass (0: none)")
+    ap.add_argument("--compare", help="print paired level differences from this --json file")
     args = ap.parse_args()
+    if args.compare:
+        compare(args.compare)
+        return
     warm_up()
     print(
         f"{'game':10} {'seats':>5} {'pairing':20} {'hands':>7}  big bets/100 (95% CI)   p50/p99 ms"
@@ -150,20 +206,18 @@ def main() -> None:
             base = args.seed * 10_000_000
             tasks = [(game, seats, a, b, base + i) for i in range(0, decks, CHUNK)]
             started = time.perf_counter()
-            nets: list[float] = []
+            by_first: dict[int, list[float]] = {}
             times: list[float] = []
             cpu: list[float] = []
             hands = 0
             for chunk in pool.imap_unordered(run_chunk, tasks):
-                nets += chunk.deck_nets
+                by_first[chunk.first] = chunk.deck_nets
                 hands += chunk.hands
                 times += chunk.times
                 cpu += chunk.cpu
             # A's result per hand, in big bets: mean over decks, 95% CI over decks.
-            per = [x / unit * 100 for x in nets]
-            mean = sum(per) / len(per)
-            var = sum((x - mean) ** 2 for x in per) / (len(per) - 1)
-            half = 1.96 * math.sqrt(var / len(per))
+            per = [x / unit * 100 for first in sorted(by_first) for x in by_first[first]]
+            mean, half = mean_ci(per)
             verdict = "wins" if mean - half > 0 else "loses" if mean + half < 0 else "?"
             p50, p99 = quantile(times, 0.5) * 1000, quantile(times, 0.99) * 1000
             c50, c99 = quantile(cpu, 0.5) * 1000, quantile(cpu, 0.99) * 1000
@@ -178,6 +232,9 @@ def main() -> None:
                 row |= {"bb100": round(mean, 2), "ci95": round(half, 2)}
                 row |= {"p50_ms": round(p50, 3), "p99_ms": round(p99, 3)}
                 row |= {"cpu_p50_ms": round(c50, 3), "cpu_p99_ms": round(c99, 3)}
+                # Per deck, in seed order: two levels' runs with the same --seed played the
+                # same decks, so ``--compare`` can pair them.
+                row |= {"seed": args.seed, "decks": [round(x, 2) for x in per]}
                 with open(args.json, "a") as f:
                     f.write(json.dumps(row) + "\n")
     if args.timing:

@@ -6,7 +6,8 @@ view and the public history) and returns an engine ``Action``.
 
 from . import lowball
 from .advice import Advice, Review, advise, review
-from .observation import Observation, PublicAction, observe
+from .observation import Observation, PublicAction, observe, public_history
+from .profiles import Profile, Tendency, record, tendency
 from .strategies import BASELINES, KINDS, LEVELS, Strategy
 
 
@@ -22,11 +23,16 @@ __all__ = [
     "LEVELS",
     "Advice",
     "Observation",
+    "Profile",
     "PublicAction",
     "Review",
     "Strategy",
+    "Tendency",
     "advise",
     "observe",
+    "public_history",
+    "record",
     "review",
+    "tendency",
     "warm_up",
 ]

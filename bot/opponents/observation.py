@@ -10,10 +10,15 @@ reaches a strategy, and tests/opponents/test_what_they_see.py proves it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from bot.engine import Decision, Hand, PublicView, seat_view
 from bot.engine.cards import Card
+
+if TYPE_CHECKING:
+    from .profiles import Profile
 
 
 @dataclass(frozen=True)
@@ -32,14 +37,17 @@ class Observation:
     public: PublicView
     decision: Decision  # what the observer may do now
     history: tuple[PublicAction, ...]
+    # What each player has shown in earlier hands at this table (public; see profiles.py).
+    profiles: Mapping[str, Profile] = field(default_factory=dict)
 
     @property
     def seat(self) -> int:
         return self.decision.seat
 
 
-def observe(hand: Hand, player: str) -> Observation:
-    """The observation of ``player``, whose turn it must be."""
+def observe(hand: Hand, player: str, profiles: Mapping[str, Profile] | None = None) -> Observation:
+    """The observation of ``player``, whose turn it must be; ``profiles``: what the
+    table's earlier hands showed of each player (``profiles.record``)."""
     view = seat_view(hand, player)
     if view.decision is None:
         raise ValueError(f"it is not {player}'s turn")
@@ -53,4 +61,15 @@ def observe(hand: Hand, player: str) -> Observation:
         )
         for a in hand.actions
     )
-    return Observation(player, view.cards, view.public, view.decision, history)
+    return Observation(player, view.cards, view.public, view.decision, history, profiles or {})
+
+
+def public_history(hand: Hand) -> tuple[PublicAction, ...]:
+    """A hand's actions as every seat saw them (discards as counts): what a finished
+    hand adds to the table's profiles."""
+    return tuple(
+        PublicAction(
+            a.player, a.action, drew=None if a.cards is None else len(a.cards), source=a.source
+        )
+        for a in hand.actions
+    )

@@ -26,6 +26,7 @@ from bot.engine.cards import Card
 
 from . import abyssinia, lowball
 from .observation import Observation
+from .profiles import Tendency, tendency
 
 LEVELS = ("easy", "normal", "hard")
 BASELINES = ("random", "station")
@@ -45,12 +46,13 @@ class Style:
     snow: float  # chance to stand pat on a hopeless hand heads-up at the last draw
     ranges: bool = False  # draw games: equity against ranges read from the betting
     steal: float = 0.0  # chance to bet a weak hand first in before the (first) draw
+    adapt: bool = False  # read each player's tendencies from earlier hands (obs.profiles)
 
 
 STYLES = {
     "easy": Style(0.30, 0.45, 0.45, 1.0, 0.0, 0.3, 0, 0.0),
     "normal": Style(0.10, 0.22, 1.0, 0.85, 0.06, 0.0, 0, 0.0),
-    "hard": Style(0.04, 0.16, 1.0, 0.70, 0.10, 0.0, 240, 0.15, ranges=True, steal=0.35),
+    "hard": Style(0.04, 0.16, 1.0, 0.70, 0.10, 0.0, 240, 0.15, ranges=True, steal=0.35, adapt=True),
 }
 # Range play (hard): the equity a call needs above the pot odds, by draws still to come
 # (this round's draw included): future bets are paid with a hand that is often behind.
@@ -97,7 +99,7 @@ class Strategy:
             keep = self._adjust_keep(obs, keep, draws_left, opps)
             return Action(obs.player, "discard", cards=tuple(c for c in obs.cards if c not in keep))
         if style.ranges:
-            reads = opponent_reads(obs)
+            reads = opponent_reads(obs, style.adapt)
             equity = lowball.range_equity(
                 ranking,
                 game.draws,
@@ -138,7 +140,7 @@ class Strategy:
             and len(opps) == 1
             and last_aggressor(obs) == obs.player
             and (len(opps[0]) < len(obs.public.seats[obs.seat].drawn) + 1 or opps[0][-1] >= 2)
-            and rng.random() < style.snow
+            and rng.random() < style.snow * self._tendencies(obs).bluffable
         ):
             return tuple(obs.cards)  # snow: stand pat on nothing, to bet it as a made hand
         return keep
@@ -181,18 +183,26 @@ class Strategy:
             s.player for i, s in enumerate(obs.public.seats) if i != obs.seat and not s.folded
         }
         made = len(keep) == 5
+        # Against players who never fold, bet and raise thinner for value and bluff less;
+        # against players who bet anything, raise thinner (their range is wide, they pay).
+        them = self._tendencies(obs)
         if d.to_call == 0 or (first_in and not voluntary and aggressive in legal):
             # Nothing owed, or only the blinds in: the opening bet or raise.
-            edge = style.bet_edge - (0.04 if in_position else 0.0)
+            edge = (style.bet_edge - (0.04 if in_position else 0.0)) * (1.0 - them.sticky)
             if aggressive in legal and equity >= fair + edge:
                 return aggressive
-            if aggressive in legal and self._bluffs(obs, equity, draws_left, opps, made):
+            if (
+                aggressive in legal
+                and self._bluffs(obs, equity, draws_left, opps, made)
+                and rng.random() < them.bluffable
+            ):
                 return aggressive
             if d.to_call == 0:
                 return "check"
         pot_odds = d.to_call / (obs.public.pot + d.to_call)
         raises = sum(1 for _, a in current if a in ("bet", "raise"))
-        if "raise" in legal and equity >= fair + style.raise_edge + 0.05 * max(0, raises - 1):
+        raise_edge = style.raise_edge * (1.0 - 0.75 * max(them.loose, them.sticky))
+        if "raise" in legal and equity >= fair + raise_edge + 0.05 * max(0, raises - 1):
             return "raise"
         margin = CALL_MARGIN[min(draws_left, 3)]
         if draws_left == 1 and not made and len(keep) == 4:
@@ -254,8 +264,30 @@ class Strategy:
         equity = abyssinia.share_now(table, samples, rng)
         # Bluff only while something is hidden (the stub's cards still to come).
         late = table.bets_left == 2
-        bluff = late and rng.random() < (style.bluff / 2 if players == 2 else 0.0)
+        chance = style.bluff / 2 if players == 2 else 0.0
+        bluff = late and rng.random() < chance * self._tendencies(obs).bluffable
         return Action(obs.player, self._bet(obs, equity, bluff))
+
+    def _tendencies(self, obs: Observation) -> Tendency:
+        """The tendencies of the others still in, as one: the least bluffable and the
+        loosest of them set it (a bluff must get through everyone; one maniac's bets
+        say little). Sound for every player when the style does not adapt."""
+        style = self.style
+        assert style is not None
+        if not style.adapt:
+            return Tendency()
+        ts = [
+            tendency(obs.profiles.get(s.player))
+            for i, s in enumerate(obs.public.seats)
+            if i != obs.seat and not s.folded
+        ]
+        if not ts:
+            return Tendency()
+        return Tendency(
+            loose=max(t.loose for t in ts),
+            sticky=max(t.sticky for t in ts),
+            passive=min(t.passive for t in ts),
+        )
 
     # ----- betting -------------------------------------------------------------------
 
@@ -269,15 +301,21 @@ class Strategy:
         aggressive = "bet" if "bet" in legal else "raise"
         players = sum(1 for s in obs.public.seats if not s.folded)
         fair = 1 / players
-        equity *= style.respect ** raises_by_others(obs)
+        them = self._tendencies(obs)
+        for raiser in raisers_by_others(obs):
+            # A bet or raise costs equity, less so from a player who bets anything.
+            loose = tendency(obs.profiles.get(raiser)).loose if style.adapt else 0.0
+            equity *= style.respect + (1.0 - style.respect) * loose
         if style.mistakes and self.rng.random() < style.mistakes / 2:
             return "call" if "call" in legal else "check"  # the passive player's default
         if d.to_call == 0:
-            if aggressive in legal and (equity >= fair + style.bet_edge or bluff):
+            edge = style.bet_edge * (1.0 - them.sticky)
+            if aggressive in legal and (equity >= fair + edge or bluff):
                 return aggressive
             return "check"
         pot_odds = d.to_call / (obs.public.pot + d.to_call)
-        if "raise" in legal and equity >= fair + style.raise_edge:
+        raise_edge = style.raise_edge * (1.0 - 0.75 * max(them.loose, them.sticky))
+        if "raise" in legal and equity >= fair + raise_edge:
             return "raise"
         if equity >= pot_odds * style.call_factor:
             return "call"
@@ -350,9 +388,10 @@ def _current_round(obs: Observation) -> list[tuple[str, str]]:
     return []
 
 
-def opponent_reads(obs: Observation) -> dict[str, lowball.Read]:
+def opponent_reads(obs: Observation, adapt: bool = False) -> dict[str, lowball.Read]:
     """What each other player's betting says: this round's bets, raises, calls and
-    checks, and their bets and raises in the round before it."""
+    checks, and their bets and raises in the round before it (with ``adapt``, weighed
+    by what their earlier hands showed of them)."""
     rounds = [r for r in _betting_rounds(obs) if r]
     current = _current_round(obs)
     done = rounds[:-1] if current else rounds
@@ -362,19 +401,29 @@ def opponent_reads(obs: Observation) -> dict[str, lowball.Read]:
         if s.player == obs.player:
             continue
         mine = [a for p, a in current if p == s.player]
+        t = tendency(obs.profiles.get(s.player)) if adapt else Tendency()
         out[s.player] = lowball.Read(
             aggression=sum(1 for a in mine if a in ("bet", "raise")),
             called="call" in mine,
             checked=bool(mine) and all(a == "check" for a in mine),
             earlier=sum(1 for p, a in previous if p == s.player and a in ("bet", "raise")),
+            loose=t.loose,
+            sticky=t.sticky,
+            passive=t.passive,
+            rough_pat=t.rough_pat,
         )
     return out
 
 
 def raises_by_others(obs: Observation) -> int:
     """Bets and raises by other players in the current betting round."""
-    current = _betting_rounds(obs)[-1] if obs.history and obs.history[-1].action in _BETTING else []
-    return sum(1 for p, a in current if p != obs.player and a in ("bet", "raise"))
+    return len(raisers_by_others(obs))
+
+
+def raisers_by_others(obs: Observation) -> list[str]:
+    """Who made each bet and raise by other players in the current betting round."""
+    current = _current_round(obs)
+    return [p for p, a in current if p != obs.player and a in ("bet", "raise")]
 
 
 def last_aggressor(obs: Observation) -> str | None:

@@ -9,19 +9,25 @@ asks its strategy off the event loop, and submits the move with
 the move is checked, written ahead and replayable like any other; a stale one is
 refused like a stale button. Should the move never come, the turn's deadline makes
 it (``bot.tables.timers``): a computer player's turn never hangs.
+
+The driver also watches each table's public events (every action as the table shows
+it, and what a showdown showed) and keeps, per table and in memory, what each player
+has shown in earlier hands (``bot.opponents.profiles``); the strongest level adapts to
+it. The profiles start over whenever the seats change, and go with the table.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import random
 import secrets
 from typing import TYPE_CHECKING
 
 from bot.engine.cards import format_cards
-from bot.opponents import Strategy
-from bot.tables.models import Refused
+from bot.opponents import Profile, PublicAction, Strategy, record
+from bot.tables.models import Refused, TableEvent
 from bot.tables.steps import BotTurn
 
 if TYPE_CHECKING:
@@ -40,7 +46,33 @@ class PracticeDriver:
         self.rng = rng or secrets.SystemRandom()
         self._tasks: set[asyncio.Task[None]] = set()
         self._pending: set[tuple[int, int, int]] = set()  # (channel, hand, turn) scheduled
+        self._profiles: dict[int, dict[str, Profile]] = {}  # channel -> player -> profile
+        self._moves: dict[int, list[PublicAction]] = {}  # channel -> this hand's actions
         manager.on_bot_turn(self.schedule)
+        manager.subscribe(self.saw)
+
+    def profiles(self, channel_id: int) -> dict[str, Profile]:
+        """What the players at this table have shown in its earlier hands."""
+        return self._profiles.get(channel_id, {})
+
+    def saw(self, event: TableEvent) -> None:
+        """Count a table's public event into its profiles (a listener: never waits)."""
+        channel = event.view.channel_id
+        move = event.move
+        if event.kind in ("action", "timeout") and move is not None:
+            drew = move.count if move.action == "discard" else None
+            action = PublicAction(move.player, move.action, drew=drew, source=move.source)
+            self._moves.setdefault(channel, []).append(action)
+        elif event.kind == "dealt":
+            self._moves[channel] = []
+        elif event.kind == "finished":
+            shown = event.result.shown if event.result is not None else None
+            moves = self._moves.pop(channel, [])
+            self._profiles[channel] = record(self.profiles(channel), moves, shown)
+        elif event.kind in ("seated", "left", "kicked", "closed", "refreshed"):
+            # New faces, or a reload that may have missed actions: start over.
+            self._profiles.pop(channel, None)
+            self._moves.pop(channel, None)
 
     def schedule(self, turn: BotTurn) -> None:
         """A computer player is to act (called by the post-step hook; never waits)."""
@@ -73,6 +105,7 @@ class PracticeDriver:
             seen = self.manager.observation(turn.channel_id, turn.user_id, turn.hand_id, turn.turn)
             if seen is None:
                 return  # the turn has passed (its deadline, a restart, a closed table)
+            seen = dataclasses.replace(seen, profiles=self.profiles(turn.channel_id))
             strategy = Strategy(turn.level, self.rng)
             move = await asyncio.to_thread(strategy.decide, seen)  # pure: off the loop
             try:

@@ -15,7 +15,7 @@ import pytest
 from bot.engine import Action, Hand
 from bot.engine.cards import parse_cards
 from bot.engine.simulate import new_random_hand
-from bot.opponents import LEVELS, Strategy, observe, warm_up
+from bot.opponents import LEVELS, Strategy, lowball, observe, warm_up
 from bot.opponents.lowball import cache_sizes
 from tests.support.opponent_hands import heads_up, until_my
 
@@ -144,3 +144,27 @@ def test_after_warm_up_no_decision_builds_a_table():
                     player = hand.players[hand.to_act]
                     hand.apply(bot.decide(observe(hand, player)))
     assert cache_sizes() == built
+
+
+# ----- several opponents ----------------------------------------------------------------
+
+
+def test_a_draw_against_several_players_wins_when_it_gets_there_against_all_of_them():
+    """Against three players the chance to win is the chance our one final hand beats
+    all three: a draw that gets there often beats them all at once, so it is far above
+    the product of its chances against each alone (what the old code returned, and why
+    it folded draws at full tables). A pat hand has one final value: there they agree."""
+    rng = random.Random(1)
+    for cards, keep, left in (("Ac 2d 3h Ks Qc", "Ac 2d 3h", 1), ("7h 5h 4s 2d Ac", None, 0)):
+        mine = parse_cards(cards)
+        kept = parse_cards(keep) if keep else None
+        finals = lowball.finals_of(mine, "a6", left, kept)
+        drawn: tuple[int, ...] = () if left else (1,)
+        alone = lowball.range_equity("a6", 1, finals, mine, [(drawn, lowball.Read())], 10_000, rng)
+        three = lowball.range_equity(
+            "a6", 1, finals, mine, [(drawn, lowball.Read())] * 3, 10_000, rng
+        )
+        if left:
+            assert three > 1.5 * alone**3, (three, alone)
+        else:
+            assert three == pytest.approx(alone**3)

@@ -1,0 +1,249 @@
+"""The strongest level adapts to what each player has shown at the table in earlier hands.
+
+Profiles are counted from public history only (betting actions, draw counts, hands shown
+down). Each test plays a real heads-up a5-draw hand on the engine to a decision after the
+draw and asks ``hard`` what it does there, over many seeds, once against a player it knows
+nothing of and once against the profile of a maniac or a calling station.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from bot.engine import Action, Hand, parse_header, public_view
+from bot.engine.cards import parse_cards
+from bot.engine.record import parse_actions
+from bot.opponents import (
+    Profile,
+    PublicAction,
+    Strategy,
+    observe,
+    public_history,
+    record,
+    tendency,
+)
+from bot.opponents.profiles import SOUND
+from bot.practice.driver import PracticeDriver
+from tests.support.databases import Databases
+from tests.support.manager_helpers import GUILD, close_manager, open_manager, step
+from tests.support.opponent_hands import heads_up
+
+SEEDS = range(40)
+THEIRS = "Kc Qd Jd 9s 8c"
+# What 60 betting actions showed: a maniac bets or raises nearly always and never folds;
+# a calling station checks or calls and never folds. ``ROUGH_STATION`` has also shown
+# down five jack-or-worse hands of ten it stood pat with.
+MANIAC = {"you": Profile(actions=60, aggressive=57, faced=25, folds=0)}
+STATION = {"you": Profile(actions=60, aggressive=1, faced=40, folds=0)}
+ROUGH_STATION = {
+    "you": Profile(actions=60, aggressive=1, faced=40, folds=0, pats_shown=10, rough_pats=5)
+}
+
+
+def after_the_draw(
+    mine: str,
+    my_discard: str = "",
+    their_discard: str = "Kc",
+    then: str = "",
+    theirs: str = THEIRS,
+) -> Hand:
+    """Both check before the draw; ``me`` throws ``my_discard`` (catching ``then``), the
+    other player throws ``their_discard``; then it is my turn first in the last round."""
+    hand = heads_up("a5-draw", mine, theirs, then=then)
+    hand.apply(Action("me", "check"))
+    hand.apply(Action("you", "check"))
+    hand.apply(Action("me", "discard", cards=tuple(parse_cards(my_discard))))
+    hand.apply(Action("you", "discard", cards=tuple(parse_cards(their_discard))))
+    return hand
+
+
+def decisions(hand: Hand, profiles: dict[str, Profile], level: str = "hard") -> Counter[str]:
+    return Counter(
+        Strategy(level, random.Random(seed)).decide(observe(hand, "me", profiles)).action
+        for seed in SEEDS
+    )
+
+
+def facing_a_bet(mine: str) -> Hand:
+    hand = after_the_draw(mine)
+    hand.apply(Action("me", "check"))
+    hand.apply(Action("you", "bet"))
+    return hand
+
+
+# ----- the maniac: a bet says little -----------------------------------------------
+
+
+@pytest.mark.parametrize("mine", ["Jh 7s 4d 3c 2h", "Qh 7s 4d 3c 2h"])
+def test_hard_calls_down_a_maniac_with_a_hand_it_folds_to_an_unknown_bettor(mine):
+    """A made jack or queen folds to a bet from a player who drew one, unless that player
+    has bet nearly every time they could: then the bet is no read, and it calls."""
+    assert decisions(facing_a_bet(mine), {}) == Counter(fold=len(SEEDS))
+    assert decisions(facing_a_bet(mine), MANIAC) == Counter(call=len(SEEDS))
+
+
+@pytest.mark.parametrize("mine", ["9h 7s 4d 3c 2h", "Th 7s 4d 3c 2h"])
+def test_hard_raises_a_maniac_with_a_hand_it_only_calls_an_unknown_bettor_with(mine):
+    assert decisions(facing_a_bet(mine), {}) == Counter(call=len(SEEDS))
+    assert decisions(facing_a_bet(mine), MANIAC) == Counter({"raise": len(SEEDS)})
+
+
+# ----- the calling station: no bluffs, thinner value ----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("mine", "discard", "then", "theirs", "their_discard"),
+    [
+        # I drew one and caught a king; they drew two.
+        ("Kc 7d 4h 3s 2c", "Kc", "Kh", "Kd Qs Jd 9c 8d", "Kd Qs"),
+        # I stood pat on a jack or a queen; they drew one.
+        ("Jh 7s 4d 3c 2h", "", "", THEIRS, "Kc"),
+        ("Qh 7s 4d 3c 2h", "", "", THEIRS, "Kc"),
+    ],
+)
+def test_hard_never_bluffs_a_calling_station(mine, discard, then, theirs, their_discard):
+    """First to act in the last round with a hand that loses to most of the other's
+    range, hard bets it now and then (a bluff: the other drew more, or it stood pat), but
+    never against a player who never folds."""
+    hand = after_the_draw(mine, discard, their_discard, then, theirs)
+    against_unknown = decisions(hand, {})
+    assert against_unknown["bet"] > 0, against_unknown
+    assert decisions(hand, STATION) == Counter(check=len(SEEDS))
+
+
+def test_hard_value_bets_thinner_against_a_calling_station():
+    """A made ten checked to: against an unknown player that drew one it mostly checks
+    (a sound player folds what it beats and calls with what beats it), against one who
+    calls everything it always bets."""
+    mine = "Th 8s 6d 3c 2h"
+    against_unknown = decisions(after_the_draw(mine), {})
+    assert against_unknown["check"] > len(SEEDS) // 2, against_unknown
+    assert decisions(after_the_draw(mine), STATION) == Counter(bet=len(SEEDS))
+
+
+def test_hard_bets_into_a_pat_hand_of_a_player_who_stands_pat_rough():
+    """Both stood pat. A made jack does not bet into a sound player's pat hand (without
+    bluffs, against a station), but does into the pat hand of a player who has shown
+    down jacks and queens it stood pat with."""
+    mine = "Jh 7s 4d 3c 2h"
+    assert decisions(after_the_draw(mine, their_discard=""), STATION) == Counter(check=len(SEEDS))
+    assert decisions(after_the_draw(mine, their_discard=""), ROUGH_STATION) == Counter(
+        bet=len(SEEDS)
+    )
+
+
+@pytest.mark.parametrize("level", ["easy", "normal"])
+def test_only_hard_adapts(level):
+    for mine in ("Jh 7s 4d 3c 2h", "Th 8s 6d 3c 2h"):
+        hand = after_the_draw(mine)
+        assert decisions(hand, {}, level) == decisions(hand, STATION, level)
+
+
+# ----- counting the profiles ---------------------------------------------------------
+
+
+def test_a_sound_or_unseen_player_reads_as_sound():
+    assert tendency(None) == SOUND
+    assert tendency(Profile()) == SOUND
+    sound = Profile(actions=40, aggressive=12, faced=20, folds=7)
+    assert tendency(sound) == SOUND
+
+
+def betting(player: str, actions: str) -> list[PublicAction]:
+    return [PublicAction(player, a) for a in actions.split()]
+
+
+def test_record_counts_each_players_public_betting():
+    maniac: dict[str, Profile] = {}
+    station: dict[str, Profile] = {}
+    for _ in range(10):
+        maniac = record(maniac, betting("x", "fold") + betting("m", "bet raise raise raise"))
+        station = record(station, betting("s", "check call call check call"))
+    assert maniac["m"] == Profile(actions=40, aggressive=40, faced=30, folds=0)
+    assert maniac["x"] == Profile(actions=10, aggressive=0, faced=10, folds=10)
+    t = tendency(maniac["m"])
+    assert t.loose == 1.0 and t.sticky > 0.9 and t.passive == 0.0
+    t = tendency(station["s"])
+    assert t.loose == 0.0 and t.sticky > 0.9 and t.passive == 1.0
+    assert tendency(maniac["x"]).sticky == 0.0
+
+
+def test_record_reads_rough_pat_hands_from_a_real_showdown():
+    """The other player stands pat on a queen, both check it down: the showdown shows a
+    rough pat hand; the first such hand does not yet outweigh the prior, the third does."""
+    profiles: dict[str, Profile] = {}
+    for _ in range(3):
+        hand = after_the_draw("9h 7s 4d 3c 2h", their_discard="")
+        hand.apply(Action("me", "check"))
+        hand.apply(Action("you", "check"))
+        assert hand.complete
+        history = public_history(hand)
+        assert all(a.cards is None for a in history)  # discards as counts only
+        profiles = record(profiles, history, public_view(hand).shown)
+        if profiles["you"].pats_shown == 1:
+            assert not tendency(profiles["you"]).rough_pat
+    assert profiles["you"].pats_shown == 3 and profiles["you"].rough_pats == 3
+    assert profiles["me"].pats_shown == 3 and profiles["me"].rough_pats == 0
+    assert tendency(profiles["you"]).rough_pat
+    assert not tendency(profiles["me"]).rough_pat
+
+
+# ----- the practice driver keeps the profiles per table ---------------------------------
+
+CH = 710
+PERSON = 31
+
+
+async def test_the_practice_driver_counts_each_finished_hand_and_starts_over_on_new_seats(
+    databases: Databases,
+) -> None:
+    """At a real practice table the driver's profiles are exactly what the recorded hands
+    show in public (replayed from the store), and a new seat empties them."""
+    store, m = await open_manager(databases.target("p.db"), seed=7)
+    driver = PracticeDriver(m, pause=0, rng=random.Random(3))
+    finished: list[int] = []
+    m.subscribe(lambda e: finished.append(e.hand_id or 0) if e.kind == "finished" else None)
+    await m.open_table(GUILD, CH, "a5-draw")
+    await m.join(CH, PERSON, "anna")
+    await m.add_bot(CH, PERSON, "hard", "bot (hard)")
+    for n in range(3):
+        await m.deal(CH, PERSON)
+        for _ in range(500):
+            await driver.settle()
+            if m.view(CH).hand is None:
+                break
+            if m.view(CH).to_act_user == PERSON:
+                await step(m, CH, f"profiles-{n}")
+    assert len(finished) == 3
+    expected: dict[str, Profile] = {}
+    for hand_id in finished:
+        hand = replay_record(await store.hand_record(hand_id))
+        expected = record(expected, public_history(hand), public_view(hand).shown)
+    assert driver.profiles(CH) == expected
+    assert expected[str(PERSON)].actions > 0
+    await m.join(CH, PERSON + 1, "bruno")
+    assert driver.profiles(CH) == {}
+    await driver.close()
+    await close_manager(store, m)
+
+
+def replay_record(record_: dict) -> Hand:
+    header = parse_header(record_)
+    header.actions = list(parse_actions(record_["actions"]))  # type: ignore[arg-type]
+    return Hand.replay(header)
+
+
+def test_calls_in_a_capped_round_do_not_make_a_maniac_look_passive():
+    """At a full table of maniacs the round is capped before most of them act: their calls
+    then are all the rules allow, so they count as no chance to bet (on the old count the
+    seven maniacs read as passive callers and their raises as strength)."""
+    profiles: dict[str, Profile] = {}
+    capped = betting("m1", "bet") + betting("m2", "raise") + betting("m3", "raise")
+    capped += betting("m4", "raise") + [PublicAction(f"m{i}", "call") for i in range(5, 9)]
+    for _ in range(10):
+        profiles = record(profiles, capped + [PublicAction("m8", "buy", source="left")] + capped)
+    assert profiles["m8"].actions == 0 and profiles["m8"].faced == 20
+    assert profiles["m2"].aggressive == profiles["m2"].actions == 20
