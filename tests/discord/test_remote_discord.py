@@ -33,6 +33,7 @@ from fakediscord.remote import RemoteHarness
 ALICE, BOB, CAROL = PLAYERS[:3]
 #: channels another process of the same bot token floods
 FLOODED = [1330000000000000001 + i for i in range(30)]
+POSTS = 3  # per flooded channel
 
 
 async def _other_process() -> HTTPClient:
@@ -76,11 +77,13 @@ async def test_the_global_limit_429s_channel_routes_never_interactions_and_nothi
         loop = asyncio.get_running_loop()
         start, since = loop.time(), len(await h.fetch_log())
         try:
-            # 120 posts, 4 per channel (under each channel's 5 per 5 s), all at once ...
+            # 90 posts, 3 per channel (under each channel's 5 per 5 s), all at once: over the
+            # 50 per second, yet few enough that no post needs more than discord.py's 5 tries
+            # (120 did once, under load) ...
             flood = asyncio.gather(
                 *(
                     other.send_message(c, params=handle_message_parameters(content=f"{c}:{i}"))
-                    for i in range(4)
+                    for i in range(POSTS)
                     for c in FLOODED
                 )
             )
@@ -106,9 +109,9 @@ async def test_the_global_limit_429s_channel_routes_never_interactions_and_nothi
         assert len(interactions) >= 60 and all(e[4] != 429 for e in interactions)
         assert played >= 2 and all(r.callback_type is not None for r in answered)
         for c in FLOODED:  # discord.py waited and sent again: every post arrived
-            assert sorted(m.content for m in h.messages(c)) == [f"{c}:{i}" for i in range(4)]
-        # 120 posts admitted at most 50 in any second span at least 2 s
-        assert spent >= 2.0
+            assert sorted(m.content for m in h.messages(c)) == [f"{c}:{i}" for i in range(POSTS)]
+        # 90 posts admitted at most 50 in any second span more than 1 s
+        assert spent >= 1.0
         # the last edits may still wait on the table channel's bucket (5 per 5 s)
         assert await h.bot.presenter.drain(30)  # type: ignore[attr-defined]
         assert_table_shows_latest(h, TABLE)
