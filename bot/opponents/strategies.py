@@ -51,7 +51,7 @@ class Style:
 
 STYLES = {
     "easy": Style(0.30, 0.45, 0.45, 1.0, 0.0, 0.3, 0, 0.0),
-    "normal": Style(0.10, 0.22, 1.0, 0.85, 0.06, 0.0, 0, 0.0),
+    "normal": Style(0.10, 0.22, 1.0, 0.85, 0.06, 0.0, 0, 0.0, adapt=True),
     "hard": Style(0.04, 0.16, 1.0, 0.70, 0.10, 0.0, 240, 0.15, ranges=True, steal=0.35, adapt=True),
 }
 # Range play (hard): the equity a call needs above the pot odds, by draws still to come

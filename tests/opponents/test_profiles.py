@@ -1,9 +1,9 @@
-"""The strongest level adapts to what each player has shown at the table in earlier hands.
+"""The two stronger levels adapt to what each player has shown at the table in earlier hands.
 
 Profiles are counted from public history only (betting actions, draw counts, hands shown
 down). Each test plays a real heads-up a5-draw hand on the engine to a decision after the
-draw and asks ``hard`` what it does there, over many seeds, once against a player it knows
-nothing of and once against the profile of a maniac or a calling station.
+draw and asks ``hard`` (or ``normal``) what it does there, over many seeds, once against a
+player it knows nothing of and once against the profile of a maniac or a calling station.
 """
 
 from __future__ import annotations
@@ -135,11 +135,33 @@ def test_hard_bets_into_a_pat_hand_of_a_player_who_stands_pat_rough():
     )
 
 
-@pytest.mark.parametrize("level", ["easy", "normal"])
-def test_only_hard_adapts(level):
+def test_easy_does_not_adapt():
+    """A beginner's opponent plays its cards, whoever it plays against."""
     for mine in ("Jh 7s 4d 3c 2h", "Th 8s 6d 3c 2h"):
         hand = after_the_draw(mine)
-        assert decisions(hand, {}, level) == decisions(hand, STATION, level)
+        assert decisions(hand, {}, "easy") == decisions(hand, STATION, "easy")
+        bet = facing_a_bet(mine)
+        assert decisions(bet, {}, "easy") == decisions(bet, MANIAC, "easy")
+
+
+def test_normal_calls_down_a_maniac_with_a_king_it_folds_to_an_unknown_bettor():
+    """``normal`` reads the profiles too (issue 19: against tables of maniacs its fixed
+    discount for every raise folded most hands, and it lost to ``easy``)."""
+    mine = "Kh 7s 4d 3c 2h"
+    assert decisions(facing_a_bet(mine), {}, "normal") == Counter(fold=len(SEEDS))
+    assert decisions(facing_a_bet(mine), MANIAC, "normal") == Counter(call=len(SEEDS))
+
+
+def test_normal_raises_a_maniac_with_a_ten_it_only_calls_an_unknown_bettor_with():
+    mine = "Th 7s 4d 3c 2h"
+    assert decisions(facing_a_bet(mine), {}, "normal") == Counter(call=len(SEEDS))
+    assert decisions(facing_a_bet(mine), MANIAC, "normal") == Counter({"raise": len(SEEDS)})
+
+
+def test_normal_value_bets_a_jack_against_a_calling_station_only():
+    mine = "Jh 7s 4d 3c 2h"
+    assert decisions(after_the_draw(mine), {}, "normal") == Counter(check=len(SEEDS))
+    assert decisions(after_the_draw(mine), STATION, "normal") == Counter(bet=len(SEEDS))
 
 
 # ----- counting the profiles ---------------------------------------------------------
