@@ -4,7 +4,7 @@ A strategy sees only an ``Observation`` (built by ``observe`` from the seat's ow
 view and the public history) and returns an engine ``Action``.
 """
 
-from . import lowball
+from . import lowball, ranges
 from .advice import Advice, Review, advise, review
 from .observation import Observation, PublicAction, observe, public_history
 from .profiles import Profile, Tendency, record, tendency
@@ -15,6 +15,12 @@ def warm_up() -> None:
     """Build the reference tables every level reads, so no decision builds them: call it
     once at start-up, on a thread (what it costs: docs/benchmarks.md)."""
     lowball.warm_up()
+    ranges.warm_up()
+
+
+def cache_sizes() -> dict[str, int]:
+    """How many entries each reference table and range pool cache holds."""
+    return {**lowball.cache_sizes(), **ranges.cache_sizes()}
 
 
 __all__ = [
@@ -29,6 +35,7 @@ __all__ = [
     "Strategy",
     "Tendency",
     "advise",
+    "cache_sizes",
     "observe",
     "public_history",
     "record",

@@ -24,7 +24,7 @@ from itertools import combinations
 from bot.engine import VARIANTS, Action
 from bot.engine.cards import Card
 
-from . import abyssinia, lowball
+from . import abyssinia, lowball, ranges
 from .observation import Observation
 from .profiles import Tendency, tendency
 
@@ -100,7 +100,7 @@ class Strategy:
             return Action(obs.player, "discard", cards=tuple(c for c in obs.cards if c not in keep))
         if style.ranges:
             reads = opponent_reads(obs, style.adapt)
-            equity = lowball.range_equity(
+            equity = ranges.range_equity(
                 ranking,
                 game.draws,
                 lowball.finals_of(obs.cards, ranking, draws_left, keep),
@@ -388,7 +388,7 @@ def _current_round(obs: Observation) -> list[tuple[str, str]]:
     return []
 
 
-def opponent_reads(obs: Observation, adapt: bool = False) -> dict[str, lowball.Read]:
+def opponent_reads(obs: Observation, adapt: bool = False) -> dict[str, ranges.Read]:
     """What each other player's betting says: this round's bets, raises, calls and
     checks, and their bets and raises in the round before it (with ``adapt``, weighed
     by what their earlier hands showed of them)."""
@@ -402,7 +402,7 @@ def opponent_reads(obs: Observation, adapt: bool = False) -> dict[str, lowball.R
             continue
         mine = [a for p, a in current if p == s.player]
         t = tendency(obs.profiles.get(s.player)) if adapt else Tendency()
-        out[s.player] = lowball.Read(
+        out[s.player] = ranges.Read(
             aggression=sum(1 for a in mine if a in ("bet", "raise")),
             called="call" in mine,
             checked=bool(mine) and all(a == "check" for a in mine),

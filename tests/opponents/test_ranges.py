@@ -15,8 +15,7 @@ import pytest
 from bot.engine import Action, Hand
 from bot.engine.cards import parse_cards
 from bot.engine.simulate import new_random_hand
-from bot.opponents import LEVELS, Strategy, lowball, observe, warm_up
-from bot.opponents.lowball import cache_sizes
+from bot.opponents import LEVELS, Strategy, cache_sizes, lowball, observe, ranges, warm_up
 from tests.support.opponent_hands import heads_up, until_my
 
 SEEDS = range(30)
@@ -160,9 +159,9 @@ def test_a_draw_against_several_players_wins_when_it_gets_there_against_all_of_t
         kept = parse_cards(keep) if keep else None
         finals = lowball.finals_of(mine, "a6", left, kept)
         drawn: tuple[int, ...] = () if left else (1,)
-        alone = lowball.range_equity("a6", 1, finals, mine, [(drawn, lowball.Read())], 10_000, rng)
-        three = lowball.range_equity(
-            "a6", 1, finals, mine, [(drawn, lowball.Read())] * 3, 10_000, rng
+        alone = ranges.range_equity("a6", 1, finals, mine, [(drawn, ranges.Read())], 10_000, rng)
+        three = ranges.range_equity(
+            "a6", 1, finals, mine, [(drawn, ranges.Read())] * 3, 10_000, rng
         )
         if left:
             assert three > 1.5 * alone**3, (three, alone)
