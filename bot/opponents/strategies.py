@@ -204,7 +204,9 @@ class Strategy:
         raise_edge = style.raise_edge * (1.0 - 0.75 * max(them.loose, them.sticky))
         if "raise" in legal and equity >= fair + raise_edge + 0.05 * max(0, raises - 1):
             return "raise"
-        margin = CALL_MARGIN[min(draws_left, 3)]
+        # The margin pays for later bets made with a hand that is often behind: several
+        # players still in pay them too, and a loose player's bets come with any hand.
+        margin = CALL_MARGIN[min(draws_left, 3)] * (1.0 - them.loose) / len(opps)
         if draws_left == 1 and not made and len(keep) == 4:
             margin = -0.02  # a good one-card draw late: the big bets it wins pay for it
         if equity >= pot_odds + margin:

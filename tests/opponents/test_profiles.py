@@ -28,6 +28,7 @@ from bot.opponents import (
 from bot.opponents.profiles import SOUND
 from bot.practice.driver import PracticeDriver
 from tests.support.databases import Databases
+from tests.support.engine_helpers import deck_for, rotate_to_seats
 from tests.support.manager_helpers import GUILD, close_manager, open_manager, step
 from tests.support.opponent_hands import heads_up
 
@@ -162,6 +163,33 @@ def test_normal_value_bets_a_jack_against_a_calling_station_only():
     mine = "Jh 7s 4d 3c 2h"
     assert decisions(after_the_draw(mine), {}, "normal") == Counter(check=len(SEEDS))
     assert decisions(after_the_draw(mine), STATION, "normal") == Counter(bet=len(SEEDS))
+
+
+def four_handed_triple_draw_raised_to_me(mine: str) -> Hand:
+    """Four-handed triple draw before the first draw: the three others (pairs and
+    trash; their cards are hidden from ``me``) raise whenever they may until it is my turn."""
+    others = ["Tc Td Jd 9s 8c", "Th Ts Jc 9d 8h", "Js Jh 9h 9c 8s"]
+    dealer = 2
+    deck = parse_cards(" ".join(deck_for(rotate_to_seats([*others, mine], dealer))))
+    seats = [("a", 100), ("b", 100), ("c", 100), ("me", 100)]
+    hand = Hand.start("a5-triple", seats, dealer, deck)
+    while hand.players[hand.to_act] != "me":
+        d = hand.decision()
+        assert d is not None
+        hand.apply(Action(d.player, "raise" if "raise" in d.legal else "call"))
+    return hand
+
+
+def test_hard_calls_three_maniacs_raises_with_a_draw_it_folds_to_three_unknown_raisers():
+    """Three to a seven with three draws: folded to a capped pot from players it knows
+    nothing of, called against three maniacs. The margin a call needs above the pot odds
+    pays for later bets made when behind; against several players, who pay those bets
+    too, and loose ones, whose bets come with any hand, it shrinks (issue 19: the full
+    triple-draw table of maniacs beat hard's folds, and normal won more there)."""
+    maniacs = {p: MANIAC["you"] for p in ("a", "b", "c")}
+    hand = four_handed_triple_draw_raised_to_me("Ac 3d 7h Ks Qc")
+    assert decisions(hand, {}) == Counter(fold=len(SEEDS))
+    assert decisions(hand, maniacs) == Counter(call=len(SEEDS))
 
 
 # ----- counting the profiles ---------------------------------------------------------
