@@ -41,7 +41,7 @@ from .recovery import Recovery
 from .service import TIMEOUT_RANGE, Seating
 from .steps import BotTurn, Listener, Steps
 from .table import Table
-from .timers import IdleAfter, Timers
+from .timers import IdleAfter, Profiles, Timers
 
 __all__ = ["SMALLEST_MINIMUM", "TIMEOUT_RANGE", "PracticeReview", "TableManager"]
 
@@ -173,6 +173,11 @@ class TableManager:
     def on_bot_turn(self, schedule: Callable[[BotTurn], None]) -> None:
         """Who moves the computer players: called by the post-step hook when one is to act."""
         self.steps.bot_turn = schedule
+
+    def read_profiles(self, profiles: Profiles) -> None:
+        """Where a computer player's move made at its deadline reads what each player at
+        the table has shown in earlier hands (the practice driver keeps it)."""
+        self.timers.profiles = profiles
 
     def wake_bots(self) -> None:
         """Run the hook's wake for every table (a driver attached to a running manager)."""

@@ -13,9 +13,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 
-from bot.opponents import Strategy, observe
+from bot.opponents import Profile, Strategy, observe
 
 from .models import Code, Refused
 from .moderation import Moderation
@@ -25,6 +25,11 @@ from .table import Table
 
 log = logging.getLogger(__name__)
 IdleAfter = Callable[[int], Awaitable[float | None]]  # guild -> seconds (None: never)
+Profiles = Callable[[int], Mapping[str, Profile]]  # channel -> what each player has shown
+
+
+def _none_seen(channel_id: int) -> Mapping[str, Profile]:
+    return {}
 
 
 class Timers:
@@ -43,6 +48,7 @@ class Timers:
         self.next_hand_delay = next_hand_delay
         self.idle_after = idle_after
         self.bot_rng = secrets.SystemRandom()  # a computer player's move made by its deadline
+        self.profiles: Profiles = _none_seen  # … reading what the practice driver has seen
         steps.hand_over = self._hand_over
 
     # ----- turn deadlines -----------------------------------------------------
@@ -73,7 +79,9 @@ class Timers:
             seat = table.to_act()
             if seat is not None and seat.bot is not None:
                 key = str(seat.user_id)
-                seen = observe(hand, key)  # now, under the lock; decided off the loop
+                # Now, under the lock, with what the table's earlier hands showed of each
+                # player, as the practice driver would decide it; decided off the loop.
+                seen = observe(hand, key, self.profiles(channel_id))
                 chosen = await asyncio.to_thread(Strategy(seat.bot, self.bot_rng).decide, seen)
                 step.emit(*await self.play.apply(table, chosen, timeout=False))
             else:

@@ -8,6 +8,7 @@ player it knows nothing of and once against the profile of a maniac or a calling
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 
@@ -278,6 +279,68 @@ async def test_the_practice_driver_counts_each_finished_hand_and_starts_over_on_
     assert driver.profiles(CH) == {}
     await driver.close()
     await close_manager(store, m)
+
+
+async def test_a_move_made_at_its_deadline_reads_the_profiles_as_the_driver_would(
+    databases: Databases,
+) -> None:
+    """A computer player whose driver never moved is moved by its turn's deadline: that
+    move reads what the table has seen of each player too (before, the deadline's move
+    decided as against strangers). The person plays a maniac for a few hands; then, at
+    a turn where the profiles change hard's decision, the deadline makes the move."""
+    store, m = await open_manager(databases.target("p.db"), seed=11)
+    driver = PracticeDriver(m, pause=0, rng=random.Random(3))
+    await m.open_table(GUILD, CH, "a5-draw")
+    await m.join(CH, PERSON, "anna")
+    await m.add_bot(CH, PERSON, "hard", "bot (hard)")
+    moves: list[str] = []
+    m.subscribe(lambda e: moves.append(e.move.action) if e.move is not None else None)
+
+    async def maniac() -> None:
+        decision = m.tables[CH].hand.decision()  # type: ignore[union-attr]
+        assert decision is not None
+        if decision.phase == "draw":
+            await m.act(CH, PERSON, "discard", cards="")  # stands pat, always
+            return
+        legal = decision.legal
+        await m.act(CH, PERSON, next(a for a in ("raise", "bet", "call", "check") if a in legal))
+
+    try:
+        tested = False
+        for n in range(200):
+            driver.pause = 0 if n < 12 else 3600  # then the driver would wait an hour
+            await m.deal(CH, PERSON)
+            for _ in range(100):
+                if n < 12:
+                    await driver.settle()  # (later its moves sleep: settling would wait an hour)
+                view = m.view(CH)
+                if view.hand is None:
+                    break
+                if view.to_act_user == PERSON:
+                    await maniac()
+                    continue
+                if n < 12:
+                    continue
+                bot = view.to_act_user
+                assert bot is not None and view.hand_id is not None
+                seen = m.observation(CH, bot, view.hand_id, view.turn)
+                assert seen is not None
+                read = Strategy("hard", random.Random(0)).decide(
+                    dataclasses.replace(seen, profiles=driver.profiles(CH))
+                )
+                blind = Strategy("hard", random.Random(0)).decide(seen)
+                m.timers.bot_rng = random.Random(0)
+                assert await m.expire(CH)
+                if read != blind:
+                    assert moves[-1] == read.action, (read, blind)
+                    tested = True
+            if tested:
+                break
+        assert tested, "no turn where the profiles changed the decision"
+        assert tendency(driver.profiles(CH)[str(PERSON)]).loose > 0.5
+    finally:  # its moves sleep an hour: cancel them, pass or fail
+        await driver.close()
+        await close_manager(store, m)
 
 
 def replay_record(record_: dict) -> Hand:
