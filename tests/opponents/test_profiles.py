@@ -93,6 +93,23 @@ def test_hard_raises_a_maniac_with_a_hand_it_only_calls_an_unknown_bettor_with(m
     assert decisions(facing_a_bet(mine), MANIAC) == Counter({"raise": len(SEEDS)})
 
 
+def reraised(mine: str) -> Hand:
+    """After the draw: I check, the other bets, I raise, they raise again."""
+    hand = facing_a_bet(mine)
+    hand.apply(Action("me", "raise"))
+    hand.apply(Action("you", "raise"))
+    return hand
+
+
+@pytest.mark.parametrize("mine", ["Th 7s 4d 3c 2h", "9h 8h 6d 3c 2h"])
+def test_hard_keeps_raising_a_maniac_where_it_stops_raising_an_unknown_player(mine):
+    """Each raise in a round asks more of the next one, since a sound player's raises
+    mean more and more; a maniac's do not, so a ten or a nine goes on raising him (issue
+    19: heads-up against the maniac normal had won more than hard)."""
+    assert decisions(reraised(mine), {}) == Counter(call=len(SEEDS))
+    assert decisions(reraised(mine), MANIAC) == Counter({"raise": len(SEEDS)})
+
+
 # ----- the calling station: no bluffs, thinner value ----------------------------------
 
 
@@ -183,14 +200,14 @@ def four_handed_triple_draw_raised_to_me(mine: str) -> Hand:
 
 def test_hard_calls_three_maniacs_raises_with_a_draw_it_folds_to_three_unknown_raisers():
     """Three to a seven with three draws: folded to a capped pot from players it knows
-    nothing of, called against three maniacs. The margin a call needs above the pot odds
+    nothing of, played on against three maniacs. The margin a call needs above the pot odds
     pays for later bets made when behind; against several players, who pay those bets
     too, and loose ones, whose bets come with any hand, it shrinks (issue 19: the full
     triple-draw table of maniacs beat hard's folds, and normal won more there)."""
     maniacs = {p: MANIAC["you"] for p in ("a", "b", "c")}
     hand = four_handed_triple_draw_raised_to_me("Ac 3d 7h Ks Qc")
     assert decisions(hand, {}) == Counter(fold=len(SEEDS))
-    assert decisions(hand, maniacs) == Counter(call=len(SEEDS))
+    assert decisions(hand, maniacs)["fold"] == 0  # called, or raised: more than its share
 
 
 # ----- counting the profiles ---------------------------------------------------------
