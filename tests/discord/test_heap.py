@@ -1,0 +1,58 @@
+"""What the bot keeps alive between clicks and what a click leaves for the garbage collector:
+every object kept is walked by each full collection, with the event loop stopped."""
+
+from __future__ import annotations
+
+import gc
+
+import discord
+
+from fakediscord.harness import DiscordHarness
+from fakediscord.poker import GUILD, PLAYERS, TABLE, make_bot, open_table
+from tests.discord.test_click_answers import patient, to_act
+
+ALICE, BOB = PLAYERS[:2]
+
+
+def alive(*types: type) -> list[object]:
+    gc.collect()
+    return [o for o in gc.get_objects() if isinstance(o, types)]
+
+
+async def test_no_interaction_or_message_outlives_its_answer(tmp_path):
+    async with DiscordHarness(make_bot(tmp_path / "c.db")) as h:
+        await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
+        patient(h)
+        table = await open_table(h, "a6-draw", [ALICE, BOB])
+        await h.click(ALICE, table, h.message(table.id).custom_id_for("Deal"))
+        checked = await h.click(to_act(h), table, h.message(table.id).custom_id_for("Check"))
+        assert checked.callback_type == 7  # the table went out with the answer
+        await h.settle()
+        # the lane keeps the click's token for later edits, not the interaction with its
+        # message, member and components
+        assert alive(discord.Interaction, discord.Message) == []
+        (webhook,) = alive(discord.Webhook)
+        assert webhook.token == checked.token
+        start = len(h.sent)
+        await h.slash(to_act(h), TABLE, "a6-draw check")  # no table to carry: a token edit
+        (edit,) = [s for s in h.sent[start:] if s.method == "PATCH"]
+        assert edit.interaction_token == checked.token and edit.path.endswith("/@original")
+
+
+async def test_a_click_leaves_no_reference_cycle(tmp_path):
+    async with DiscordHarness(make_bot(tmp_path / "c.db")) as h:
+        await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
+        patient(h)
+        table = await open_table(h, "a6-draw", [ALICE, BOB])
+        await h.click(ALICE, table, h.message(table.id).custom_id_for("Deal"))
+        await h.settle()
+        gc.collect()
+        gc.disable()  # whatever the click leaves must die by reference counting
+        try:
+            checked = await h.click(to_act(h), table, h.message(table.id).custom_id_for("Check"))
+            await h.settle()
+            cyclic = gc.collect()
+        finally:
+            gc.enable()
+        assert checked.callback_type == 7
+        assert cyclic == 0
