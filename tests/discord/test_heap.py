@@ -39,6 +39,22 @@ async def test_no_interaction_or_message_outlives_its_answer(tmp_path):
         assert edit.interaction_token == checked.token and edit.path.endswith("/@original")
 
 
+async def test_nothing_of_the_click_that_ended_a_hand_is_kept(tmp_path):
+    async with DiscordHarness(make_bot(tmp_path / "c.db")) as h:
+        await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
+        patient(h)
+        table = await open_table(h, "a6-draw", [ALICE, BOB])
+        await h.click(ALICE, table, h.message(table.id).custom_id_for("Deal"))
+        await h.click(to_act(h), table, h.message(table.id).custom_id_for("Bet 1"))
+        folded = await h.click(to_act(h), table, h.message(table.id).custom_id_for("Fold"))
+        await h.settle()
+        mine = [s for s in folded.sent if s.interaction_token == folded.token]
+        followups = [s for s in mine if s.method == "POST" and not s.path.endswith("/callback")]
+        assert [s.visibility for s in followups] == ["ephemeral", "public"]  # the result
+        # the send worker is done with that job: its click (interaction, message) is let go
+        assert alive(discord.Interaction, discord.Message) == []
+
+
 async def test_a_click_leaves_no_reference_cycle(tmp_path):
     async with DiscordHarness(make_bot(tmp_path / "c.db")) as h:
         await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
