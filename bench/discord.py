@@ -67,8 +67,8 @@ if not __package__:  # run as `python bench/discord.py`: make the repo importabl
 import random  # noqa: E402
 
 from bench.tables import GAMES, choose  # noqa: E402
-from bot.client import freeze_heap  # noqa: E402
 from bot.engine.record import parse_record  # noqa: E402
+from bot.heap import freeze_heap  # noqa: E402
 from bot.tables.models import TableEvent  # noqa: E402
 from bot.tables.table import Table  # noqa: E402
 from fakediscord.harness import DiscordHarness, Reply, users  # noqa: E402

@@ -4,6 +4,8 @@ every object kept is walked by each full collection, with the event loop stopped
 from __future__ import annotations
 
 import gc
+import weakref
+from typing import Any
 
 import discord
 
@@ -72,3 +74,30 @@ async def test_a_click_leaves_no_reference_cycle(tmp_path):
             gc.enable()
         assert checked.callback_type == 7
         assert cyclic == 0
+
+
+async def test_a_closed_tables_objects_die_while_frozen(tmp_path):
+    """bot/heap.py freezes what full collections leave alive: a closed table's objects must
+    then die by reference counting, with no cycle the collector would have had to find."""
+    async with DiscordHarness(make_bot(tmp_path / "c.db")) as h:
+        await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
+        patient(h)
+        table = await open_table(h, "a6-draw", [ALICE, BOB])
+        await h.click(ALICE, table, h.message(table.id).custom_id_for("Deal"))
+        await h.click(to_act(h), table, h.message(table.id).custom_id_for("Bet 1"))
+        await h.settle()
+        bot: Any = h.bot
+        lane, state = bot.presenter.lanes[TABLE], bot.manager.tables[TABLE]
+        kept = [weakref.ref(o) for o in (lane, state, *lane.tasks, lane.voice, state.hand)]
+        del lane, state
+        gc.collect()
+        gc.freeze()  # as after a full collection
+        try:
+            await h.click(to_act(h), table, h.message(table.id).custom_id_for("Fold"))
+            await h.slash(BOB, TABLE, "a6-draw leave")
+            await h.slash(ALICE, TABLE, "a6-draw close")
+            await h.settle()
+            assert TABLE not in bot.presenter.lanes and TABLE not in bot.manager.tables
+            assert [r for r in kept if r() is not None] == []
+        finally:
+            gc.unfreeze()
