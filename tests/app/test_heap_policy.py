@@ -1,5 +1,5 @@
-"""bot/heap.py: the survivors of each full collection are frozen, and once a sweep the
-whole heap is given back to the collector."""
+"""bot/heap.py: the survivors of each collection are frozen, and once a sweep the whole heap
+is given back to the collector until a full pass has walked it."""
 
 from __future__ import annotations
 
@@ -13,23 +13,30 @@ class Cycle:
         self.me = self
 
 
-def test_a_full_collection_freezes_its_survivors_and_the_sweep_gives_them_back():
+def walked(o: object) -> bool:
+    return any(x is o for x in gc.get_objects())
+
+
+def test_each_collection_freezes_its_survivors_and_the_sweep_gives_them_back():
     now = [0.0]
     policy = heap._Policy(clock=lambda: now[0])
     gc.callbacks.append(policy)
     frozen = gc.get_freeze_count()
     try:
         kept = Cycle()
-        gc.collect()
-        assert gc.get_freeze_count() > frozen  # the survivors, ``kept`` among them
-        assert not any(o is kept for o in gc.get_objects())  # no longer walked
+        gc.collect(0)  # a young pass: its survivors are frozen too
+        assert gc.get_freeze_count() > frozen and not walked(kept)
         newer = Cycle()
-        gc.collect(1)  # a younger generation's pass freezes nothing
-        assert any(o is newer for o in gc.get_objects())
-        now[0] = heap.SWEEP  # an hour on: the whole heap goes back to the collector
-        gc.collect()
+        assert walked(newer)  # made since: the next pass walks it
+        now[0] = heap.SWEEP  # an hour on: the heap goes back to the collector
+        gc.collect(0)
+        assert gc.get_freeze_count() == 0 and walked(kept)
+        gc.collect(1)  # young passes freeze nothing until the sweep's full pass
         assert gc.get_freeze_count() == 0
-        assert any(o is kept for o in gc.get_objects())
+        gone = Cycle()
+        del gone
+        assert gc.collect() >= 2  # the full pass frees what cycles there were
+        assert gc.get_freeze_count() > 0 and not walked(kept)  # and freezing resumes
     finally:
         gc.callbacks.remove(policy)
         gc.unfreeze()
