@@ -1,13 +1,13 @@
 """The garbage collector's policy: what start-up and each collection leave alive is frozen.
 
 A collection walks every tracked object of the generations it collects with the event loop
-stopped, and on this machine that costs about a microsecond of CPU per object (each object
-and each object it points to is a cache miss in a heap spread over memory;
-docs/benchmarks.md). Almost everything that survives a collection lives on (tables, lanes,
-discord.py's caches) or dies by reference counting (a request in flight), and almost no
-cycle survives one: the bot breaks its cycles at their source (``bot/ui/cycles.py``). So
-after each collection its survivors are frozen (``gc.freeze``): each pass walks only what
-was made since the last one, and no pass walks the whole heap.
+stopped, at a cost per object: each object and each object it points to is a cache miss in
+a heap spread over memory (the figures: docs/benchmarks.md). Almost everything that
+survives a collection lives on (tables, lanes, discord.py's caches) or dies by reference
+counting (a request in flight), and almost no cycle survives one: the bot breaks its
+cycles at their source (``bot/ui/cycles.py``). So after each collection its survivors are
+frozen (``gc.freeze``): each pass walks only what was made since the last one, and no
+pass walks the whole heap.
 
 Frozen objects still die by reference counting; only a reference cycle among them would
 stay. ``tests/discord/test_heap.py`` checks that a click leaves no cycle and that a closed
