@@ -67,8 +67,8 @@ if not __package__:  # run as `python bench/discord.py`: make the repo importabl
 import random  # noqa: E402
 
 from bench.tables import GAMES, choose  # noqa: E402
-from bot.client import freeze_heap  # noqa: E402
 from bot.engine.record import parse_record  # noqa: E402
+from bot.heap import freeze_heap, stop_freezing  # noqa: E402
 from bot.tables.models import TableEvent  # noqa: E402
 from bot.tables.table import Table  # noqa: E402
 from fakediscord.harness import DiscordHarness, Reply, users  # noqa: E402
@@ -443,7 +443,8 @@ async def run_once(
                 in_process=in_process,
             )
     finally:
-        gc.unfreeze()  # the next run starts from a clean heap
+        stop_freezing()  # the next run starts from a clean heap, as the bot does
+        gc.unfreeze()
 
 
 # ----- printing ---------------------------------------------------------------------------

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 import random
 import time
@@ -213,14 +212,6 @@ class PokerBot(commands.Bot):
 
     async def on_error(self, event_method: str, /, *args, **kwargs) -> None:
         log.exception("unhandled error in %s", event_method)
-
-
-def freeze_heap() -> None:
-    """Take what start-up made (libraries, catalogs, the restored tables) out of the garbage
-    collector's sight: it lives as long as the process, and every full collection would
-    walk it again with the event loop stopped (what that costs: docs/benchmarks.md)."""
-    gc.collect()
-    gc.freeze()
 
 
 class ShardedPokerBot(PokerBot, commands.AutoShardedBot):

@@ -20,7 +20,8 @@ from typing import Any
 import aiohttp
 import discord
 
-from bot.client import PokerBot, freeze_heap, make_bot
+from bot.client import PokerBot, make_bot
+from bot.heap import freeze_heap
 from bot.settings import Settings, SettingsError, load_settings
 from bot.storage.backend import open_connection
 from bot.storage.postgres import is_postgres_url

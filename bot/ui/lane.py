@@ -62,6 +62,26 @@ class Carrier:
 
 
 @dataclass
+class Voice:
+    """What a click that carried the table leaves for later edits of the table message: its
+    followup webhook (the interaction's token), the message it answered and when. Not the
+    interaction itself: with its message, components, member and responses that is about a
+    hundred objects per table, kept for 15 minutes, that every full garbage collection walks
+    with the event loop stopped."""
+
+    webhook: discord.Webhook
+    message_id: int
+    created: float  # the interaction's time (its token's age)
+
+    @classmethod
+    def of(cls, interaction: discord.Interaction, message_id: int) -> Voice:
+        return cls(interaction.followup, message_id, interaction.created_at.timestamp())
+
+    def usable(self, now: float) -> bool:
+        return now - self.created < TOKEN_LIFETIME - 60
+
+
+@dataclass
 class Line:
     #: the event until it is worded; then only its words are kept (a whole table view per
     #: line would be most of what a table keeps alive between actions)
@@ -96,7 +116,7 @@ class Lane:
     board: Board | None = None
     #: the latest click whose answer carried the table: for 15 minutes its token can edit
     #: the table message (its original response) outside the global limit
-    voice: Carrier | None = None
+    voice: Voice | None = None
     retired: bool = False  # its table closed: it ends once its queue is empty
 
     def __post_init__(self) -> None:

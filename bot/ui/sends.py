@@ -51,6 +51,9 @@ async def send_worker(host: Host, lane: Lane) -> None:
             await _with_retries(host, lane, what, job)
         finally:
             lane.sending = False
+            # else the job (a result holds its click: interaction, message, member) stays
+            # alive in this frame until the lane's next send, for the collector to walk
+            del what, job
         if lane.retired and lane.sends.empty():
             return
 

@@ -20,7 +20,7 @@ from bot.tables.models import Refused, TableView
 
 from . import i18n
 from .components import let_go, table_components
-from .lane import Carrier, Host, Lane
+from .lane import Carrier, Host, Lane, Voice
 from .render import board_files, board_of, table_embed
 from .sends import TRANSIENT, backoff, timed
 
@@ -28,6 +28,18 @@ from .sends import TRANSIENT, backoff, timed
 log = logging.getLogger("bot.ui.presenter")
 
 EDITS_TOO_OLD = 30046  # "maximum number of edits to messages older than 1 hour reached"
+
+
+class _Original:
+    """The message id ``@original`` (an interaction's original response: the clicked table
+    message) for ``Webhook.edit_message``: discord.py percent-quotes an id given as a str
+    ("%40original"), not one it formats."""
+
+    def __format__(self, spec: str) -> str:
+        return "@original"
+
+
+ORIGINAL: Any = _Original()
 
 
 def too_old(host: Host, message_id: int) -> bool:
@@ -101,7 +113,8 @@ async def carry(host: Host, lane: Lane, carrier: Carrier) -> None:
         let_go(content["view"])
     carrier.ok = True
     lane.board = board
-    lane.voice = carrier
+    if interaction.message is not None:  # always: carries() checked it
+        lane.voice = Voice.of(interaction, interaction.message.id)
     host.carried += 1
     if lane.version == version:  # nothing happened since: the message shows the latest
         lane.dirty.clear()
@@ -158,12 +171,11 @@ async def _edit_by_token(host: Host, lane: Lane, content: dict[str, Any]) -> boo
     voice = lane.voice
     if not host.reuse_tokens or voice is None:
         return False
-    message = voice.interaction.message
-    if message is None or message.id != lane.message_id or not voice.usable(host.clock()):
+    if voice.message_id != lane.message_id or not voice.usable(host.clock()):
         lane.voice = None
         return False
     try:
-        await timed(host, voice.interaction.edit_original_response(**content))
+        await timed(host, voice.webhook.edit_message(ORIGINAL, **content))
     except (discord.HTTPException, *TRANSIENT) as exc:
         log.info("token edit of table %s failed (%r): through the channel", lane.channel_id,
                  exc)  # fmt: skip

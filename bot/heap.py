@@ -1,0 +1,78 @@
+"""The garbage collector's policy: what start-up and each collection leave alive is frozen.
+
+A collection walks every tracked object of the generations it collects with the event loop
+stopped, at a cost per object: each object and each object it points to is a cache miss in
+a heap spread over memory (the figures: docs/benchmarks.md). Almost everything that
+survives a collection lives on (tables, lanes, discord.py's caches) or dies by reference
+counting (a request in flight), and almost no cycle survives one: the bot breaks its
+cycles at their source (``bot/ui/cycles.py``). So after each collection its survivors are
+frozen (``gc.freeze``): each pass walks only what was made since the last one, and no
+pass walks the whole heap.
+
+Frozen objects still die by reference counting; only a reference cycle among them would
+stay. ``tests/discord/test_heap.py`` checks that a click leaves no cycle and that a closed
+table's objects die while frozen; and once every ``SWEEP`` seconds the heap is given back
+to the collector (``gc.unfreeze``) and nothing is frozen until the next full pass, which
+walks everything once and frees whatever cycles were frozen meanwhile.
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+from typing import Any
+
+#: seconds between the full passes that walk the whole heap (see the module's docstring)
+SWEEP = 3600.0
+
+
+class _Policy:
+    """The ``gc.callbacks`` hook: freeze after each collection; once per sweep, unfreeze and
+    let one full pass walk everything."""
+
+    def __init__(self, clock: Any = time.monotonic) -> None:
+        self.clock = clock
+        self.swept = clock()
+        self.sweeping = False
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if phase != "stop":
+            return
+        if self.sweeping:  # nothing frozen until the sweep's full pass is done
+            if info["generation"] == 2:
+                self.sweeping = False
+                self.swept = self.clock()
+                gc.freeze()
+            return
+        if self.clock() - self.swept >= SWEEP:
+            self.sweeping = True
+            gc.unfreeze()  # the next full pass walks everything (and frees frozen cycles)
+            return
+        gc.freeze()
+
+
+_policy: _Policy | None = None
+
+
+def freeze_heap() -> None:
+    """Take what start-up made (libraries, catalogs, the restored tables) out of the garbage
+    collector's sight, and from now on freeze what each collection leaves alive."""
+    gc.collect()
+    gc.freeze()
+    keep_frozen()
+
+
+def keep_frozen() -> None:
+    """Freeze the survivors of every collection from now on (once per process)."""
+    global _policy
+    if _policy is None:
+        _policy = _Policy()
+        gc.callbacks.append(_policy)
+
+
+def stop_freezing() -> None:
+    """Back to the collector's defaults (tests); what is frozen stays frozen."""
+    global _policy
+    if _policy is not None:
+        gc.callbacks.remove(_policy)
+        _policy = None

@@ -1,0 +1,54 @@
+"""bot/heap.py: the survivors of each collection are frozen, and once a sweep the whole heap
+is given back to the collector until a full pass has walked it."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+
+from bot import heap
+
+
+class Cycle:
+    def __init__(self) -> None:
+        self.me = self
+
+
+def walked(o: object) -> bool:
+    return any(x is o for x in gc.get_objects())
+
+
+def test_each_collection_freezes_its_survivors_and_the_sweep_gives_them_back():
+    now = [0.0]
+    policy = heap._Policy(clock=lambda: now[0])
+    gc.callbacks.append(policy)
+    frozen = gc.get_freeze_count()
+    try:
+        kept = Cycle()
+        gc.collect(0)  # a young pass: its survivors are frozen too
+        assert gc.get_freeze_count() > frozen and not walked(kept)
+        newer = Cycle()
+        assert walked(newer)  # made since: the next pass walks it
+        now[0] = heap.SWEEP  # an hour on: the heap goes back to the collector
+        gc.collect(0)
+        assert gc.get_freeze_count() == 0 and walked(kept)
+        gc.collect(1)  # young passes freeze nothing until the sweep's full pass
+        assert gc.get_freeze_count() == 0
+        gone = weakref.ref(Cycle())
+        gc.collect()
+        assert gone() is None  # the full pass frees what cycles there were
+        assert gc.get_freeze_count() > 0 and not walked(kept)  # and freezing resumes
+    finally:
+        gc.callbacks.remove(policy)
+        gc.unfreeze()
+
+
+def test_keep_frozen_installs_one_hook_and_stop_freezing_removes_it():
+    try:
+        heap.keep_frozen()
+        heap.keep_frozen()
+        assert sum(isinstance(c, heap._Policy) for c in gc.callbacks) == 1
+    finally:
+        heap.stop_freezing()
+        gc.unfreeze()
+    assert not any(isinstance(c, heap._Policy) for c in gc.callbacks)
