@@ -281,12 +281,16 @@ async def _step(
     loop = asyncio.get_running_loop()
     by_command = False
     while True:
+        # Cleared before reading where the table stands: a step stored from now on (the
+        # automatic deal, say, while the table message is fetched) sets it again, and
+        # ``_stored`` sees the table moved (cleared after, it waited for a step that had
+        # been and gone, and the run stopped "stuck" on the refusal of its own deal).
+        stored.clear()
         before = _progress(table)
         player, button, command, options = _next_move(h, seat, rng)
         lane = h.bot.presenter.lanes[seat.channel]  # type: ignore[attr-defined]
         shown = await h.fetch_message(lane.message_id)  # what "Discord" shows now
         component = shown.component(button) if button and not by_command else None
-        stored.clear()
         if component is not None and not component.get("disabled"):
             reply = h.send_click(player, shown, button)
             tally.clicks += 1
