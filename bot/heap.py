@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import gc
 import time
-from typing import Any
+from collections.abc import Callable
 
 #: seconds between the full passes that walk the whole heap (see the module's docstring)
 SWEEP = 3600.0
@@ -30,7 +30,7 @@ class _Policy:
     """The ``gc.callbacks`` hook: freeze after each collection; once per sweep, unfreeze and
     let one full pass walk everything."""
 
-    def __init__(self, clock: Any = time.monotonic) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
         self.swept = clock()
         self.sweeping = False

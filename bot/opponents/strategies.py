@@ -98,12 +98,13 @@ class Strategy:
         if obs.decision.phase == "draw":
             keep = self._adjust_keep(obs, keep, draws_left, opps)
             return Action(obs.player, "discard", cards=tuple(c for c in obs.cards if c not in keep))
+        mine = lowball.finals_of(obs.cards, ranking, draws_left, keep)
         if style.ranges:
             reads = opponent_reads(obs, style.adapt)
             equity = ranges.range_equity(
                 ranking,
                 game.draws,
-                lowball.finals_of(obs.cards, ranking, draws_left, keep),
+                mine,
                 [*obs.cards, *dead],
                 [(s.drawn, reads[s.player]) for s in in_hand],
                 max(60, RANGE_SAMPLES // len(in_hand)),
@@ -114,11 +115,9 @@ class Strategy:
             # more finely than a range pool (600).
             blind = min(reads[s.player].loose for s in in_hand)
             if blind:
-                mine = lowball.finals_of(obs.cards, ranking, draws_left, keep)
                 table = lowball.table_equity(ranking, game.draws, mine, opps)
                 equity = blind * table + (1.0 - blind) * equity
             return Action(obs.player, self._range_bet(obs, equity, keep, draws_left, opps))
-        mine = lowball.finals_of(obs.cards, ranking, draws_left, keep)
         equity = lowball.table_equity(ranking, game.draws, mine, opps)
         bluff = draws_left == 0 and rng.random() < self._bluff_chance(obs, equity, opps)
         return Action(obs.player, self._bet(obs, equity, bluff))

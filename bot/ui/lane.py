@@ -46,6 +46,11 @@ class Host(Protocol):
     carried_late: int
 
 
+def token_alive(created: float, now: float) -> bool:
+    """Whether an interaction made at ``created`` still has a minute of its token's life."""
+    return now - created < TOKEN_LIFETIME - 60
+
+
 @dataclass
 class Carrier:
     """A click on the table message whose answer carries the table: while it is held, the
@@ -57,8 +62,7 @@ class Carrier:
     ok: bool = False  # the table went out with the answer
 
     def usable(self, now: float) -> bool:
-        created = self.interaction.created_at.timestamp()
-        return self.ok and now - created < TOKEN_LIFETIME - 60
+        return self.ok and token_alive(self.interaction.created_at.timestamp(), now)
 
 
 @dataclass
@@ -78,7 +82,7 @@ class Voice:
         return cls(interaction.followup, message_id, interaction.created_at.timestamp())
 
     def usable(self, now: float) -> bool:
-        return now - self.created < TOKEN_LIFETIME - 60
+        return token_alive(self.created, now)
 
 
 @dataclass

@@ -12,6 +12,7 @@ import pytest
 
 from bot import heap
 from fakediscord.harness import DiscordHarness
+from fakediscord.model import Msg
 from fakediscord.poker import GUILD, PLAYERS, TABLE, make_bot, open_table
 from tests.discord.test_click_answers import patient, to_act
 
@@ -25,6 +26,15 @@ def nothing_frozen():
     gc.unfreeze()
 
 
+async def dealt(h: DiscordHarness) -> Msg:
+    """Alice and Bob at an a6-draw table, a hand dealt by the table's button."""
+    await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
+    patient(h)
+    table = await open_table(h, "a6-draw", [ALICE, BOB])
+    await h.click(ALICE, table, h.message(table.id).custom_id_for("Deal"))
+    return table
+
+
 def alive(*types: type) -> list[object]:
     gc.collect()
     return [o for o in gc.get_objects() if isinstance(o, types)]
@@ -32,10 +42,7 @@ def alive(*types: type) -> list[object]:
 
 async def test_no_interaction_or_message_outlives_its_answer(tmp_path):
     async with DiscordHarness(make_bot(tmp_path / "c.db")) as h:
-        await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
-        patient(h)
-        table = await open_table(h, "a6-draw", [ALICE, BOB])
-        await h.click(ALICE, table, h.message(table.id).custom_id_for("Deal"))
+        table = await dealt(h)
         checked = await h.click(to_act(h), table, h.message(table.id).custom_id_for("Check"))
         assert checked.callback_type == 7  # the table went out with the answer
         await h.settle()
@@ -52,10 +59,7 @@ async def test_no_interaction_or_message_outlives_its_answer(tmp_path):
 
 async def test_nothing_of_the_click_that_ended_a_hand_is_kept(tmp_path):
     async with DiscordHarness(make_bot(tmp_path / "c.db")) as h:
-        await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
-        patient(h)
-        table = await open_table(h, "a6-draw", [ALICE, BOB])
-        await h.click(ALICE, table, h.message(table.id).custom_id_for("Deal"))
+        table = await dealt(h)
         await h.click(to_act(h), table, h.message(table.id).custom_id_for("Bet 1"))
         folded = await h.click(to_act(h), table, h.message(table.id).custom_id_for("Fold"))
         await h.settle()
@@ -68,10 +72,7 @@ async def test_nothing_of_the_click_that_ended_a_hand_is_kept(tmp_path):
 
 async def test_a_click_leaves_no_reference_cycle(tmp_path):
     async with DiscordHarness(make_bot(tmp_path / "c.db")) as h:
-        await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
-        patient(h)
-        table = await open_table(h, "a6-draw", [ALICE, BOB])
-        await h.click(ALICE, table, h.message(table.id).custom_id_for("Deal"))
+        table = await dealt(h)
         await h.settle()
         gc.collect()
         gc.disable()  # whatever the click leaves must die by reference counting
@@ -89,10 +90,7 @@ async def test_a_closed_tables_objects_die_while_frozen(tmp_path):
     """bot/heap.py freezes what full collections leave alive: a closed table's objects must
     then die by reference counting, with no cycle the collector would have had to find."""
     async with DiscordHarness(make_bot(tmp_path / "c.db")) as h:
-        await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
-        patient(h)
-        table = await open_table(h, "a6-draw", [ALICE, BOB])
-        await h.click(ALICE, table, h.message(table.id).custom_id_for("Deal"))
+        table = await dealt(h)
         await h.click(to_act(h), table, h.message(table.id).custom_id_for("Bet 1"))
         await h.settle()
         bot: Any = h.bot
