@@ -31,10 +31,11 @@ __all__ = [
 # Hands and boards each have their own thread (with its own FreeType faces, see
 # lettering.font_at), so a player's private answer, waiting for a hand, never queues behind
 # table boards. Idle workers end at interpreter exit: concurrent.futures joins them then.
-_HAND_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render-hand")
-_BOARD_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render-board")
-_HANDS = ImageCache(1024, _HAND_POOL)
-_BOARDS = ImageCache(512, _BOARD_POOL)
+# Public so a test can keep a thread busy, as other tables' images do under load.
+HAND_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render-hand")
+BOARD_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render-board")
+_HANDS = ImageCache(1024, HAND_POOL)
+_BOARDS = ImageCache(512, BOARD_POOL)
 
 
 async def render_hand_async(cards: Sequence[int], hidden: int = 0) -> bytes:

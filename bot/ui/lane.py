@@ -58,6 +58,9 @@ class Carrier:
     followup."""
 
     interaction: discord.Interaction
+    #: the event loop's time by which the click is answered: with the table if it is ready
+    #: by then, else by a deferral (the table follows as an edit of the original response)
+    answer_by: float = float("inf")
     answered: asyncio.Event = field(default_factory=asyncio.Event)
     ok: bool = False  # the table went out with the answer
 

@@ -46,10 +46,11 @@ class Presenter:
     #: re-post a table message this old (seconds) instead of editing it: Discord limits
     #: edits to messages older than an hour
     repost_age: float = 50 * 60
-    #: a click's step that takes longer than this (seconds) is answered by a deferral first
-    #: (the table follows as an edit of the original response): Discord wants an answer
-    #: within 3 s, and players want the click acknowledged at once
-    answer_within = 0.08
+    #: a click whose step and table are not ready this long (seconds) after it is handled
+    #: is answered by a deferral first (the table follows as an edit of the original
+    #: response): Discord wants an answer within 3 s, and players want the click
+    #: acknowledged at once (the initial response's p99 target is 100 ms)
+    answer_within = 0.05
     #: edit the table message with the token of its latest click (valid 15 minutes) rather
     #: than through the channel route, which counts against the global limit
     reuse_tokens = True
@@ -154,7 +155,8 @@ class Presenter:
         click unanswered for the caller to answer privately; a table the answer could not
         carry is left to the editor."""
         lane = self._lane(channel_id)
-        carrier = Carrier(interaction)
+        loop = asyncio.get_running_loop()
+        carrier = Carrier(interaction, answer_by=loop.time() + self.answer_within)
         lane.held += 1
         lane.unheld.clear()
         lane.carrier = carrier

@@ -97,7 +97,18 @@ async def carry(host: Host, lane: Lane, carrier: Carrier) -> None:
     except Refused:
         return  # the table is gone
     version = lane.version
-    content = await _content(host, lane, view)
+    making = asyncio.ensure_future(_content(host, lane, view))
+    if not interaction.response.is_done():
+        # the table's content (its board drawn on a render thread that other tables share)
+        # may not be ready by the click's deadline: then acknowledge the click first
+        remaining = carrier.answer_by - asyncio.get_running_loop().time()
+        done, _ = await asyncio.wait({making}, timeout=max(0.0, remaining))
+        if not done:
+            try:
+                await interaction.response.defer()  # type 6: the message stays for now
+            except (discord.HTTPException, *TRANSIENT) as exc:
+                log.warning("the click at %s could not be deferred (%r)", lane.channel_id, exc)
+    content = await making
     board = content.pop("board")
     try:
         if interaction.response.is_done():

@@ -4,8 +4,11 @@ interaction carried; timers, computer players and slash commands edit through th
 
 from __future__ import annotations
 
+import asyncio
+import threading
 import time
 
+from bot.render.images import BOARD_POOL
 from fakediscord.harness import DiscordHarness, Sent
 from fakediscord.poker import (
     GUILD,
@@ -187,4 +190,32 @@ async def test_later_edits_use_the_latest_clicks_token_until_it_expires(tmp_path
         await h.slash(to_act(h), TABLE, "a6-draw check")
         edits = [s for s in h.sent[start:] if s.method == "PATCH"]
         assert [s.transport for s in edits] == ["http"]  # through the channel again
+        assert_table_shows_latest(h, TABLE)
+
+
+async def test_a_click_whose_board_is_not_drawn_in_time_is_deferred_and_the_board_follows(
+    tmp_path,
+):
+    """The deadline covers the whole answer, not only the step: with the board's render
+    thread busy (other tables' boards, under load), the click is acknowledged at its
+    deadline, and the table with its new board follows as the original response."""
+    # a deck of its own: no other test has drawn (and cached) the boards of this hand
+    async with DiscordHarness(make_bot(tmp_path / "c.db", seed=2212)) as h:
+        await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
+        table = await open_table(h, "abyssinia", [ALICE, BOB])
+        await h.slash(ALICE, TABLE, "abyssinia deal")
+        h.bot.presenter.answer_within = 1.0  # type: ignore[attr-defined]
+        busy = threading.Event()
+        BOARD_POOL.submit(busy.wait, 10)  # the board thread drawing others' boards for 2 s
+        asyncio.get_running_loop().call_later(2.0, busy.set)
+        start = time.monotonic()
+        (left,) = [b for b in h.message(table.id).buttons() if b["label"].startswith("Left")]
+        bought = await h.click(to_act(h), table, left["custom_id"])
+        assert bought.callback_type == 6  # acknowledged without waiting for the board
+        assert bought.ack_latency is not None and bought.ack_latency < 1.9
+        first, *rest = [s for s in bought.sent if s.interaction_token == bought.token]
+        assert first.path.endswith("/callback") and first.json["type"] == 6
+        (edit,) = [s for s in rest if s.method == "PATCH" and s.path.endswith("/@original")]
+        assert edit.file_names == ["board.png"] and edit.at - start >= 1.9  # drawn, then sent
+        assert channel_edits(bought.sent) == []
         assert_table_shows_latest(h, TABLE)

@@ -29,6 +29,7 @@ from fakediscord.poker import (
 )
 from fakediscord.ratelimit import GLOBAL_PER_SECOND
 from fakediscord.remote import RemoteHarness
+from tests.discord.test_click_answers import patient
 
 ALICE, BOB, CAROL = PLAYERS[:3]
 #: channels another process of the same bot token floods
@@ -46,6 +47,7 @@ async def _other_process() -> HTTPClient:
 async def test_a_click_answered_by_update_message_shows_the_new_table_over_http(tmp_path):
     async with RemoteHarness(make_bot(tmp_path / "r.db")) as h:
         await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
+        patient(h)
         table = await open_table(h, "a6-draw", [ALICE, BOB])
         since = len(await h.fetch_log())
         dealt = await h.click(ALICE, table, h.message(table.id).custom_id_for("Deal"))
