@@ -50,6 +50,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import os
 import statistics
 import sys
 import tempfile
@@ -147,6 +148,9 @@ class Figures:
     global_429: int = 0  # answers of the global limit (out-of-process fake only)
     route_429: int = 0  # answers of a route's bucket (out-of-process fake only)
     in_process: bool = False  # the fake Discord ran on the bot's loop
+    sweep: float = 0.0  # the hourly sweep's full pass over the heap at the end of the run (s)
+    passes: Passes | None = None  # with --attribute: the loop's passes, the bot's own part
+    pinned: str = ""  # the CPUs of the bot and of the fake Discord, when they were pinned
 
     @property
     def limited(self) -> int:
@@ -207,6 +211,64 @@ class LagMonitor:
 
     def stop(self) -> None:
         self._stop = True
+
+
+class Passes:
+    """``--attribute``: times each pass of the event loop (one ``_run_once``: the callbacks
+    that were ready) and the part of it the players' tasks took (the driver: deciding the
+    moves, reading what Discord shows, building the payloads and handing them to discord.py,
+    whose parse of them is counted with the driver). The longest pass without that part is
+    the longest stretch the bot's own callbacks held the loop. It wraps two asyncio
+    internals while installed, which costs a little time per callback."""
+
+    DRIVER = "player-"  # the name prefix of the players' tasks
+
+    def __init__(self) -> None:
+        self.longest = 0.0  # the longest pass, every callback counted (s)
+        self.longest_bot = 0.0  # the longest pass, the players' callbacks left out (s)
+        self.driver = 0.0  # the players' callbacks in all (s)
+        self.total = 0.0  # every callback in all (s)
+        self._pass_driver = 0.0
+        self._saved: tuple[Any, Any] | None = None
+
+    def install(self) -> None:
+        import asyncio.base_events as base
+        import asyncio.events as events
+
+        run, run_once = events.Handle._run, base.BaseEventLoop._run_once
+        self._saved = (run, run_once)
+        passes = self
+
+        def timed_run(handle: Any) -> None:
+            start = time.perf_counter()
+            try:
+                run(handle)
+            finally:
+                spent = time.perf_counter() - start
+                task = getattr(handle._callback, "__self__", None)
+                if isinstance(task, asyncio.Task) and task.get_name().startswith(passes.DRIVER):
+                    passes._pass_driver += spent
+                    passes.driver += spent
+
+        def timed_run_once(loop: Any) -> None:
+            passes._pass_driver = 0.0
+            start = time.perf_counter()
+            run_once(loop)
+            spent = time.perf_counter() - start
+            passes.total += spent
+            passes.longest = max(passes.longest, spent)
+            passes.longest_bot = max(passes.longest_bot, spent - passes._pass_driver)
+
+        events.Handle._run = timed_run  # type: ignore[method-assign]
+        base.BaseEventLoop._run_once = timed_run_once  # type: ignore[method-assign]
+
+    def remove(self) -> None:
+        import asyncio.base_events as base
+        import asyncio.events as events
+
+        if self._saved is not None:
+            events.Handle._run, base.BaseEventLoop._run_once = self._saved  # type: ignore[method-assign]
+            self._saved = None
 
 
 def kind(transport: str, method: str, path: str, tables: set[str]) -> str:
@@ -352,6 +414,8 @@ async def run_once(
     directory: Path,
     think: float = 0.0,
     in_process: bool = False,
+    server_cpus: set[int] | None = None,
+    passes: Passes | None = None,
 ) -> Figures:
     """Set up ``tables`` tables, play ``hands`` hands at each at once, check what Discord
     shows against the stored state, and measure."""
@@ -360,8 +424,11 @@ async def run_once(
     people = [p for s in seats for p in s.players]
     bot = make_bot(directory / f"discord-{seed}.db", seed=seed, max_tables=max(25, tables))
     try:
+        options: dict[str, Any] = {} if in_process else {"server_cpus": server_cpus}
         harness = DiscordHarness if in_process else RemoteHarness
-        async with harness(bot, latency_seed=seed, settle_timeout=STUCK, keep_payloads=False) as h:
+        async with harness(
+            bot, latency_seed=seed, settle_timeout=STUCK, keep_payloads=False, **options
+        ) as h:
             await h.connect(GUILD, channels, people)
             freeze_heap()  # as `python -m bot` does between the login and the gateway
             for seat in seats:  # one at a time: the fastest way through the harness's settling
@@ -380,8 +447,10 @@ async def run_once(
             monitor = LagMonitor()
             watching = asyncio.create_task(monitor.run())
             start, start_cpu = time.perf_counter(), time.thread_time()
-            await asyncio.gather(
-                *(
+            if passes is not None:
+                passes.install()
+            players = [
+                asyncio.create_task(
                     _play(
                         h,
                         s,
@@ -390,14 +459,20 @@ async def run_once(
                         stored[s.channel],
                         tally,
                         think,
-                    )
-                    for s in seats
+                    ),
+                    name=f"{Passes.DRIVER}{s.channel}",
                 )
-            )
-            seconds = time.perf_counter() - start
-            assert await bot.presenter.drain(STUCK), "the presenters did not catch up"
-            shown = time.perf_counter() - start
-            loop_busy = (time.thread_time() - start_cpu) / shown
+                for s in seats
+            ]
+            try:
+                await asyncio.gather(*players)
+                seconds = time.perf_counter() - start
+                assert await bot.presenter.drain(STUCK), "the presenters did not catch up"
+                shown = time.perf_counter() - start
+                loop_busy = (time.thread_time() - start_cpu) / shown
+            finally:
+                if passes is not None:
+                    passes.remove()
             monitor.stop()
             await watching
             await h.settle()
@@ -422,6 +497,12 @@ async def run_once(
             stored_actions = 0
             for hand_id in tally.hand_ids:
                 stored_actions += len(parse_record(await bot.store.hand_record(hand_id)).actions)
+            # bot/heap.py's hourly sweep: everything given back to the collector, one full
+            # pass over it (the loop stopped meanwhile), with the heap the run left
+            swept = time.perf_counter()
+            gc.unfreeze()
+            gc.collect()
+            sweep = time.perf_counter() - swept
             return Figures(
                 tables=tables,
                 hands=len(tally.hand_ids),
@@ -445,10 +526,29 @@ async def run_once(
                 global_429=counts.get("global 429", 0) - limits_before.get("global 429", 0),
                 route_429=counts.get("route 429", 0) - limits_before.get("route 429", 0),
                 in_process=in_process,
+                sweep=sweep,
+                passes=passes,
+                pinned=_pinned(server_cpus) if server_cpus and not in_process else "",
             )
     finally:
         stop_freezing()  # the next run starts from a clean heap, as the bot does
         gc.unfreeze()
+
+
+def pin(enabled: bool) -> set[int] | None:
+    """The fake Discord's CPUs when it gets one of its own (the last of ours; this process,
+    and every thread it starts from now on, keeps the others), else None. With fewer than
+    two CPUs, or not ``enabled``, nothing is pinned."""
+    cpus = sorted(os.sched_getaffinity(0))
+    if not enabled or len(cpus) < 2:
+        return None
+    os.sched_setaffinity(0, set(cpus[:-1]))  # before the bot starts any thread
+    return {cpus[-1]}
+
+
+def _pinned(server_cpus: set[int]) -> str:
+    bot = ",".join(map(str, sorted(os.sched_getaffinity(0))))
+    return f"bot on CPU {bot}, fake Discord on CPU {','.join(map(str, sorted(server_cpus)))}"
 
 
 # ----- printing ---------------------------------------------------------------------------
@@ -507,6 +607,28 @@ def report(runs: list[Figures], latency: float | tuple[float, float], think: flo
         ("private answer p50", [f.percentile(0.5, "answer") for f in runs], _ms, "", None),
         ("private answer p99", [f.percentile(0.99, "answer") for f in runs], _ms, "", None),
         ("longest garbage-collector pause", [f.gc_pause for f in runs], _ms, "", None),
+        ("the hourly sweep's full pass", [f.sweep for f in runs], _ms, "", None),
+    ]
+    if first.passes is not None:
+        passes = [f.passes for f in runs if f.passes is not None]
+        rows += [
+            ("longest loop pass", [p.longest for p in passes], _ms, "", None),
+            (
+                "longest loop pass, the players' part left out",
+                [p.longest_bot for p in passes],
+                _ms,
+                f"< {TARGET_STALL * 1000:.0f} ms",
+                lambda v: v < TARGET_STALL,
+            ),
+            (
+                "the players' share of the loop's work",
+                [p.driver / p.total for p in passes],
+                lambda v: f"{v:.0%}",
+                "",
+                None,
+            ),
+        ]
+    rows += [
         (
             "requests per action",
             [f.requests / f.actions for f in runs],
@@ -578,10 +700,13 @@ def report(runs: list[Figures], latency: float | tuple[float, float], think: flo
         print(
             "The fake Discord's REST side ran in its own process (real HTTP, Discord's rate "
             "limits); the gateway payloads and the players still run on the bot's loop."
+            + (f" Pinned: {first.pinned}." if first.pinned else " Not pinned to CPUs.")
         )
 
 
-async def main_async(args: argparse.Namespace, directory: Path) -> list[Figures]:
+async def main_async(
+    args: argparse.Namespace, directory: Path, server_cpus: set[int] | None = None
+) -> list[Figures]:
     latency = (args.latency[0], args.latency[1])
     runs = []
     for i in range(args.runs):
@@ -594,6 +719,8 @@ async def main_async(args: argparse.Namespace, directory: Path) -> list[Figures]
                 directory,
                 args.think,
                 args.in_process,
+                server_cpus,
+                Passes() if args.attribute else None,
             )  # fmt: skip
         )
     report(runs, latency, args.think)
@@ -619,9 +746,21 @@ def main() -> None:
         "--in-process", action="store_true",
         help="the fake Discord on the bot's event loop (as before), to compare",
     )  # fmt: skip
+    parser.add_argument(
+        "--no-pin", action="store_true",
+        help="let the bot and the out-of-process fake Discord share every CPU (by default "
+        "the fake gets the last CPU to itself and the bot the others, as Discord runs on "
+        "other machines)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--attribute", action="store_true",
+        help="also time each pass of the event loop and leave out the players' part: the "
+        "longest pass of the bot's own callbacks (see Passes)",
+    )  # fmt: skip
     args = parser.parse_args()
+    server_cpus = None if args.in_process else pin(not args.no_pin)
     with tempfile.TemporaryDirectory() as directory:
-        asyncio.run(main_async(args, Path(directory)))
+        asyncio.run(main_async(args, Path(directory), server_cpus))
 
 
 if __name__ == "__main__":

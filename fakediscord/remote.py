@@ -45,11 +45,22 @@ class FakeDiscordServer:
     """``python -m fakediscord.server`` as a child process on a free loopback port."""
 
     def __init__(
-        self, *, latency: tuple[float, float] = (0.0, 0.0), seed: int = 0, light: bool = False
+        self,
+        *,
+        latency: tuple[float, float] = (0.0, 0.0),
+        seed: int = 0,
+        light: bool = False,
+        cpus: set[int] | None = None,
     ) -> None:
         self.latency, self.seed, self.light = latency, seed, light
+        self.cpus = cpus  # the CPUs the server may run on (None: any)
         self.port: int | None = None
         self._proc: asyncio.subprocess.Process | None = None
+
+    @property
+    def pid(self) -> int:
+        assert self._proc is not None, "the server is not running"
+        return self._proc.pid
 
     @property
     def url(self) -> str:
@@ -68,6 +79,8 @@ class FakeDiscordServer:
             env=os.environ | {"PYTHONPATH": path},
         )  # fmt: skip
         assert self._proc.stdout is not None
+        if self.cpus:  # e.g. a core of its own, as Discord is on other machines
+            os.sched_setaffinity(self._proc.pid, self.cpus)
         line = await asyncio.wait_for(self._proc.stdout.readline(), timeout=30)
         if not line.startswith(b"port "):
             raise RuntimeError(f"the fake Discord server did not start: {line!r}")
@@ -114,12 +127,15 @@ class RemoteHarness(DiscordHarness):
         latency: float | tuple[float, float] = 0.0,
         latency_seed: int = 0,
         keep_payloads: bool = True,
+        server_cpus: set[int] | None = None,
         **kwargs: Any,
     ) -> None:
         self._control: aiohttp.ClientSession | None = None
         self._running = False
         super().__init__(bot, latency_seed=latency_seed, keep_payloads=keep_payloads, **kwargs)
-        self.server = FakeDiscordServer(seed=latency_seed, light=not keep_payloads)
+        self.server = FakeDiscordServer(
+            seed=latency_seed, light=not keep_payloads, cpus=server_cpus
+        )
         self.latency = latency
 
     # ------------------------------------------------------------- the control API ----

@@ -3,7 +3,9 @@ here says how fast the machine is: only that the run completes and its counts ag
 
 from __future__ import annotations
 
-from bench.discord import GAMES, plan, report, run_once
+import asyncio.events
+
+from bench.discord import GAMES, Passes, plan, report, run_once
 
 
 async def test_the_discord_benchmark_plays_every_game_and_its_counts_agree(tmp_path, capsys):
@@ -25,3 +27,19 @@ async def test_the_discord_benchmark_plays_every_game_and_its_counts_agree(tmp_p
     printed = capsys.readouterr().out
     for target in ("initial response p99", "longest event-loop stall", "table edits per action"):
         assert target in printed
+
+
+async def test_the_benchmark_can_leave_the_players_part_out_of_the_loop_passes(tmp_path, capsys):
+    run = asyncio.events.Handle._run
+    passes = Passes()
+    figures = await run_once(
+        tables=4, hands=1, seed=3, latency=0.0, directory=tmp_path, passes=passes
+    )
+    assert asyncio.events.Handle._run is run  # asyncio is given back as it was
+    assert 0 < passes.driver < passes.total  # the players did some of the loop's work
+    assert 0 < passes.longest_bot <= passes.longest <= passes.total
+    assert figures.sweep > 0
+    report([figures], 0.0)
+    printed = capsys.readouterr().out
+    assert "longest loop pass, the players' part left out" in printed
+    assert "the hourly sweep's full pass" in printed

@@ -9,6 +9,7 @@ harness cannot: that discord.py's own request path meets Discord's rate-limit he
 from __future__ import annotations
 
 import asyncio
+import os
 
 import discord
 from discord import app_commands
@@ -28,7 +29,7 @@ from fakediscord.poker import (
     uid,
 )
 from fakediscord.ratelimit import GLOBAL_PER_SECOND
-from fakediscord.remote import RemoteHarness
+from fakediscord.remote import FakeDiscordServer, RemoteHarness
 from tests.discord.test_click_answers import patient
 
 ALICE, BOB, CAROL = PLAYERS[:3]
@@ -219,3 +220,14 @@ async def test_a_second_acknowledgement_is_40060_and_the_token_lasts_15_minutes_
         bot.gate.set()
         await h.settle()
         assert bot.calls == [("followup", 401, 50027)]
+
+
+async def test_the_fake_discord_can_be_given_cpus_of_its_own():
+    """The benchmark gives the fake Discord a CPU of its own (Discord runs elsewhere)."""
+    first = min(os.sched_getaffinity(0))
+    server = FakeDiscordServer(cpus={first})
+    await server.start()
+    try:
+        assert os.sched_getaffinity(server.pid) == {first}
+    finally:
+        await server.stop()
