@@ -148,7 +148,7 @@ class Figures:
     global_429: int = 0  # answers of the global limit (out-of-process fake only)
     route_429: int = 0  # answers of a route's bucket (out-of-process fake only)
     in_process: bool = False  # the fake Discord ran on the bot's loop
-    sweep: float = 0.0  # the hourly sweep's full pass over the heap at the end of the run (s)
+    sweep: float = 0.0  # a sweep's full pass over the heap the run left (bot/heap.py) (s)
     passes: Passes | None = None  # with --attribute: the loop's passes, the bot's own part
     pinned: str = ""  # the CPUs of the bot and of the fake Discord, when they were pinned
 
@@ -497,7 +497,7 @@ async def run_once(
             stored_actions = 0
             for hand_id in tally.hand_ids:
                 stored_actions += len(parse_record(await bot.store.hand_record(hand_id)).actions)
-            # bot/heap.py's hourly sweep: everything given back to the collector, one full
+            # a sweep of bot/heap.py: everything given back to the collector, one full
             # pass over it (the loop stopped meanwhile), with the heap the run left
             swept = time.perf_counter()
             gc.unfreeze()
@@ -607,7 +607,7 @@ def report(runs: list[Figures], latency: float | tuple[float, float], think: flo
         ("private answer p50", [f.percentile(0.5, "answer") for f in runs], _ms, "", None),
         ("private answer p99", [f.percentile(0.99, "answer") for f in runs], _ms, "", None),
         ("longest garbage-collector pause", [f.gc_pause for f in runs], _ms, "", None),
-        ("the hourly sweep's full pass", [f.sweep for f in runs], _ms, "", None),
+        ("a sweep's full pass (bot/heap.py)", [f.sweep for f in runs], _ms, "", None),
     ]
     if first.passes is not None:
         passes = [f.passes for f in runs if f.passes is not None]

@@ -11,9 +11,13 @@ pass walks the whole heap.
 
 Frozen objects still die by reference counting; only a reference cycle among them would
 stay. ``tests/discord/test_heap.py`` checks that a click leaves no cycle and that a closed
-table's objects die while frozen; and once every ``SWEEP`` seconds the heap is given back
-to the collector (``gc.unfreeze``) and nothing is frozen until the next full pass, which
-walks everything once and frees whatever cycles were frozen meanwhile.
+table's objects die while frozen. As a safety net the heap is swept: given back to the
+collector (``gc.unfreeze``), with nothing frozen until the next full pass, which walks
+everything once (the loop stopped meanwhile) and frees whatever cycles were frozen. It is
+swept at most once every ``SWEEP`` seconds, and only when the frozen heap has grown by
+``GROWTH`` since it was last swept (CPython's own rule for its full passes, with its
+factor): what could have leaked is bounded by that growth, and a bot whose heap does not
+grow never pauses for it.
 """
 
 from __future__ import annotations
@@ -22,8 +26,10 @@ import gc
 import time
 from collections.abc import Callable
 
-#: seconds between the full passes that walk the whole heap (see the module's docstring)
+#: at least this many seconds between the full passes that walk the whole heap
 SWEEP = 3600.0
+#: ... and only once the frozen heap is this many times what it was after the last one
+GROWTH = 1.25
 
 
 class _Policy:
@@ -34,6 +40,8 @@ class _Policy:
         self.clock = clock
         self.swept = clock()
         self.sweeping = False
+        self.baseline = gc.get_freeze_count()  # the frozen heap after the last sweep
+        self.sweeps = 0
 
     def __call__(self, phase: str, info: dict[str, int]) -> None:
         if phase != "stop":
@@ -43,12 +51,21 @@ class _Policy:
                 self.sweeping = False
                 self.swept = self.clock()
                 gc.freeze()
+                self.baseline = gc.get_freeze_count()
+                self.sweeps += 1
             return
-        if self.clock() - self.swept >= SWEEP:
+        if self.due():
             self.sweeping = True
             gc.unfreeze()  # the next full pass walks everything (and frees frozen cycles)
             return
         gc.freeze()
+
+    def due(self) -> bool:
+        """Whether to sweep now: ``SWEEP`` seconds since the last, and the frozen heap grown
+        by ``GROWTH``."""
+        if self.clock() - self.swept < SWEEP:
+            return False
+        return gc.get_freeze_count() >= self.baseline * GROWTH
 
 
 _policy: _Policy | None = None

@@ -42,4 +42,4 @@ async def test_the_benchmark_can_leave_the_players_part_out_of_the_loop_passes(t
     report([figures], 0.0)
     printed = capsys.readouterr().out
     assert "longest loop pass, the players' part left out" in printed
-    assert "the hourly sweep's full pass" in printed
+    assert "a sweep's full pass" in printed
