@@ -64,11 +64,14 @@ def test_a_heap_that_did_not_grow_is_not_swept_and_one_that_grew_is():
         gc.collect(0)  # frozen with the pass's other survivors
         del leaked
         assert gone() is not None  # frozen, a cycle stays
+        gc.collect(0)
+        assert gone() is not None  # grown, but the heap was looked at less than LOOK ago
+        now[0] += heap.LOOK
         gc.collect(0)  # the frozen heap grew by GROWTH: this pass unfreezes it
         gc.collect()  # and the full pass frees the leak
         assert gone() is None and policy.sweeps == 1
         assert gc.get_freeze_count() > 0  # freezing resumes
-        now[0] += heap.SWEEP / 2
+        now[0] += heap.SWEEP / 2  # (and well past LOOK)
         more = [Cycle() for _ in range(int(policy.baseline * heap.GROWTH) + 1)]
         gc.collect(0)
         del more
