@@ -360,7 +360,9 @@ async def _step(
             reply = h.send_slash(player, seat.channel, command, **options)
         tally.tokens.append(reply.token)
         if await _stored(h, table, before, reply.token, stored, loop.time() + STUCK):
-            if before[1] == -1:
+            # counted by the move sent: a saturated run once counted 3 of 200 deals as
+            # actions by the table's progress read before it
+            if command.endswith(" deal"):
                 tally.deals += 1
                 tally.hand_ids.append(table.hand_id or 0)
             else:
