@@ -322,9 +322,13 @@ def _next_move(
 
 
 async def _answered(h: DiscordHarness, reply: Reply) -> bool:
-    """``_finished``, reading the answer without blocking the loop."""
+    """``_finished``, reading the answer without blocking the loop. A click deferred
+    without a message of its own (type 6: its step was not done by its deadline) is
+    answered once a followup came (its private answer, or the refusal)."""
     if reply.callback_type is None:
         return False
+    if reply.callback_type == 6:
+        return reply.first_followup_at is not None
     return reply.original_id is None or not (await h.fetch_message(reply.original_id)).loading
 
 
