@@ -14,7 +14,8 @@ plays ``--hands`` hands at once. Each player to act thinks for a random time
 successions of clicks, about one move in five under 0.2 s) and then moves: by the table
 message's button when the message on "Discord" already shows it for this turn, otherwise
 by slash command (discards with cards always by command; the picker would be two
-interactions). The hand ends, a player deals again. ``--think 0`` is the stress case:
+interactions). The hand ends, a player deals again. The tables' first moves are spread
+over the first ``--stagger`` seconds (default 1). ``--think 0`` is the stress case:
 everyone moves the instant the previous move is stored, so the 200 tables ask for more
 than one event loop can do, and the loop runs saturated. Printed, per run and as the
 run-to-run spread over ``--runs``:
@@ -400,9 +401,11 @@ async def _stored(
 
 async def _play(
     h: DiscordHarness, seat: Seat, hands: int, rng: random.Random, stored: asyncio.Event,
-    tally: Tally, think: float,
+    tally: Tally, think: float, start: float = 0.0,
 ) -> None:  # fmt: skip
     table: Table = h.bot.manager.tables[seat.channel]  # type: ignore[attr-defined]
+    if start:
+        await asyncio.sleep(start)  # this table's first move: see ``--stagger``
     for _ in range(hands):
         while True:
             if think:
@@ -422,6 +425,7 @@ async def run_once(
     in_process: bool = False,
     server_cpus: set[int] | None = None,
     passes: Passes | None = None,
+    stagger: float = 0.0,
 ) -> Figures:
     """Set up ``tables`` tables, play ``hands`` hands at each at once, check what Discord
     shows against the stored state, and measure."""
@@ -455,6 +459,7 @@ async def run_once(
             start, start_cpu = time.perf_counter(), time.thread_time()
             if passes is not None:
                 passes.install()
+            starts = random.Random(seed * 31 + 1)  # not the players' own: their moves stay
             players = [
                 asyncio.create_task(
                     _play(
@@ -465,6 +470,7 @@ async def run_once(
                         stored[s.channel],
                         tally,
                         think,
+                        starts.uniform(0, stagger),
                     ),
                     name=f"{Passes.DRIVER}{s.channel}",
                 )
@@ -727,6 +733,7 @@ async def main_async(
                 args.in_process,
                 server_cpus,
                 Passes() if args.attribute else None,
+                args.stagger,
             )  # fmt: skip
         )
     report(runs, latency, args.think)
@@ -757,6 +764,11 @@ def main() -> None:
         help="let the bot and the out-of-process fake Discord share every CPU (by default "
         "the fake gets the last CPU to itself and the bot the others, as Discord runs on "
         "other machines)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--stagger", type=float, default=1.0,
+        help="seconds over which the tables' first moves are spread (uniformly; default 1): "
+        "with 0 every table moves in the same instant at the start, a burst no server sees",
     )  # fmt: skip
     parser.add_argument(
         "--attribute", action="store_true",
