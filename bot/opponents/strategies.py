@@ -21,7 +21,7 @@ import random
 from dataclasses import dataclass
 from itertools import combinations
 
-from bot.engine import VARIANTS, Action
+from bot.engine import VARIANTS, Action, SeatInfo
 from bot.engine.cards import Card
 
 from . import abyssinia, lowball, ranges
@@ -96,31 +96,67 @@ class Strategy:
         if draws_left:
             keep = tuple(lowball.choose_keep(obs.cards, ranking, draws_left, dead))
         if obs.decision.phase == "draw":
+            if style.ranges and draws_left == 1 and len(keep) < 5:
+                keep = self._pat_when_it_wins_more(obs, keep, in_hand, dead)
             keep = self._adjust_keep(obs, keep, draws_left, opps)
             return Action(obs.player, "discard", cards=tuple(c for c in obs.cards if c not in keep))
         mine = lowball.finals_of(obs.cards, ranking, draws_left, keep)
         if style.ranges:
-            reads = opponent_reads(obs, style.adapt)
-            equity = ranges.range_equity(
-                ranking,
-                game.draws,
-                mine,
-                [*obs.cards, *dead],
-                [(s.drawn, reads[s.player]) for s in in_hand],
-                max(60, RANGE_SAMPLES // len(in_hand)),
-                rng,
-            )
-            # A fully loose player's betting says nothing of their hand: then the range
-            # is every hand their draws allow, which the reference (6,000 hands) knows
-            # more finely than a range pool (600).
-            blind = min(reads[s.player].loose for s in in_hand)
-            if blind:
-                table = lowball.table_equity(ranking, game.draws, mine, opps)
-                equity = blind * table + (1.0 - blind) * equity
+            equity = self._read_equity(obs, mine, in_hand, dead)
             return Action(obs.player, self._range_bet(obs, equity, keep, draws_left, opps))
         equity = lowball.table_equity(ranking, game.draws, mine, opps)
         bluff = draws_left == 0 and rng.random() < self._bluff_chance(obs, equity, opps)
         return Action(obs.player, self._bet(obs, equity, bluff))
+
+    def _read_equity(
+        self, obs: Observation, mine: tuple[int, ...], in_hand: list[SeatInfo], dead: list[Card]
+    ) -> float:
+        """Equity of our final values ``mine`` against the ranges the others' betting and
+        draws say they hold."""
+        game = VARIANTS[obs.public.variant]
+        style = self.style
+        assert style is not None
+        reads = opponent_reads(obs, style.adapt)
+        equity = ranges.range_equity(
+            game.ranking,
+            game.draws,
+            mine,
+            [*obs.cards, *dead],
+            [(s.drawn, reads[s.player]) for s in in_hand],
+            max(60, RANGE_SAMPLES // len(in_hand)),
+            self.rng,
+        )
+        # A fully loose player's betting says nothing of their hand: then the range
+        # is every hand their draws allow, which the reference (6,000 hands) knows
+        # more finely than a range pool (600): the reference of a player who stands
+        # pat as rough as the roughest pat hand they have shown down.
+        blind = min(reads[s.player].loose for s in in_hand)
+        if blind:
+            loosen = [lowball.loosen_of(reads[s.player].pat_top) for s in in_hand]
+            opps = [s.drawn for s in in_hand]
+            table = lowball.table_equity(game.ranking, game.draws, mine, opps, loosen)
+            equity = blind * table + (1.0 - blind) * equity
+        return equity
+
+    def _pat_when_it_wins_more(
+        self, obs: Observation, keep: tuple[Card, ...], in_hand: list[SeatInfo], dead: list[Card]
+    ) -> tuple[Card, ...]:
+        """At the last draw, after everyone still in has drawn: stand pat on a made hand
+        the rule would break (a jack or worse) when it wins more often than the draw
+        against what they took (a pat jack beats most two-card draws)."""
+        ranking = VARIANTS[obs.public.variant].ranking
+        mine_drawn = len(obs.public.seats[obs.seat].drawn)
+        if not lowball.is_made(obs.cards, ranking) or any(
+            len(s.drawn) <= mine_drawn for s in in_hand
+        ):
+            return keep
+        pat = lowball.finals_of(obs.cards, ranking, 0)
+        drawing = lowball.finals_of(obs.cards, ranking, 1, keep)
+        if self._read_equity(obs, pat, in_hand, dead) > self._read_equity(
+            obs, drawing, in_hand, dead
+        ):
+            return tuple(obs.cards)
+        return keep
 
     def _adjust_keep(
         self,
@@ -424,6 +460,7 @@ def opponent_reads(obs: Observation, adapt: bool = False) -> dict[str, ranges.Re
             sticky=t.sticky,
             passive=t.passive,
             rough_pat=t.rough_pat,
+            pat_top=t.pat_top,
         )
     return out
 

@@ -110,6 +110,65 @@ def test_hard_keeps_raising_a_maniac_where_it_stops_raising_an_unknown_player(mi
     assert decisions(reraised(mine), MANIAC) == Counter({"raise": len(SEEDS)})
 
 
+def maniac_who_showed_pat_jacks(hands: int = 15) -> dict[str, Profile]:
+    """Profiles after ``hands`` real hands where the other player bets whenever it may,
+    stands pat on a made jack, and is called down to the showdown every time."""
+    profiles: dict[str, Profile] = {}
+    for _ in range(hands):
+        hand = heads_up("a5-draw", "Kh Qh 8d 6c 2h", "Jc 9c 6s 5s 3s")
+        while not hand.complete:
+            d = hand.decision()
+            assert d is not None
+            if d.phase == "draw":
+                hand.apply(Action(d.player, "discard", cards=()))
+            elif d.player == "you":
+                hand.apply(Action(d.player, "bet" if "bet" in d.legal else "raise"))
+            else:
+                hand.apply(Action(d.player, "check" if "check" in d.legal else "call"))
+        profiles = record(profiles, public_history(hand), public_view(hand).shown)
+    return profiles
+
+
+def pat_maniac_bets_into_me(mine: str) -> Hand:
+    """Both stood pat; the other player bets after the draw and it is my turn."""
+    hand = heads_up("a5-draw", mine, "Jc 9c 6s 5s 3s")
+    drawn = False
+    while not (drawn and hand.players[hand.to_act] == "me"):
+        d = hand.decision()
+        assert d is not None
+        if d.phase == "draw":
+            hand.apply(Action(d.player, "discard", cards=()))
+            drawn = True
+        elif d.player == "you":
+            hand.apply(Action(d.player, "bet" if "bet" in d.legal else "raise"))
+        else:
+            hand.apply(Action(d.player, "call" if "call" in d.legal else "check"))
+    return hand
+
+
+@pytest.mark.parametrize(
+    ("mine", "unseen", "rough"),
+    [
+        ("Jh 7s 4d 3c 2h", "fold", "call"),
+        ("Th 9s 8d 7c 6h", "fold", "call"),
+        ("Th 7s 4d 3c 2h", "call", "raise"),
+    ],
+)
+def test_hard_reads_a_pat_maniac_from_the_pat_hands_it_has_shown_down(mine, unseen, rough):
+    """A maniac's bets say nothing, but its pat hands shown down do: one who has stood pat
+    on jacks holds a jack as often as anything better when it stands pat again, so a made
+    ten or jack it bets into is called or raised (issue 19: against the maniac, hard read
+    a sound player's pat hand, ten at worst, and played no better than normal)."""
+    maniac = maniac_who_showed_pat_jacks()
+    assert tendency(maniac["you"]).loose == 1.0
+    assert decisions(pat_maniac_bets_into_me(mine), {}) == Counter({unseen: len(SEEDS)})
+    assert decisions(pat_maniac_bets_into_me(mine), maniac) == Counter({rough: len(SEEDS)})
+    # normal reads only the bets: a pat hand is a sound player's pat hand for it.
+    assert decisions(pat_maniac_bets_into_me(mine), maniac, "normal") == decisions(
+        pat_maniac_bets_into_me(mine), {}, "normal"
+    )
+
+
 # ----- the calling station: no bluffs, thinner value ----------------------------------
 
 
