@@ -18,6 +18,7 @@ pure apart from its injected ``random.Random``; the work per decision is bounded
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -59,6 +60,7 @@ STYLES = {
 CALL_MARGIN = {0: 0.0, 1: 0.02, 2: 0.06, 3: 0.14}
 ABYSSINIA_SAMPLES = 160  # simulation budget per Abyssinia decision, at most
 RANGE_SAMPLES = 600  # opponent hands sampled per decision, shared among the opponents
+MANIAC_LOOSE = 0.9  # a player this loose bets and raises with anything (profiles.Tendency)
 
 
 class Strategy:
@@ -96,7 +98,7 @@ class Strategy:
         if draws_left:
             keep = tuple(lowball.choose_keep(obs.cards, ranking, draws_left, dead))
         if obs.decision.phase == "draw":
-            if style.ranges and draws_left == 1 and len(keep) < 5:
+            if style.ranges and draws_left == 1:
                 keep = self._pat_when_it_wins_more(obs, keep, in_hand, dead)
             keep = self._adjust_keep(obs, keep, draws_left, opps)
             return Action(obs.player, "discard", cards=tuple(c for c in obs.cards if c not in keep))
@@ -141,14 +143,44 @@ class Strategy:
     def _pat_when_it_wins_more(
         self, obs: Observation, keep: tuple[Card, ...], in_hand: list[SeatInfo], dead: list[Card]
     ) -> tuple[Card, ...]:
-        """At the last draw, after everyone still in has drawn: stand pat on a made hand
-        the rule would break (a jack or worse) when it wins more often than the draw
-        against what they took (a pat jack beats most two-card draws)."""
-        ranking = VARIANTS[obs.public.variant].ranking
+        """At the last draw: stand pat on a made hand the rule would break (a jack or
+        worse) when that wins more against what the others take (a pat jack beats most
+        two-card draws). Against sound players, once everyone still in has drawn, by the
+        chance to win; heads-up against a player who bets and raises anything, by the
+        chips the last round's betting brings too, over the draws they may take."""
+        style = self.style
+        assert style is not None
+        game = VARIANTS[obs.public.variant]
+        ranking = game.ranking
+        if not lowball.is_made(obs.cards, ranking):
+            return keep
         mine_drawn = len(obs.public.seats[obs.seat].drawn)
-        if not lowball.is_made(obs.cards, ranking) or any(
-            len(s.drawn) <= mine_drawn for s in in_hand
-        ):
+        them = tendency(obs.profiles.get(in_hand[0].player)) if style.adapt else Tendency()
+        if len(in_hand) == 1 and them.loose >= MANIAC_LOOSE:
+            # Their bets come with anything: the last round is capped while we win more
+            # than half, called while the pot pays, folded otherwise. A draw's misses
+            # fold cheaply and its hits cap, which a pat hand's one chance does not.
+            ref = lowball.reference(ranking, game.draws, lowball.loosen_of(them.pat_top))
+            drawn = in_hand[0].drawn
+            if len(drawn) > mine_drawn:
+                buckets = [ref.values(len(drawn) - 1, drawn[-1])]
+            else:  # they draw after us: each count they may take, as often as it comes
+                buckets = [v for n in range(4) if (v := ref.by_draw.get((mine_drawn, n)))]
+            pot, bet = obs.public.pot, max(game.bet_sizes)
+            candidates = [keep]
+            if len(keep) == 5:  # the rule stands pat: weigh breaking to the best four too
+                lows = [c for c in lowball.distinct_low(obs.cards) if lowball.low(c) <= lowball.CAP]
+                if len(lows) >= 4:
+                    candidates.append(tuple(lows[:4]))
+            else:
+                candidates.append(tuple(obs.cards))
+
+            def value(kept: tuple[Card, ...]) -> float:
+                finals = lowball.finals_of(obs.cards, ranking, 1, kept)
+                return sum(len(t) * last_round_value(finals, t, pot, bet) for t in buckets)
+
+            return max(candidates, key=value)
+        if len(keep) == 5 or any(len(s.drawn) <= mine_drawn for s in in_hand):
             return keep
         pat = lowball.finals_of(obs.cards, ranking, 0)
         drawing = lowball.finals_of(obs.cards, ranking, 1, keep)
@@ -244,7 +276,9 @@ class Strategy:
                 return "check"
         pot_odds = d.to_call / (obs.public.pot + d.to_call)
         raises = sum(1 for _, a in current if a in ("bet", "raise"))
-        raise_edge = style.raise_edge * (1.0 - 0.75 * max(them.loose, them.sticky))
+        # A player who bets anything re-raises anything too: each raise then puts in a
+        # bet of theirs for one of ours, which pays as soon as we win more than half.
+        raise_edge = style.raise_edge * (1.0 - max(them.loose, 0.75 * them.sticky))
         escalation = 0.05 * max(0, raises - 1) * (1.0 - them.loose)
         if "raise" in legal and equity >= fair + raise_edge + escalation:
             return "raise"
@@ -372,6 +406,20 @@ class Strategy:
 
 
 # ----- baselines and helpers ---------------------------------------------------------
+
+
+def last_round_value(
+    mine: tuple[int, ...], theirs: Sequence[int], pot: int, bet: int, cap: int = 4
+) -> float:
+    """Our chips back, on average over our final values ``mine``, from a pot of ``pot``
+    and a last betting round against a player who bets and raises anything (``theirs``:
+    the sorted final values they may hold): capped when we win more than half, one bet
+    called when the pot pays for it, folded otherwise."""
+    total = 0.0
+    for v in mine:
+        q = lowball.beats(v, theirs)
+        total += max(0.0, q * pot + (2 * q - 1) * bet, q * pot + cap * (2 * q - 1) * bet)
+    return total / len(mine)
 
 
 def random_move(obs: Observation, rng: random.Random) -> Action:
