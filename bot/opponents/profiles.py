@@ -62,8 +62,9 @@ class Tendency:
     ``loose``: bets and raises with anything, so aggression says little about the hand;
     ``sticky``: rarely folds to a bet, so a call says little and a bluff rarely works;
     ``passive``: rarely bets, so a check does not deny a strong hand; ``rough_pat``:
-    stands pat on hands rougher than ten (seen at showdowns), ``pat_top`` the roughest
-    top card they are read to stand pat on (ten for a sound player)."""
+    stands pat on hands rougher than ten (seen at showdowns, more often than a slip),
+    ``pat_top`` the roughest top card they have shown down standing pat (ten for a
+    sound player)."""
 
     loose: float = 0.0
     sticky: float = 0.0
@@ -96,7 +97,9 @@ def tendency(profile: Profile | None) -> Tendency:
         sticky=_scale(profile.fold_rate, 0.22, 0.06),
         passive=_scale(profile.aggression, 0.15, 0.05),
         rough_pat=rough_pat,
-        pat_top=max(SOUND_PAT_TOP, profile.roughest_pat) if rough_pat else SOUND_PAT_TOP,
+        # A sound player never stands pat on a jack with one draw left: one such hand
+        # shown says how rough they stand pat, if not yet how often.
+        pat_top=max(SOUND_PAT_TOP, profile.roughest_pat) if profile.rough_pats else SOUND_PAT_TOP,
     )
 
 

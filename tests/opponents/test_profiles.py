@@ -180,6 +180,18 @@ def test_hard_reads_a_pat_maniac_from_the_pat_hands_it_has_shown_down(mine, unse
     )
 
 
+def test_hard_reads_a_maniacs_pat_jack_from_the_first_one_shown():
+    """One pat jack shown down is not yet a habit (the rough-pat read needs more), but a
+    sound player never stands pat on a jack with one draw left: it already says how rough
+    this one stands pat, and a made jack calls its bet."""
+    shown = dataclasses.replace(MANIAC["you"], pats_shown=3, rough_pats=1, roughest_pat=11)
+    assert not tendency(shown).rough_pat
+    sound_pats = dataclasses.replace(shown, rough_pats=0, roughest_pat=10)
+    hand = pat_maniac_bets_into_me("Jh 7s 4d 3c 2h")
+    assert decisions(hand, {"you": shown}) == Counter(call=len(SEEDS))
+    assert decisions(hand, {"you": sound_pats}) == Counter(fold=len(SEEDS))
+
+
 def maniac_raised_then_drew(mine: str, their_discard: str | None) -> Hand:
     """Heads-up a5-draw: the other player (holding Kc Qd 9h 4s 2c) raises whenever it
     may before the draw, ``me`` calls; at my draw. With ``their_discard`` I am the dealer
