@@ -145,8 +145,8 @@ class Strategy:
     ) -> tuple[Card, ...]:
         """At the last draw: stand pat on a made hand the rule would break (a jack or
         worse) when that wins more against what the others take (a pat jack beats most
-        two-card draws). Against sound players, once everyone still in has drawn, by the
-        chance to win; heads-up against a player who bets and raises anything, by the
+        two-card draws). In the single-draw games, once everyone still in has drawn, by
+        the chance to win; heads-up against a player who bets and raises anything, by the
         chips the last round's betting brings too, over the draws they may take."""
         style = self.style
         assert style is not None
@@ -180,7 +180,9 @@ class Strategy:
                 return sum(len(t) * last_round_value(finals, t, pot, bet) for t in buckets)
 
             return max(candidates, key=value)
-        if len(keep) == 5 or any(len(s.drawn) <= mine_drawn for s in in_hand):
+        # In triple draw the last draw's pat hands were measured to win less this way
+        # (against the calling station), so there the rule keeps its say.
+        if len(keep) == 5 or game.draws > 1 or any(len(s.drawn) <= mine_drawn for s in in_hand):
             return keep
         pat = lowball.finals_of(obs.cards, ranking, 0)
         drawing = lowball.finals_of(obs.cards, ranking, 1, keep)

@@ -229,3 +229,39 @@ def test_hard_stands_pat_on_a_jack_when_the_other_player_drew_two(mine):
         assert decide(dealer_to_draw(mine, "Kc Qd"), "hard", seed).cards == ()
         assert format_cards(decide(dealer_to_draw(mine, ""), "hard", seed).cards) == jack
         assert format_cards(decide(dealer_to_draw(mine, "Kc Qd"), "normal", seed).cards) == jack
+
+
+def triple_draw_last_draw(mine: str) -> Hand:
+    """Heads-up a5-triple to my third draw, drawing last: every betting round checked or
+    called, I stood pat twice, and the other player threw two cards at each draw."""
+    for dealer in (0, 1):
+        order = [THEIRS, mine] if dealer == 0 else [mine, THEIRS]
+        deck = parse_cards(" ".join(deck_for(order)))
+        hand = Hand.start("a5-triple", [("me", 100), ("you", 100)], dealer, deck)
+        mine_drawn = theirs_drawn = 0
+        while True:
+            d = hand.decision()
+            assert d is not None
+            if d.phase == "draw" and d.player == "me":
+                if mine_drawn == 2:
+                    break
+                mine_drawn += 1
+                hand.apply(Action("me", "discard", cards=()))
+            elif d.phase == "draw":
+                theirs_drawn += 1
+                held = hand.holdings[hand.players.index("you")]
+                hand.apply(Action("you", "discard", cards=tuple(held[:2])))
+            else:
+                hand.apply(Action(d.player, "check" if "check" in d.legal else "call"))
+        if theirs_drawn == 3:
+            return hand
+    raise AssertionError("no dealer lets me draw last")
+
+
+def test_hard_keeps_the_rule_at_triple_draws_last_draw():
+    """In the single-draw games hard stands pat on a made jack drawing after a two-card
+    draw; in triple draw that play won less (against the calling station), so there hard
+    breaks the jack by the rule."""
+    hand = triple_draw_last_draw("Jh 7s 4d 3c 2h")
+    for seed in SEEDS[:10]:
+        assert format_cards(decide(hand, "hard", seed).cards) == ["Jh"]
