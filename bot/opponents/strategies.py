@@ -280,7 +280,8 @@ class Strategy:
         raises = sum(1 for _, a in current if a in ("bet", "raise"))
         # A player who bets anything re-raises anything too: each raise then puts in a
         # bet of theirs for one of ours, which pays as soon as we win more than half.
-        raise_edge = style.raise_edge * (1.0 - max(them.loose, 0.75 * them.sticky))
+        loose = them.loose if them.loose >= MANIAC_LOOSE else 0.75 * them.loose
+        raise_edge = style.raise_edge * (1.0 - max(loose, 0.75 * them.sticky))
         escalation = 0.05 * max(0, raises - 1) * (1.0 - them.loose)
         if "raise" in legal and equity >= fair + raise_edge + escalation:
             return "raise"

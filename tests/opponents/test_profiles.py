@@ -192,6 +192,18 @@ def test_hard_reads_a_maniacs_pat_jack_from_the_first_one_shown():
     assert decisions(hand, {"you": sound_pats}) == Counter(fold=len(SEEDS))
 
 
+def test_hard_keeps_a_raise_edge_against_a_player_who_does_not_bet_everything():
+    """The raise edge goes to zero only against a player who bets and raises with
+    anything: one who bets most of the time but not always keeps a part of it, as before
+    the maniac's read (its raises are not all re-raised with junk). A ten-eight raises the
+    maniac and only calls the other."""
+    mine = "Th 8h 7d 6c 4h"
+    mostly = {"you": Profile(actions=60, aggressive=48, faced=25, folds=0)}
+    assert 0.5 < tendency(mostly["you"]).loose < 0.9
+    assert decisions(facing_a_bet(mine), MANIAC) == Counter({"raise": len(SEEDS)})
+    assert decisions(facing_a_bet(mine), mostly) == Counter(call=len(SEEDS))
+
+
 def maniac_raised_then_drew(mine: str, their_discard: str | None) -> Hand:
     """Heads-up a5-draw: the other player (holding Kc Qd 9h 4s 2c) raises whenever it
     may before the draw, ``me`` calls; at my draw. With ``their_discard`` I am the dealer
