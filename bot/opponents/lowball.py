@@ -58,9 +58,10 @@ def distinct_low(cards: Sequence[Card]) -> list[Card]:
     return out
 
 
-def rule_keep(cards: Sequence[Card], ranking: str, draws_left: int) -> list[Card]:
-    """A plain sound rule: pat on a good enough made hand, else keep the low cards (at most 4)."""
-    if is_made(cards, ranking) and top(cards) <= PAT_TOP[min(draws_left, 3)]:
+def rule_keep(cards: Sequence[Card], ranking: str, draws_left: int, loosen: int = 0) -> list[Card]:
+    """A plain sound rule: pat on a good enough made hand (``loosen`` ranks rougher for a
+    player who stands pat rough), else keep the low cards (at most 4)."""
+    if is_made(cards, ranking) and top(cards) <= PAT_TOP[min(draws_left, 3)] + loosen:
         return list(cards)
     return [c for c in distinct_low(cards) if _LOW[c] <= CAP][:4]
 
@@ -69,10 +70,12 @@ def rule_keep(cards: Sequence[Card], ranking: str, draws_left: int) -> list[Card
 
 
 class Reference:
-    """Final values of the rule player, overall and by the count taken at each draw."""
+    """Final values of the rule player, overall and by the count taken at each draw
+    (with ``loosen``: of a rule player who stands pat that many ranks rougher)."""
 
-    def __init__(self, ranking: str, draws: int) -> None:
-        rng = random.Random(zlib.crc32(f"{ranking}/{draws}".encode()))
+    def __init__(self, ranking: str, draws: int, loosen: int = 0) -> None:
+        key = f"{ranking}/{draws}" + (f"/loosen{loosen}" if loosen else "")
+        rng = random.Random(zlib.crc32(key.encode()))
         value = VALUE[ranking]
         finals: list[int] = []
         by_draw: dict[tuple[int, int], list[int]] = {}
@@ -80,7 +83,7 @@ class Reference:
             pool = rng.sample(FULL_DECK, 5 + 5 * draws)
             held, pos, counts = pool[:5], 5, []
             for d in range(draws):
-                keep = rule_keep(held, ranking, draws - d)
+                keep = rule_keep(held, ranking, draws - d, loosen)
                 n = 5 - len(keep)
                 held = keep + pool[pos : pos + n]
                 pos += n
@@ -99,8 +102,17 @@ class Reference:
 
 
 @cache
-def reference(ranking: str, draws: int) -> Reference:
-    return Reference(ranking, draws)
+def reference(ranking: str, draws: int, loosen: int = 0) -> Reference:
+    return Reference(ranking, draws, loosen)
+
+
+MAX_LOOSEN = 3  # the roughest pat rule a reference is built for: a king with one draw left
+
+
+def loosen_of(pat_top: int) -> int:
+    """How many ranks rougher than the sound rule a player stands pat, from the roughest
+    top card they were read to stand pat on with one draw left."""
+    return min(MAX_LOOSEN, max(0, pat_top - PAT_TOP[1]))
 
 
 def beats(value: int, sorted_values: Sequence[int]) -> float:
@@ -174,12 +186,18 @@ def table_equity(
     draws: int,
     mine: Sequence[int],
     opponents: Sequence[tuple[int, ...]],
+    loosen: Sequence[int] = (),
 ) -> float:
     """Chance to hold the best hand at showdown: ``mine`` are sampled final values of ours,
     ``opponents`` the public draw counts of each opponent still in (compared with the
-    reference of players who took as many at their latest draw)."""
-    ref = reference(ranking, draws)
-    refs = [ref.values(len(d) - 1 if d else None, d[-1] if d else None) for d in opponents]
+    reference of players who took as many at their latest draw; ``loosen``, per opponent,
+    reads them from the reference of a player who stands pat that much rougher)."""
+    refs = [
+        reference(ranking, draws, loosen[i] if i < len(loosen) else 0).values(
+            len(d) - 1 if d else None, d[-1] if d else None
+        )
+        for i, d in enumerate(opponents)
+    ]
     total = 0.0
     for v in mine:
         p = 1.0
@@ -288,7 +306,8 @@ def warm_up() -> None:
     decision pays for it: the showdown references, and the final values and strength of
     every keep a rule player can make (up to four distinct ranks from ace to eight)."""
     for ranking, draws in GAMES:
-        reference(ranking, draws)
+        for loosen in range(MAX_LOOSEN + 1):
+            reference(ranking, draws, loosen)
         reference(ranking, 1)  # choose_keep scores one-card draws against it
         for left in range(1, draws + 1):
             for n in range(5):

@@ -27,6 +27,7 @@ PRIOR_WEIGHT = 8
 PRIOR_ROUGH_PATS = 0.05
 PRIOR_PAT_WEIGHT = 3
 ROUGH = 11  # a jack
+SOUND_PAT_TOP = 10  # the roughest hand a sound player stands pat on with one draw left
 CAP = 4  # bets and raises a betting round allows (RULES.md §3)
 
 
@@ -38,6 +39,7 @@ class Profile:
     folds: int = 0
     pats_shown: int = 0  # hands shown down after standing pat at the last draw
     rough_pats: int = 0  # … with a top card of a jack or worse
+    roughest_pat: int = 0  # the highest top card among them (lowball rank, ace 1)
 
     @property
     def aggression(self) -> float:
@@ -60,12 +62,15 @@ class Tendency:
     ``loose``: bets and raises with anything, so aggression says little about the hand;
     ``sticky``: rarely folds to a bet, so a call says little and a bluff rarely works;
     ``passive``: rarely bets, so a check does not deny a strong hand; ``rough_pat``:
-    stands pat on hands rougher than ten (seen at showdowns)."""
+    stands pat on hands rougher than ten (seen at showdowns, more often than a slip),
+    ``pat_top`` the roughest top card they have shown down standing pat (ten for a
+    sound player)."""
 
     loose: float = 0.0
     sticky: float = 0.0
     passive: float = 0.0
     rough_pat: bool = False
+    pat_top: int = SOUND_PAT_TOP
 
     @property
     def bluffable(self) -> float:
@@ -86,11 +91,15 @@ def _scale(x: float, start: float, full: float) -> float:
 def tendency(profile: Profile | None) -> Tendency:
     if profile is None:
         return SOUND
+    rough_pat = profile.rough_pat_rate >= 0.3
     return Tendency(
         loose=_scale(profile.aggression, 0.45, 0.8),
         sticky=_scale(profile.fold_rate, 0.22, 0.06),
         passive=_scale(profile.aggression, 0.15, 0.05),
-        rough_pat=profile.rough_pat_rate >= 0.3,
+        rough_pat=rough_pat,
+        # A sound player never stands pat on a jack with one draw left: one such hand
+        # shown says how rough they stand pat, if not yet how often.
+        pat_top=max(SOUND_PAT_TOP, profile.roughest_pat) if profile.rough_pats else SOUND_PAT_TOP,
     )
 
 
@@ -129,5 +138,6 @@ def record(
                 p,
                 pats_shown=p.pats_shown + 1,
                 rough_pats=p.rough_pats + (top(cards) >= ROUGH),
+                roughest_pat=max(p.roughest_pat, top(cards)),
             )
     return out

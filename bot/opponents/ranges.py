@@ -35,6 +35,7 @@ class Read:
     sticky: float = 0.0
     passive: float = 0.0
     rough_pat: bool = False  # stands pat with hands rougher than ten (seen at showdowns)
+    pat_top: int = KEPT_TOP[0]  # the roughest top card they are read to stand pat on
 
 
 # Strength an opponent is assumed to hold for 1, 2, 3+ bets or raises in a round, and

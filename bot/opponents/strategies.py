@@ -18,10 +18,11 @@ pure apart from its injected ``random.Random``; the work per decision is bounded
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from bot.engine import VARIANTS, Action
+from bot.engine import VARIANTS, Action, SeatInfo
 from bot.engine.cards import Card
 
 from . import abyssinia, lowball, ranges
@@ -59,6 +60,7 @@ STYLES = {
 CALL_MARGIN = {0: 0.0, 1: 0.02, 2: 0.06, 3: 0.14}
 ABYSSINIA_SAMPLES = 160  # simulation budget per Abyssinia decision, at most
 RANGE_SAMPLES = 600  # opponent hands sampled per decision, shared among the opponents
+MANIAC_LOOSE = 0.9  # a player this loose bets and raises with anything (profiles.Tendency)
 
 
 class Strategy:
@@ -96,31 +98,99 @@ class Strategy:
         if draws_left:
             keep = tuple(lowball.choose_keep(obs.cards, ranking, draws_left, dead))
         if obs.decision.phase == "draw":
+            if style.ranges and draws_left == 1:
+                keep = self._pat_when_it_wins_more(obs, keep, in_hand, dead)
             keep = self._adjust_keep(obs, keep, draws_left, opps)
             return Action(obs.player, "discard", cards=tuple(c for c in obs.cards if c not in keep))
         mine = lowball.finals_of(obs.cards, ranking, draws_left, keep)
         if style.ranges:
-            reads = opponent_reads(obs, style.adapt)
-            equity = ranges.range_equity(
-                ranking,
-                game.draws,
-                mine,
-                [*obs.cards, *dead],
-                [(s.drawn, reads[s.player]) for s in in_hand],
-                max(60, RANGE_SAMPLES // len(in_hand)),
-                rng,
-            )
-            # A fully loose player's betting says nothing of their hand: then the range
-            # is every hand their draws allow, which the reference (6,000 hands) knows
-            # more finely than a range pool (600).
-            blind = min(reads[s.player].loose for s in in_hand)
-            if blind:
-                table = lowball.table_equity(ranking, game.draws, mine, opps)
-                equity = blind * table + (1.0 - blind) * equity
+            equity = self._read_equity(obs, mine, in_hand, dead)
             return Action(obs.player, self._range_bet(obs, equity, keep, draws_left, opps))
         equity = lowball.table_equity(ranking, game.draws, mine, opps)
         bluff = draws_left == 0 and rng.random() < self._bluff_chance(obs, equity, opps)
         return Action(obs.player, self._bet(obs, equity, bluff))
+
+    def _read_equity(
+        self, obs: Observation, mine: tuple[int, ...], in_hand: list[SeatInfo], dead: list[Card]
+    ) -> float:
+        """Equity of our final values ``mine`` against the ranges the others' betting and
+        draws say they hold."""
+        game = VARIANTS[obs.public.variant]
+        style = self.style
+        assert style is not None
+        reads = opponent_reads(obs, style.adapt)
+        equity = ranges.range_equity(
+            game.ranking,
+            game.draws,
+            mine,
+            [*obs.cards, *dead],
+            [(s.drawn, reads[s.player]) for s in in_hand],
+            max(60, RANGE_SAMPLES // len(in_hand)),
+            self.rng,
+        )
+        # A fully loose player's betting says nothing of their hand: then the range
+        # is every hand their draws allow, which the reference (6,000 hands) knows
+        # more finely than a range pool (600): the reference of a player who stands
+        # pat as rough as the roughest pat hand they have shown down.
+        blind = min(reads[s.player].loose for s in in_hand)
+        if blind:
+            loosen = [lowball.loosen_of(reads[s.player].pat_top) for s in in_hand]
+            opps = [s.drawn for s in in_hand]
+            table = lowball.table_equity(game.ranking, game.draws, mine, opps, loosen)
+            equity = blind * table + (1.0 - blind) * equity
+        return equity
+
+    def _pat_when_it_wins_more(
+        self, obs: Observation, keep: tuple[Card, ...], in_hand: list[SeatInfo], dead: list[Card]
+    ) -> tuple[Card, ...]:
+        """At the last draw: stand pat on a made hand the rule would break (a jack or
+        worse) when that wins more against what the others take (a pat jack beats most
+        two-card draws). In the single-draw games, once everyone still in has drawn, by
+        the chance to win; heads-up against a player who bets and raises anything, by the
+        chips the last round's betting brings too, over the draws they may take."""
+        style = self.style
+        assert style is not None
+        game = VARIANTS[obs.public.variant]
+        ranking = game.ranking
+        if not lowball.is_made(obs.cards, ranking):
+            return keep
+        mine_drawn = len(obs.public.seats[obs.seat].drawn)
+        them = tendency(obs.profiles.get(in_hand[0].player)) if style.adapt else Tendency()
+        if len(in_hand) == 1 and them.loose >= MANIAC_LOOSE:
+            # Their bets come with anything: the last round is capped while we win more
+            # than half, called while the pot pays, folded otherwise. A draw's misses
+            # fold cheaply and its hits cap, which a pat hand's one chance does not.
+            ref = lowball.reference(ranking, game.draws, lowball.loosen_of(them.pat_top))
+            drawn = in_hand[0].drawn
+            if len(drawn) > mine_drawn:
+                buckets = [ref.values(len(drawn) - 1, drawn[-1])]
+            else:  # they draw after us: each count they may take, as often as it comes
+                buckets = [v for n in range(4) if (v := ref.by_draw.get((mine_drawn, n)))]
+            pot, bet = obs.public.pot, max(game.bet_sizes)
+            candidates = [keep]
+            if len(keep) == 5:  # the rule stands pat: weigh breaking to the best four too
+                lows = [c for c in lowball.distinct_low(obs.cards) if lowball.low(c) <= lowball.CAP]
+                if len(lows) >= 4:
+                    candidates.append(tuple(lows[:4]))
+            else:
+                candidates.append(tuple(obs.cards))
+
+            def value(kept: tuple[Card, ...]) -> float:
+                finals = lowball.finals_of(obs.cards, ranking, 1, kept)
+                return sum(len(t) * last_round_value(finals, t, pot, bet) for t in buckets)
+
+            return max(candidates, key=value)
+        # In triple draw the last draw's pat hands were measured to win less this way
+        # (against the calling station), so there the rule keeps its say.
+        if len(keep) == 5 or game.draws > 1 or any(len(s.drawn) <= mine_drawn for s in in_hand):
+            return keep
+        pat = lowball.finals_of(obs.cards, ranking, 0)
+        drawing = lowball.finals_of(obs.cards, ranking, 1, keep)
+        if self._read_equity(obs, pat, in_hand, dead) > self._read_equity(
+            obs, drawing, in_hand, dead
+        ):
+            return tuple(obs.cards)
+        return keep
 
     def _adjust_keep(
         self,
@@ -208,7 +278,10 @@ class Strategy:
                 return "check"
         pot_odds = d.to_call / (obs.public.pot + d.to_call)
         raises = sum(1 for _, a in current if a in ("bet", "raise"))
-        raise_edge = style.raise_edge * (1.0 - 0.75 * max(them.loose, them.sticky))
+        # A player who bets anything re-raises anything too: each raise then puts in a
+        # bet of theirs for one of ours, which pays as soon as we win more than half.
+        loose = them.loose if them.loose >= MANIAC_LOOSE else 0.75 * them.loose
+        raise_edge = style.raise_edge * (1.0 - max(loose, 0.75 * them.sticky))
         escalation = 0.05 * max(0, raises - 1) * (1.0 - them.loose)
         if "raise" in legal and equity >= fair + raise_edge + escalation:
             return "raise"
@@ -338,6 +411,20 @@ class Strategy:
 # ----- baselines and helpers ---------------------------------------------------------
 
 
+def last_round_value(
+    mine: tuple[int, ...], theirs: Sequence[int], pot: int, bet: int, cap: int = 4
+) -> float:
+    """Our chips back, on average over our final values ``mine``, from a pot of ``pot``
+    and a last betting round against a player who bets and raises anything (``theirs``:
+    the sorted final values they may hold): capped when we win more than half, one bet
+    called when the pot pays for it, folded otherwise."""
+    total = 0.0
+    for v in mine:
+        q = lowball.beats(v, theirs)
+        total += max(0.0, q * pot + (2 * q - 1) * bet, q * pot + cap * (2 * q - 1) * bet)
+    return total / len(mine)
+
+
 def random_move(obs: Observation, rng: random.Random) -> Action:
     """A uniformly chosen legal action (a uniform count of cards, then a uniform subset)."""
     d = obs.decision
@@ -424,6 +511,7 @@ def opponent_reads(obs: Observation, adapt: bool = False) -> dict[str, ranges.Re
             sticky=t.sticky,
             passive=t.passive,
             rough_pat=t.rough_pat,
+            pat_top=t.pat_top,
         )
     return out
 

@@ -15,7 +15,7 @@ from collections import Counter
 import pytest
 
 from bot.engine import Action, Hand, parse_header, public_view
-from bot.engine.cards import parse_cards
+from bot.engine.cards import format_cards, parse_cards
 from bot.engine.record import parse_actions
 from bot.opponents import (
     Profile,
@@ -82,9 +82,20 @@ def facing_a_bet(mine: str) -> Hand:
 @pytest.mark.parametrize("mine", ["Jh 7s 4d 3c 2h", "Qh 7s 4d 3c 2h"])
 def test_hard_calls_down_a_maniac_with_a_hand_it_folds_to_an_unknown_bettor(mine):
     """A made jack or queen folds to a bet from a player who drew one, unless that player
-    has bet nearly every time they could: then the bet is no read, and it calls."""
+    has bet nearly every time they could: then the bet is no read, and it plays on."""
     assert decisions(facing_a_bet(mine), {}) == Counter(fold=len(SEEDS))
-    assert decisions(facing_a_bet(mine), MANIAC) == Counter(call=len(SEEDS))
+    assert decisions(facing_a_bet(mine), MANIAC)["fold"] == 0
+
+
+def test_hard_raises_a_maniac_with_a_jack_that_wins_a_little_more_than_half():
+    """Against a one-card draw a made jack wins a little more than half: a maniac
+    re-raises whatever it holds, so each raise puts a bet of theirs in for one of ours,
+    which pays above half (issue 19: hard asked a raise for an edge a sound player's
+    calls would need, and only called, as normal does)."""
+    mine = "Jh 7s 4d 3c 2h"
+    assert decisions(facing_a_bet(mine), MANIAC) == Counter({"raise": len(SEEDS)})
+    assert decisions(facing_a_bet(mine), MANIAC, "normal") == Counter(call=len(SEEDS))
+    assert decisions(facing_a_bet("Qh 7s 4d 3c 2h"), MANIAC) == Counter(call=len(SEEDS))
 
 
 @pytest.mark.parametrize("mine", ["9h 7s 4d 3c 2h", "Th 7s 4d 3c 2h"])
@@ -108,6 +119,148 @@ def test_hard_keeps_raising_a_maniac_where_it_stops_raising_an_unknown_player(mi
     19: heads-up against the maniac normal had won more than hard)."""
     assert decisions(reraised(mine), {}) == Counter(call=len(SEEDS))
     assert decisions(reraised(mine), MANIAC) == Counter({"raise": len(SEEDS)})
+
+
+def maniac_who_showed_pat_jacks(hands: int = 15) -> dict[str, Profile]:
+    """Profiles after ``hands`` real hands where the other player bets whenever it may,
+    stands pat on a made jack, and is called down to the showdown every time."""
+    profiles: dict[str, Profile] = {}
+    for _ in range(hands):
+        hand = heads_up("a5-draw", "Kh Qh 8d 6c 2h", "Jc 9c 6s 5s 3s")
+        while not hand.complete:
+            d = hand.decision()
+            assert d is not None
+            if d.phase == "draw":
+                hand.apply(Action(d.player, "discard", cards=()))
+            elif d.player == "you":
+                hand.apply(Action(d.player, "bet" if "bet" in d.legal else "raise"))
+            else:
+                hand.apply(Action(d.player, "check" if "check" in d.legal else "call"))
+        profiles = record(profiles, public_history(hand), public_view(hand).shown)
+    return profiles
+
+
+def pat_maniac_bets_into_me(mine: str) -> Hand:
+    """Both stood pat; the other player bets after the draw and it is my turn."""
+    hand = heads_up("a5-draw", mine, "Jc 9c 6s 5s 3s")
+    drawn = False
+    while not (drawn and hand.players[hand.to_act] == "me"):
+        d = hand.decision()
+        assert d is not None
+        if d.phase == "draw":
+            hand.apply(Action(d.player, "discard", cards=()))
+            drawn = True
+        elif d.player == "you":
+            hand.apply(Action(d.player, "bet" if "bet" in d.legal else "raise"))
+        else:
+            hand.apply(Action(d.player, "call" if "call" in d.legal else "check"))
+    return hand
+
+
+@pytest.mark.parametrize(
+    ("mine", "unseen", "rough"),
+    [
+        ("Jh 7s 4d 3c 2h", "fold", "call"),
+        ("Th 9s 8d 7c 6h", "fold", "call"),
+        ("Th 7s 4d 3c 2h", "call", "raise"),
+    ],
+)
+def test_hard_reads_a_pat_maniac_from_the_pat_hands_it_has_shown_down(mine, unseen, rough):
+    """A maniac's bets say nothing, but its pat hands shown down do: one who has stood pat
+    on jacks holds a jack as often as anything better when it stands pat again, so a made
+    ten or jack it bets into is called or raised (issue 19: against the maniac, hard read
+    a sound player's pat hand, ten at worst, and played no better than normal)."""
+    maniac = maniac_who_showed_pat_jacks()
+    assert tendency(maniac["you"]).loose == 1.0
+    assert decisions(pat_maniac_bets_into_me(mine), {}) == Counter({unseen: len(SEEDS)})
+    assert decisions(pat_maniac_bets_into_me(mine), maniac) == Counter({rough: len(SEEDS)})
+    # normal reads only the bets: a pat hand is a sound player's pat hand for it.
+    assert decisions(pat_maniac_bets_into_me(mine), maniac, "normal") == decisions(
+        pat_maniac_bets_into_me(mine), {}, "normal"
+    )
+
+
+def test_hard_reads_a_maniacs_pat_jack_from_the_first_one_shown():
+    """One pat jack shown down is not yet a habit (the rough-pat read needs more), but a
+    sound player never stands pat on a jack with one draw left: it already says how rough
+    this one stands pat, and a made jack calls its bet."""
+    shown = dataclasses.replace(MANIAC["you"], pats_shown=3, rough_pats=1, roughest_pat=11)
+    assert not tendency(shown).rough_pat
+    sound_pats = dataclasses.replace(shown, rough_pats=0, roughest_pat=10)
+    hand = pat_maniac_bets_into_me("Jh 7s 4d 3c 2h")
+    assert decisions(hand, {"you": shown}) == Counter(call=len(SEEDS))
+    assert decisions(hand, {"you": sound_pats}) == Counter(fold=len(SEEDS))
+
+
+def test_hard_keeps_a_raise_edge_against_a_player_who_does_not_bet_everything():
+    """The raise edge goes to zero only against a player who bets and raises with
+    anything: one who bets most of the time but not always keeps a part of it, as before
+    the maniac's read (its raises are not all re-raised with junk). A ten-eight raises the
+    maniac and only calls the other."""
+    mine = "Th 8h 7d 6c 4h"
+    mostly = {"you": Profile(actions=60, aggressive=48, faced=25, folds=0)}
+    assert 0.5 < tendency(mostly["you"]).loose < 0.9
+    assert decisions(facing_a_bet(mine), MANIAC) == Counter({"raise": len(SEEDS)})
+    assert decisions(facing_a_bet(mine), mostly) == Counter(call=len(SEEDS))
+
+
+def maniac_raised_then_drew(mine: str, their_discard: str | None) -> Hand:
+    """Heads-up a5-draw: the other player (holding Kc Qd 9h 4s 2c) raises whenever it
+    may before the draw, ``me`` calls; at my draw. With ``their_discard`` I am the dealer
+    and they drew first, throwing it; with None I draw first."""
+    if their_discard is None:
+        hand = heads_up("a5-draw", mine, "Kc Qd 9h 4s 2c")
+    else:
+        deck = parse_cards(" ".join(deck_for(["Kc Qd 9h 4s 2c", mine])))
+        hand = Hand.start("a5-draw", [("me", 100), ("you", 100)], 0, deck)
+    while not (hand.players[hand.to_act] == "me" and hand.phase == "draw"):
+        d = hand.decision()
+        assert d is not None
+        if d.phase == "draw":
+            hand.apply(Action(d.player, "discard", cards=tuple(parse_cards(their_discard or ""))))
+        else:
+            if d.player == "you":
+                bet = "raise" if "raise" in d.legal else "bet" if "bet" in d.legal else "call"
+            else:
+                bet = "call" if "call" in d.legal else "check"
+            hand.apply(Action(d.player, bet))
+    return hand
+
+
+def thrown(hand: Hand, profiles: dict[str, Profile], level: str = "hard") -> Counter[str]:
+    return Counter(
+        " ".join(
+            sorted(
+                format_cards(
+                    Strategy(level, random.Random(seed)).decide(observe(hand, "me", profiles)).cards
+                )
+            )
+        )
+        for seed in SEEDS
+    )
+
+
+@pytest.mark.parametrize(
+    ("mine", "their_discard", "rule", "against_maniac"),
+    [
+        # They stood pat or drew one: a pat ten's one chance is worth less than a smooth
+        # draw's hits, which cap the last round, and misses, which fold it cheaply.
+        ("Th 7s 4d 3c 2h", "", "", "Th"),
+        ("Th 7s 4d 3c 2h", "Kc", "", "Th"),
+        # I draw first: a rough jack stands pat, a draw to an eight would be rougher still.
+        ("Jh 8s 6d 5c 3h", None, "Jh", ""),
+    ],
+)
+def test_hard_draws_against_a_maniac_for_the_last_rounds_chips(
+    mine, their_discard, rule, against_maniac
+):
+    """At the last draw against a maniac, hard chooses to stand pat or draw by what the
+    last round's betting brings: it is capped when ahead, called or folded when behind
+    (issue 19: hard drew by the sound rule, as normal does, against a maniac too)."""
+    hand = maniac_raised_then_drew(mine, their_discard)
+    assert thrown(hand, MANIAC) == Counter({against_maniac: len(SEEDS)})
+    assert thrown(hand, {}) == Counter({rule: len(SEEDS)})
+    assert thrown(hand, MANIAC, "normal") == Counter({rule: len(SEEDS)})
 
 
 # ----- the calling station: no bluffs, thinner value ----------------------------------

@@ -12,7 +12,7 @@ from bot.engine.cards import format_cards, parse_cards
 from bot.engine.simulate import new_random_hand
 from bot.opponents import KINDS, LEVELS, Strategy, advise, observe, review
 from bot.opponents.lowball import choose_keep
-from tests.support.engine_helpers import GAMES
+from tests.support.engine_helpers import GAMES, deck_for
 from tests.support.opponent_hands import heads_up, until_my
 
 SEEDS = range(40)
@@ -199,3 +199,69 @@ def test_hint_and_review_of_a_played_hand():
     draw = next(r for r in reviews if r.played.action == "discard")
     assert not draw.same and draw.advice.action.cards == ()
     assert review(hand.record(), "me", "normal") == reviews
+
+
+THEIRS = "Kc Qd 9h 4s 2c"
+
+
+def dealer_to_draw(mine: str, their_discard: str) -> Hand:
+    """Heads-up a5-draw, ``me`` the dealer: both check, the other player draws first
+    (throwing ``their_discard`` from Kc Qd 9h 4s 2c), and it is my draw."""
+    deck = parse_cards(" ".join(deck_for([THEIRS, mine])))
+    hand = Hand.start("a5-draw", [("me", 100), ("you", 100)], 0, deck)
+    while not (hand.players[hand.to_act] == "me" and hand.phase == "draw"):
+        d = hand.decision()
+        assert d is not None
+        if d.phase == "draw":
+            hand.apply(Action(d.player, "discard", cards=tuple(parse_cards(their_discard))))
+        else:
+            hand.apply(Action(d.player, "check" if "check" in d.legal else "call"))
+    return hand
+
+
+@pytest.mark.parametrize("mine", ["Jh 7s 4d 3c 2h", "Jh Th 8s 6d 5c"])
+def test_hard_stands_pat_on_a_jack_when_the_other_player_drew_two(mine):
+    """Drawing last at the last draw, ``hard`` knows what the others took: a made jack
+    the rule breaks stands pat against a two-card draw, which it beats more often than
+    its own draw would; against a pat hand it still draws. ``normal`` keeps the rule."""
+    jack = ["Jh"] if mine.startswith("Jh 7s") else ["Jh", "Th"]
+    for seed in SEEDS:
+        assert decide(dealer_to_draw(mine, "Kc Qd"), "hard", seed).cards == ()
+        assert format_cards(decide(dealer_to_draw(mine, ""), "hard", seed).cards) == jack
+        assert format_cards(decide(dealer_to_draw(mine, "Kc Qd"), "normal", seed).cards) == jack
+
+
+def triple_draw_last_draw(mine: str) -> Hand:
+    """Heads-up a5-triple to my third draw, drawing last: every betting round checked or
+    called, I stood pat twice, and the other player threw two cards at each draw."""
+    for dealer in (0, 1):
+        order = [THEIRS, mine] if dealer == 0 else [mine, THEIRS]
+        deck = parse_cards(" ".join(deck_for(order)))
+        hand = Hand.start("a5-triple", [("me", 100), ("you", 100)], dealer, deck)
+        mine_drawn = theirs_drawn = 0
+        while True:
+            d = hand.decision()
+            assert d is not None
+            if d.phase == "draw" and d.player == "me":
+                if mine_drawn == 2:
+                    break
+                mine_drawn += 1
+                hand.apply(Action("me", "discard", cards=()))
+            elif d.phase == "draw":
+                theirs_drawn += 1
+                held = hand.holdings[hand.players.index("you")]
+                hand.apply(Action("you", "discard", cards=tuple(held[:2])))
+            else:
+                hand.apply(Action(d.player, "check" if "check" in d.legal else "call"))
+        if theirs_drawn == 3:
+            return hand
+    raise AssertionError("no dealer lets me draw last")
+
+
+def test_hard_keeps_the_rule_at_triple_draws_last_draw():
+    """In the single-draw games hard stands pat on a made jack drawing after a two-card
+    draw; in triple draw that play won less (against the calling station), so there hard
+    breaks the jack by the rule."""
+    hand = triple_draw_last_draw("Jh 7s 4d 3c 2h")
+    for seed in SEEDS[:10]:
+        assert format_cards(decide(hand, "hard", seed).cards) == ["Jh"]
