@@ -37,9 +37,12 @@ async def test_the_benchmark_can_leave_the_players_part_out_of_the_loop_passes(t
     )
     assert asyncio.events.Handle._run is run  # asyncio is given back as it was
     assert 0 < passes.driver < passes.total  # the players did some of the loop's work
+    assert 0 < passes.handed < passes.driver  # handing the interactions: the bot's part
     assert 0 < passes.longest_bot <= passes.longest <= passes.total
+    assert figures.stall_bot <= figures.stall
     assert figures.sweep > 0
     report([figures], 0.0)
     printed = capsys.readouterr().out
     assert "longest loop pass, the players' part left out" in printed
+    assert "longest stall, the players' part left out" in printed
     assert "a sweep's full pass" in printed
