@@ -150,8 +150,9 @@ class Presenter:
     ) -> T:
         """Run the step a click on the table message asked for, and answer the click with the
         table after it: ``UPDATE_MESSAGE`` (one interaction call, outside the global rate
-        limit) when the step is done within ``answer_within``, else a deferral at once and
-        then an edit of the original response (the table message). A refusal leaves the
+        limit) when the step and the table's content are ready within ``answer_within``,
+        else a deferral at that deadline and then an edit of the original response (the
+        table message). A refusal leaves the
         click unanswered for the caller to answer privately; a table the answer could not
         carry is left to the editor."""
         lane = self._lane(channel_id)
