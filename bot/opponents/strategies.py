@@ -59,6 +59,10 @@ STYLES = {
 # (this round's draw included): future bets are paid with a hand that is often behind.
 CALL_MARGIN = {0: 0.0, 1: 0.02, 2: 0.06, 3: 0.14}
 ABYSSINIA_SAMPLES = 160  # simulation budget per Abyssinia decision, at most
+# Abyssinia's implied odds: a player who bets anything keeps betting in the rounds to come,
+# so a call wins more than this round's pot when the hand comes in; the pot odds a call
+# needs shrink by this share of the others' looseness (levels that read the players)
+IMPLIED_ODDS = 0.5
 RANGE_SAMPLES = 600  # opponent hands sampled per decision, shared among the opponents
 MANIAC_LOOSE = 0.9  # a player this loose bets and raises with anything (profiles.Tendency)
 
@@ -352,7 +356,7 @@ class Strategy:
         late = table.bets_left == 2
         chance = style.bluff / 2 if players == 2 else 0.0
         bluff = late and rng.random() < chance * self._tendencies(obs).bluffable
-        return Action(obs.player, self._bet(obs, equity, bluff))
+        return Action(obs.player, self._bet(obs, equity, bluff, implied=IMPLIED_ODDS))
 
     def _tendencies(self, obs: Observation) -> Tendency:
         """The tendencies of the others still in, as one: the least bluffable and the
@@ -377,7 +381,7 @@ class Strategy:
 
     # ----- betting -------------------------------------------------------------------
 
-    def _bet(self, obs: Observation, equity: float, bluff: bool) -> str:
+    def _bet(self, obs: Observation, equity: float, bluff: bool, implied: float = 0.0) -> str:
         """A betting action from the equity, discounted for each bet or raise by others
         this round."""
         style = self.style
@@ -403,7 +407,7 @@ class Strategy:
         raise_edge = style.raise_edge * (1.0 - 0.75 * max(them.loose, them.sticky))
         if "raise" in legal and equity >= fair + raise_edge:
             return "raise"
-        if equity >= pot_odds * style.call_factor:
+        if equity >= pot_odds * style.call_factor * (1.0 - implied * them.loose):
             return "call"
         return "fold"
 

@@ -530,3 +530,55 @@ def test_calls_in_a_capped_round_do_not_make_a_maniac_look_passive():
         profiles = record(profiles, capped + [PublicAction("m8", "buy", source="left")] + capped)
     assert profiles["m8"].actions == 0 and profiles["m8"].faced == 20
     assert profiles["m2"].aggressive == profiles["m2"].actions == 20
+
+
+# ----- Abyssinia: a maniac's bets in the rounds to come ---------------------------------
+
+MANIACS = {o: MANIAC["you"] for o in ("a", "b", "c")}
+# four players buy the left card in turn; mine is a weak share at the fourth round
+WEAK_SHARE = "Qc 4s Kh 7s Qd Js Th 8c Jc 5h 9s Qs Ac 5c Kc Ts 8h Ks 3c As 2h Td 7d 2d"
+
+
+def abyssinia_facing_three_bets(stub: str, betting_round: int) -> Hand:
+    """Four players (me first) buy the left card each time and check or call through the
+    betting rounds until ``betting_round`` (0 is the first): there I check, and the other
+    three bet and raise; then it is my turn."""
+    deck = parse_cards(stub)
+    deck += [c for c in parse_cards(" ".join(deck_for([], ""))) if c not in deck]
+    hand = Hand.start("abyssinia", [("me", 100), ("a", 100), ("b", 100), ("c", 100)], 3, deck)
+    checked = False
+    while True:
+        d = hand.decision()
+        assert d is not None
+        if d.phase == "buy":
+            hand.apply(Action(d.player, "buy", source="left"))
+            continue
+        now = sum(a.action == "buy" for a in hand.actions) // 4 - 1
+        if now < betting_round:
+            hand.apply(Action(d.player, "check" if "check" in d.legal else "call"))
+        elif d.player == "me":
+            if checked:
+                return hand
+            hand.apply(Action("me", "check"))
+            checked = True
+        else:
+            move = next(m for m in ("bet", "raise", "call") if m in d.legal)
+            hand.apply(Action(d.player, move))
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_abyssinia_calls_maniacs_for_the_rounds_to_come_where_it_folds_to_sound_bettors(level):
+    """A share just short of the pot odds folds to three players' bets and raises; against
+    three maniacs it calls: they will go on betting in every round to come, so the hand
+    that comes in wins more than this pot (issue 19: at eight seats against maniacs
+    normal won less than easy, which calls nearly everything)."""
+    hand = abyssinia_facing_three_bets(WEAK_SHARE, 3)
+
+    def moves(profiles: dict[str, Profile]) -> Counter[str]:
+        return Counter(
+            Strategy(level, random.Random(seed)).decide(observe(hand, "me", profiles)).action
+            for seed in range(20)
+        )
+
+    assert moves({})["fold"] >= 18
+    assert moves(MANIACS)["call"] >= 18
