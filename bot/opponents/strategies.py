@@ -48,21 +48,31 @@ class Style:
     ranges: bool = False  # draw games: equity against ranges read from the betting
     steal: float = 0.0  # chance to bet a weak hand first in before the (first) draw
     adapt: bool = False  # read each player's tendencies from earlier hands (obs.profiles)
+    implied: float = 0.0  # Abyssinia: share of the others' looseness off a call's pot odds
 
 
 STYLES = {
     "easy": Style(0.30, 0.45, 0.45, 1.0, 0.0, 0.3, 0, 0.0),
-    "normal": Style(0.10, 0.22, 1.0, 0.85, 0.06, 0.0, 0, 0.0, adapt=True),
-    "hard": Style(0.04, 0.16, 1.0, 0.70, 0.10, 0.0, 240, 0.15, ranges=True, steal=0.35, adapt=True),
+    "normal": Style(0.10, 0.22, 1.0, 0.85, 0.06, 0.0, 0, 0.0, adapt=True, implied=0.25),
+    "hard": Style(
+        0.04,
+        0.16,
+        1.0,
+        0.70,
+        0.10,
+        0.0,
+        240,
+        0.15,
+        ranges=True,
+        steal=0.35,
+        adapt=True,
+        implied=0.8,
+    ),
 }
 # Range play (hard): the equity a call needs above the pot odds, by draws still to come
 # (this round's draw included): future bets are paid with a hand that is often behind.
 CALL_MARGIN = {0: 0.0, 1: 0.02, 2: 0.06, 3: 0.14}
 ABYSSINIA_SAMPLES = 160  # simulation budget per Abyssinia decision, at most
-# Abyssinia's implied odds: a player who bets anything keeps betting in the rounds to come,
-# so a call wins more than this round's pot when the hand comes in; the pot odds a call
-# needs shrink by this share of the others' looseness (levels that read the players)
-IMPLIED_ODDS = 0.5
 RANGE_SAMPLES = 600  # opponent hands sampled per decision, shared among the opponents
 MANIAC_LOOSE = 0.9  # a player this loose bets and raises with anything (profiles.Tendency)
 
@@ -356,7 +366,9 @@ class Strategy:
         late = table.bets_left == 2
         chance = style.bluff / 2 if players == 2 else 0.0
         bluff = late and rng.random() < chance * self._tendencies(obs).bluffable
-        return Action(obs.player, self._bet(obs, equity, bluff, implied=IMPLIED_ODDS))
+        # Implied odds: a player who bets anything goes on betting in the rounds to come,
+        # so a call wins more than this round's pot when the hand comes in.
+        return Action(obs.player, self._bet(obs, equity, bluff, implied=style.implied))
 
     def _tendencies(self, obs: Observation) -> Tendency:
         """The tendencies of the others still in, as one: the least bluffable and the

@@ -582,3 +582,21 @@ def test_abyssinia_calls_maniacs_for_the_rounds_to_come_where_it_folds_to_sound_
 
     assert moves({})["fold"] >= 18
     assert moves(MANIACS)["call"] >= 18
+
+
+# hard counts more of those rounds to come than normal (the levels' order, target 4.3)
+THINNER_SHARE = "5h Td Qs Qd 6d Qh 6c Kh 8c 9h 7s Ad 9s 9c Qc Jh 7c Jc 3h Ac 7h Th Tc 5d"
+
+
+def test_hard_calls_maniacs_with_a_thinner_share_than_normal_does():
+    hand = abyssinia_facing_three_bets(THINNER_SHARE, 3)
+
+    def moves(level: str, profiles: dict[str, Profile]) -> Counter[str]:
+        return Counter(
+            Strategy(level, random.Random(seed)).decide(observe(hand, "me", profiles)).action
+            for seed in range(20)
+        )
+
+    assert moves("hard", {})["fold"] >= 18  # short of the pot odds against sound bettors
+    assert moves("normal", MANIACS)["fold"] >= 18
+    assert moves("hard", MANIACS)["call"] >= 18
