@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 
 from bot.engine.cards import Card
 
-from .lowball import top
+from .lowball import PAT_TOP, top
 from .observation import PublicAction
 
 # A sound fixed-limit player's rates, and how many actions the prior weighs.
@@ -27,7 +27,7 @@ PRIOR_WEIGHT = 8
 PRIOR_ROUGH_PATS = 0.05
 PRIOR_PAT_WEIGHT = 3
 ROUGH = 11  # a jack
-SOUND_PAT_TOP = 10  # the roughest hand a sound player stands pat on with one draw left
+SOUND_PAT_TOP = PAT_TOP[1]  # the roughest hand a sound player stands pat on, one draw left
 CAP = 4  # bets and raises a betting round allows (RULES.md §3)
 
 
@@ -91,15 +91,14 @@ def _scale(x: float, start: float, full: float) -> float:
 def tendency(profile: Profile | None) -> Tendency:
     if profile is None:
         return SOUND
-    rough_pat = profile.rough_pat_rate >= 0.3
     return Tendency(
         loose=_scale(profile.aggression, 0.45, 0.8),
         sticky=_scale(profile.fold_rate, 0.22, 0.06),
         passive=_scale(profile.aggression, 0.15, 0.05),
-        rough_pat=rough_pat,
+        rough_pat=profile.rough_pat_rate >= 0.3,
         # A sound player never stands pat on a jack with one draw left: one such hand
         # shown says how rough they stand pat, if not yet how often.
-        pat_top=max(SOUND_PAT_TOP, profile.roughest_pat) if profile.rough_pats else SOUND_PAT_TOP,
+        pat_top=max(SOUND_PAT_TOP, profile.roughest_pat),
     )
 
 

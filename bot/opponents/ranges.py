@@ -17,7 +17,16 @@ from functools import cache, lru_cache
 
 from bot.engine.cards import FULL_DECK, Card
 
-from .lowball import GAMES, KEPT_TOP, ROUGH_PAT_TOP, beats, finals_of, sample_current, strength
+from .lowball import (
+    GAMES,
+    KEPT_TOP,
+    PAT_TOP,
+    ROUGH_PAT_TOP,
+    beats,
+    finals_of,
+    sample_current,
+    strength,
+)
 
 
 @dataclass(frozen=True)
@@ -35,7 +44,7 @@ class Read:
     sticky: float = 0.0
     passive: float = 0.0
     rough_pat: bool = False  # stands pat with hands rougher than ten (seen at showdowns)
-    pat_top: int = KEPT_TOP[0]  # the roughest top card they are read to stand pat on
+    pat_top: int = PAT_TOP[1]  # the roughest top card they are read to stand pat on
 
 
 # Strength an opponent is assumed to hold for 1, 2, 3+ bets or raises in a round, and
