@@ -38,8 +38,7 @@ async def test_the_benchmark_can_leave_the_players_part_out_of_the_loop_passes(t
     assert asyncio.events.Handle._run is run  # asyncio is given back as it was
     assert 0 < passes.driver < passes.total  # the players did some of the loop's work
     assert 0 < passes.handed < passes.driver  # handing the interactions: the bot's part
-    assert 0 < passes.longest_bot <= passes.longest <= passes.total
-    assert figures.stall_bot <= figures.stall
+    assert passes.longest_bot > 0  # the bot's own callbacks, timed pass by pass
     assert figures.sweep > 0
     report([figures], 0.0)
     printed = capsys.readouterr().out
