@@ -125,6 +125,20 @@ def beats(value: int, sorted_values: Sequence[int]) -> float:
 # ----- choosing the discard ---------------------------------------------------
 
 
+def last_round_value(
+    mine: tuple[int, ...], theirs: Sequence[int], pot: int, bet: int, cap: int = 4
+) -> float:
+    """Our chips back, on average over our final values ``mine``, from a pot of ``pot``
+    and a last betting round against a player who bets and raises anything (``theirs``:
+    the sorted final values they may hold): capped when we win more than half, one bet
+    called when the pot pays for it, folded otherwise."""
+    total = 0.0
+    for v in mine:
+        q = beats(v, theirs)
+        total += max(0.0, q * pot + (2 * q - 1) * bet, q * pot + cap * (2 * q - 1) * bet)
+    return total / len(mine)
+
+
 def choose_keep(
     cards: Sequence[Card], ranking: str, draws_left: int, dead: Sequence[Card] = ()
 ) -> list[Card]:

@@ -18,7 +18,6 @@ pure apart from its injected ``random.Random``; the work per decision is bounded
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -191,7 +190,7 @@ class Strategy:
 
             def value(kept: tuple[Card, ...]) -> float:
                 finals = lowball.finals_of(obs.cards, ranking, 1, kept)
-                return sum(len(t) * last_round_value(finals, t, pot, bet) for t in buckets)
+                return sum(len(t) * lowball.last_round_value(finals, t, pot, bet) for t in buckets)
 
             return max(candidates, key=value)
         # In triple draw the last draw's pat hands were measured to win less this way
@@ -425,20 +424,6 @@ class Strategy:
 
 
 # ----- baselines and helpers ---------------------------------------------------------
-
-
-def last_round_value(
-    mine: tuple[int, ...], theirs: Sequence[int], pot: int, bet: int, cap: int = 4
-) -> float:
-    """Our chips back, on average over our final values ``mine``, from a pot of ``pot``
-    and a last betting round against a player who bets and raises anything (``theirs``:
-    the sorted final values they may hold): capped when we win more than half, one bet
-    called when the pot pays for it, folded otherwise."""
-    total = 0.0
-    for v in mine:
-        q = lowball.beats(v, theirs)
-        total += max(0.0, q * pot + (2 * q - 1) * bet, q * pot + cap * (2 * q - 1) * bet)
-    return total / len(mine)
 
 
 def random_move(obs: Observation, rng: random.Random) -> Action:
