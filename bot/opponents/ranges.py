@@ -86,6 +86,12 @@ def _share_above(mine: Sequence[int], v: int) -> float:
 POOL_HANDS = 600  # hands per range pool
 
 
+def sound_pat_top(draws: int, drawn: int) -> int:
+    """The roughest top card a sound player stands pat on at their latest of ``drawn``
+    draws: with draws still to come after it, only a smooth hand is worth keeping."""
+    return PAT_TOP[min(draws - drawn + 1, 3)]
+
+
 @cache
 def range_pool(
     ranking: str, draws: int, drawn: int, taken: int, pat_top: int = KEPT_TOP[0]
@@ -155,7 +161,7 @@ def range_equity(
     for drawn, read in opponents:
         taken = drawn[-1] if drawn else 0
         rough = read.rough_pat and bool(drawn) and taken == 0
-        pat_top = ROUGH_PAT_TOP if rough else KEPT_TOP[0]
+        pat_top = ROUGH_PAT_TOP if rough else sound_pat_top(draws, len(drawn))
         pool = range_pool(ranking, draws, len(drawn), taken, pat_top)
         draw, size = rng.random, len(pool)
         # A budget as large as the pool reads all of it, in order: no sampling noise.
@@ -206,6 +212,7 @@ def warm_up() -> None:
                 range_pool(ranking, draws, drawn, taken, KEPT_TOP[0])
             if drawn:
                 range_pool(ranking, draws, drawn, 0, ROUGH_PAT_TOP)
+                range_pool(ranking, draws, drawn, 0, sound_pat_top(draws, drawn))
 
 
 def cache_sizes() -> dict[str, int]:

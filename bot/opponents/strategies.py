@@ -71,6 +71,9 @@ STYLES = {
 # Range play (hard): the equity a call needs above the pot odds, by draws still to come
 # (this round's draw included): future bets are paid with a hand that is often behind.
 CALL_MARGIN = {0: 0.0, 1: 0.02, 2: 0.06, 3: 0.14}
+# Triple draw at three or more seats, the big blind's option over limpers: the equity a
+# raise needs above the raise edge, per limper (each can call and outdraw it three times).
+LIMPER_RAISE_EDGE = 0.04
 ABYSSINIA_SAMPLES = 160  # simulation budget per Abyssinia decision, at most
 RANGE_SAMPLES = 600  # opponent hands sampled per decision, shared among the opponents
 MANIAC_LOOSE = 0.9  # a player this loose bets and raises with anything (profiles.Tendency)
@@ -272,6 +275,12 @@ class Strategy:
         in_position = {p for p, _ in current} >= {
             s.player for i, s in enumerate(obs.public.seats) if i != obs.seat and not s.folded
         }
+        # Triple draw multiway: the rounds to come are played in the order after the draw
+        # (the dealer last), so that position is what the first round's decisions weigh.
+        game = VARIANTS[obs.public.variant]
+        multiway_triple = game.draws > 1 and players >= 3
+        if multiway_triple and draws_left == game.draws:
+            in_position = acting_after_the_draw(obs) == 0
         made = len(keep) == 5
         # Against players who never fold, bet and raise thinner for value and bluff less;
         # against players who bet anything, raise thinner (their range is wide, they pay).
@@ -279,6 +288,10 @@ class Strategy:
         if d.to_call == 0 or (first_in and not voluntary and aggressive in legal):
             # Nothing owed, or only the blinds in: the opening bet or raise.
             edge = (style.bet_edge - (0.04 if in_position else 0.0)) * (1.0 - them.sticky)
+            limpers = sum(1 for _, a in current if a == "call")
+            if multiway_triple and aggressive == "raise" and limpers:
+                # The big blind's option: a raise into limpers is a raise, not an opening bet.
+                edge = (style.raise_edge + LIMPER_RAISE_EDGE * limpers) * (1.0 - them.sticky)
             if aggressive in legal and equity >= fair + edge:
                 return aggressive
             if (
@@ -301,6 +314,10 @@ class Strategy:
         # The margin pays for later bets made with a hand that is often behind: several
         # players still in pay them too, and a loose player's bets come with any hand.
         margin = CALL_MARGIN[min(draws_left, 3)] * (1.0 - them.loose) / len(opps)
+        if multiway_triple:
+            # Measured (docs/benchmarks.md): at six seats the margin folded hands whose
+            # calls won, as every player still in pays the later bets too.
+            margin = 0.0
         if draws_left == 1 and not made and len(keep) == 4:
             margin = -0.02  # a good one-card draw late: the big bets it wins pay for it
         if equity >= pot_odds + margin:
@@ -515,6 +532,20 @@ def opponent_reads(obs: Observation, adapt: bool = False) -> dict[str, ranges.Re
             pat_top=t.pat_top,
         )
     return out
+
+
+def acting_after_the_draw(obs: Observation) -> int:
+    """How many of the other players still in act after us in a betting round after a
+    draw, where the player left of the dealer acts first and the dealer last."""
+    seats = obs.public.seats
+    n = len(seats)
+    dealer = next((i for i, s in enumerate(seats) if s.dealer), 0)
+
+    def order(i: int) -> int:
+        return (i - dealer - 1) % n
+
+    me = order(obs.seat)
+    return sum(1 for i, s in enumerate(seats) if i != obs.seat and not s.folded and order(i) > me)
 
 
 def raises_by_others(obs: Observation) -> int:

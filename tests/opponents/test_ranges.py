@@ -167,3 +167,21 @@ def test_a_draw_against_several_players_wins_when_it_gets_there_against_all_of_t
             assert three > 1.5 * alone**3, (three, alone)
         else:
             assert three == pytest.approx(alone**3)
+
+
+def test_a_pat_hand_with_draws_to_come_is_read_stronger():
+    """Issue 19: a sound player stands pat with three draws to come only on an eight or
+    better (nine with two), so a pat nine-low that beat much of a pat range at the last
+    draw loses to nearly every hand that stood pat at the first; at the last draw the
+    read is what it was (a ten or better)."""
+    mine = parse_cards("9d 6c 4h 3s 2c")
+    value = (lowball.finals_of(mine, "a5", 0)[0],)
+
+    def equity(drawn: tuple[int, ...]) -> float:
+        return ranges.range_equity(
+            "a5", 3, value, mine, [(drawn, ranges.Read())], 600, random.Random(1)
+        )
+
+    assert equity((0,)) < 0.05
+    assert equity((2, 0)) < 0.55
+    assert equity((2, 1, 0)) > 0.7

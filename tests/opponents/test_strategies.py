@@ -265,3 +265,30 @@ def test_hard_keeps_the_rule_at_triple_draws_last_draw():
     hand = triple_draw_last_draw("Jh 7s 4d 3c 2h")
     for seed in SEEDS[:10]:
         assert format_cards(decide(hand, "hard", seed).cards) == ["Jh"]
+
+
+SIX_HANDED = ["sb", "me", "u1", "u2", "u3", "bu"]  # the dealer is "bu"; "me" the big blind
+
+
+def big_blind_option_over_limpers(mine: str) -> Hand:
+    """Six-handed triple draw: three players, the dealer and the small blind limp, and
+    the big blind ("me") has the option to check or raise."""
+    others = ["9h 9s Td Jc Qd", "8d 7c 7h 6s Ts", "Th 8h 6c 6d Js", "Kh Jh 9c 9d 8s"]
+    others.append("5c 5d 4c 4d Qh")
+    deck = parse_cards(" ".join(deck_for([others[0], mine, *others[1:]])))
+    hand = Hand.start("a5-triple", [(n, 100) for n in SIX_HANDED], 5, deck)
+    for player in ("u1", "u2", "u3", "bu", "sb"):
+        hand.apply(Action(player, "call"))
+    assert hand.players[hand.to_act] == "me" and "raise" in hand.decision().legal
+    return hand
+
+
+@pytest.mark.parametrize("mine", ["Ac 2d 3h Kc Qs", "2c 3d 5h Kc Qs"])
+def test_hard_checks_its_big_blind_option_with_a_three_card_draw_into_limpers(mine):
+    """Issue 19: hard raised here, as if everyone acting before it made it last to act in
+    the rounds to come, and as if a raise into five limpers were an opening bet: five
+    players call and outdraw a three-card draw three times, and the big blind acts
+    second after every draw."""
+    hand = big_blind_option_over_limpers(mine)
+    actions = [decide(hand, "hard", seed).action for seed in SEEDS]
+    assert actions.count("check") == len(actions), actions
