@@ -38,6 +38,7 @@ class Read:
     called: bool = False
     checked: bool = False
     earlier: int = 0  # bets and raises in earlier rounds since their latest draw
+    opened: bool = False  # their one bet or raise this round was its opening bet
     # What earlier hands showed of this player (profiles.Tendency), 0 for a sound one:
     # the more ``loose``, the less a bet or raise says; ``sticky``, a call; ``passive``, a check.
     loose: float = 0.0
@@ -51,6 +52,7 @@ class Read:
 # how much a sample below it counts (bluffs and loose raises happen).
 AGGRESSION_STRENGTH = (0.0, 0.56, 0.66, 0.74)
 BLUFF_WEIGHTS = (1.0, 0.15, 0.1, 0.06)
+OPEN_BET_WEIGHT = 0.35  # … for a round's opening bet, not a raise: decent draws lead too
 CALL_STRENGTH = 0.42
 LOOSE_CALL_WEIGHT = 0.4
 SLOWPLAY_STRENGTH = 0.8
@@ -62,7 +64,8 @@ def action_weight(s: float, read: Read) -> float:
     w = 1.0
     n = min(read.aggression, 3)
     if n:
-        w *= 1.0 if s >= AGGRESSION_STRENGTH[n] else _toward_one(BLUFF_WEIGHTS[n], read.loose)
+        below = OPEN_BET_WEIGHT if n == 1 and read.opened else BLUFF_WEIGHTS[n]
+        w *= 1.0 if s >= AGGRESSION_STRENGTH[n] else _toward_one(below, read.loose)
     elif read.called:
         w *= 1.0 if s >= CALL_STRENGTH else _toward_one(LOOSE_CALL_WEIGHT, read.sticky)
     elif read.checked and s >= SLOWPLAY_STRENGTH:

@@ -317,7 +317,7 @@ class Strategy:
         if multiway_triple:
             # Measured (docs/benchmarks.md): at six seats the margin folded hands whose
             # calls won, as every player still in pays the later bets too.
-            margin = 0.0
+            margin = -0.03 if draws_left == 3 and raises <= 1 else 0.0
         if draws_left == 1 and not made and len(keep) == 4:
             margin = -0.02  # a good one-card draw late: the big bets it wins pay for it
         if equity >= pot_odds + margin:
@@ -525,6 +525,7 @@ def opponent_reads(obs: Observation, adapt: bool = False) -> dict[str, ranges.Re
             called="call" in mine,
             checked=bool(mine) and all(a == "check" for a in mine),
             earlier=sum(1 for p, a in previous if p == s.player and a in ("bet", "raise")),
+            opened=mine == ["bet"],
             loose=t.loose,
             sticky=t.sticky,
             passive=t.passive,

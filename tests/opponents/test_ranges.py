@@ -185,3 +185,31 @@ def test_a_pat_hand_with_draws_to_come_is_read_stronger():
     assert equity((0,)) < 0.05
     assert equity((2, 0)) < 0.55
     assert equity((2, 1, 0)) > 0.7
+
+
+def last_draws_bet_into_a_pat_hand(mine: str) -> Hand:
+    """Heads-up triple draw: the dealer raises, I call, then I stand pat twice while the
+    other player draws one each time; after the second draw I check and they open the
+    betting (12 in the pot: a call needs a quarter)."""
+    hand = heads_up("a5-triple", mine, "Kh Qs Jd Tc 8s")
+    hand.apply(Action("you", "raise"))
+    hand.apply(Action("me", "call"))
+    for round_ in range(2):
+        hand.apply(Action("me", "discard", cards=()))
+        d = hand.decision()
+        assert d is not None and d.player == "you"
+        hand.apply(Action("you", "discard", cards=(d.discardable[-1],)))
+        hand.apply(Action("me", "check"))
+        hand.apply(Action("you", "check" if round_ == 0 else "bet"))
+    return hand
+
+
+@pytest.mark.parametrize("mine", ["9d 5s 3c 2h Ah", "9d 6s 4c 3h 2h", "8d 7s 6c 5h 3h"])
+def test_an_opening_bet_is_read_wider_than_a_raise(mine):
+    """Issue 19: hard read a round's opening bet as it reads a raise, a made hand or a
+    one-card draw that is already home, and folded a pat nine to a player who drew one
+    and bet when checked to; at six seats, against tag (who leads with good draws),
+    those folds lost. The opening bet now counts decent draws in its range."""
+    hand = last_draws_bet_into_a_pat_hand(mine)
+    actions = [decide(hand, "hard", seed).action for seed in SEEDS]
+    assert actions.count("call") == len(actions), actions
