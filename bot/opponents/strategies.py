@@ -316,7 +316,8 @@ class Strategy:
         margin = CALL_MARGIN[min(draws_left, 3)] * (1.0 - them.loose) / len(opps)
         if multiway_triple:
             # Measured (docs/benchmarks.md): at six seats the margin folded hands whose
-            # calls won, as every player still in pays the later bets too.
+            # calls won, as every player still in pays the later bets too; before the
+            # first draw one raise is called a little below the pot odds, more by them.
             margin = -0.03 if draws_left == 3 and raises <= 1 else 0.0
         if draws_left == 1 and not made and len(keep) == 4:
             margin = -0.02  # a good one-card draw late: the big bets it wins pay for it
