@@ -1,10 +1,10 @@
 """Requests to Discord that may fail for a while, and a table's send worker retrying them.
 
 Transient failures (5xx, timeouts, connection errors, a rate limit too long for
-discord.py to wait out) are retried with backoff, on top of discord.py's own 429
-handling; permanent ones are logged with their context and dropped, so nothing
-blocks the game. The send worker runs one lane's results, DMs and notices strictly
-in the order of the events that caused them.
+discord.py to wait out or that outlasted its retries) are retried with backoff, on
+top of discord.py's own 429 handling; permanent ones are logged with their context
+and dropped, so nothing blocks the game. The send worker runs one lane's results, DMs
+and notices strictly in the order of the events that caused them.
 """
 
 from __future__ import annotations
@@ -22,10 +22,21 @@ from .lane import Host, Job, Lane
 # the presenter's log (docs/operations.md names it), whichever of its parts writes
 log = logging.getLogger("bot.ui.presenter")
 
-#: failures worth trying again: Discord's 5xx, timeouts, dropped connections, long rate limits
+
+class StillRateLimited(Exception):
+    """A 429 that outlasted discord.py's own tries (it waits out five, then raises the
+    sixth as a plain ``HTTPException``): the limit is spent for now, not the request wrong."""
+
+    def __init__(self, cause: discord.HTTPException) -> None:
+        super().__init__(f"429 after discord.py's retries: {cause.text}")
+
+
+#: failures worth trying again: Discord's 5xx, timeouts, dropped connections, rate limits
+#: too long for discord.py to wait out or that outlasted its retries
 TRANSIENT = (
     discord.DiscordServerError,
     discord.RateLimited,
+    StillRateLimited,
     TimeoutError,
     aiohttp.ClientError,
     OSError,
@@ -38,8 +49,14 @@ def backoff(host: Host, failures: int) -> float:
 
 
 async def timed(host: Host, call: Awaitable[Any]) -> Any:
-    """A request, given up (``TimeoutError``, transient) after the host's request timeout."""
-    return await asyncio.wait_for(call, host.request_timeout)
+    """A request, given up (``TimeoutError``, transient) after the host's request timeout;
+    a 429 that outlasted discord.py's retries comes out as ``StillRateLimited`` (transient)."""
+    try:
+        return await asyncio.wait_for(call, host.request_timeout)
+    except discord.HTTPException as exc:
+        if exc.status == 429:
+            raise StillRateLimited(exc) from exc
+        raise
 
 
 async def send_worker(host: Host, lane: Lane) -> None:

@@ -92,6 +92,28 @@ async def test_server_errors_are_retried_until_the_table_and_the_dms_are_shown(t
         assert [len(dms) for dms in hands] == [1, 1]  # delivered once each
 
 
+async def test_a_rate_limit_that_outlasts_discord_py_s_retries_is_tried_again_later(tmp_path):
+    """discord.py waits out a 429 and tries again, five times in all; a sixth 429 reaches the
+    bot as a plain ``HTTPException`` (status 429). That is no permanent failure: the
+    table message and the DMs are tried again until they are shown, with no error logged
+    (the harness raises on an error). Seen in a fresh clone's CI under load, when a
+    flood of posts kept the global limit spent."""
+    async with DiscordHarness(make_bot(tmp_path / "p.db")) as h:
+        await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
+        table = await open_table(h, "a5-draw", [ALICE, BOB])
+        h.bot.presenter.retry_delays = (0.05, 0.1)
+        edit = h.fail(
+            rf"PATCH /channels/{TABLE}/messages/{table.id}$", status=429, retry_after=0.01, times=7
+        )
+        dm = h.fail(DM_SEND, status=429, retry_after=0.01, times=5)
+        await h.slash(ALICE, TABLE, "a5-draw deal")
+        assert (edit.hits, dm.hits) == (7, 5)
+        assert table_message(h, TABLE).id == table.id
+        assert_table_shows_latest(h, TABLE)
+        hands = [[m for m in h.dms(p) if m.attachments] for p in (ALICE, BOB)]
+        assert [len(dms) for dms in hands] == [1, 1]  # delivered once each
+
+
 async def test_a_permanent_failure_is_logged_with_its_context_and_the_game_goes_on(tmp_path):
     async with DiscordHarness(make_bot(tmp_path / "p.db")) as h:
         await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
