@@ -25,13 +25,20 @@ from bot.engine import VARIANTS, Action, SeatInfo
 from bot.engine.cards import Card
 
 from . import abyssinia, lowball, ranges
+from .betting import (
+    acting_after_the_draw,
+    current_round,
+    last_aggressor,
+    opponent_reads,
+    own_discards,
+    raisers_by_others,
+)
 from .observation import Observation
 from .profiles import Tendency, tendency
 
 LEVELS = ("easy", "normal", "hard")
 BASELINES = ("random", "station")
 KINDS = LEVELS + BASELINES
-_BETTING = ("check", "bet", "call", "raise", "fold")
 
 
 @dataclass(frozen=True)
@@ -269,7 +276,7 @@ class Strategy:
         aggressive = "bet" if "bet" in legal else "raise"
         players = 1 + len(opps)
         fair = 1 / players
-        current = _current_round(obs)
+        current = current_round(obs)
         voluntary = [a for p, a in current if a in ("bet", "raise", "call")]
         first_in = not any(a in ("bet", "raise") for _, a in current)
         in_position = {p for p, _ in current} >= {
@@ -483,88 +490,3 @@ def known_result_move(obs: Observation, share: float) -> str:
     if d.to_call == 0:
         return "check"
     return "call" if share > 0 and share * (obs.public.pot + d.to_call) >= d.to_call else "fold"
-
-
-def own_discards(obs: Observation) -> list[Card]:
-    return [c for a in obs.history if a.player == obs.player and a.cards for c in a.cards]
-
-
-def _betting_rounds(obs: Observation) -> list[list[tuple[str, str]]]:
-    """The betting actions (player, action) of each betting round so far, in order."""
-    rounds: list[list[tuple[str, str]]] = [[]]
-    for a in obs.history:
-        if a.action in _BETTING:
-            rounds[-1].append((a.player, a.action))
-        elif rounds[-1]:
-            rounds.append([])
-    return rounds
-
-
-def _current_round(obs: Observation) -> list[tuple[str, str]]:
-    """The betting actions of the current betting round (empty at its start)."""
-    if obs.history and obs.history[-1].action in _BETTING:
-        return _betting_rounds(obs)[-1]
-    return []
-
-
-def opponent_reads(obs: Observation, adapt: bool = False) -> dict[str, ranges.Read]:
-    """What each other player's betting says: this round's bets, raises, calls and
-    checks, and their bets and raises in the round before it (with ``adapt``, weighed
-    by what their earlier hands showed of them)."""
-    rounds = [r for r in _betting_rounds(obs) if r]
-    current = _current_round(obs)
-    done = rounds[:-1] if current else rounds
-    previous = done[-1] if done else []
-    out = {}
-    for s in obs.public.seats:
-        if s.player == obs.player:
-            continue
-        mine = [a for p, a in current if p == s.player]
-        t = tendency(obs.profiles.get(s.player)) if adapt else Tendency()
-        out[s.player] = ranges.Read(
-            aggression=sum(1 for a in mine if a in ("bet", "raise")),
-            called="call" in mine,
-            checked=bool(mine) and all(a == "check" for a in mine),
-            earlier=sum(1 for p, a in previous if p == s.player and a in ("bet", "raise")),
-            opened=mine == ["bet"],
-            loose=t.loose,
-            sticky=t.sticky,
-            passive=t.passive,
-            rough_pat=t.rough_pat,
-            pat_top=t.pat_top,
-        )
-    return out
-
-
-def acting_after_the_draw(obs: Observation) -> int:
-    """How many of the other players still in act after us in a betting round after a
-    draw, where the player left of the dealer acts first and the dealer last."""
-    seats = obs.public.seats
-    n = len(seats)
-    dealer = next((i for i, s in enumerate(seats) if s.dealer), 0)
-
-    def order(i: int) -> int:
-        return (i - dealer - 1) % n
-
-    me = order(obs.seat)
-    return sum(1 for i, s in enumerate(seats) if i != obs.seat and not s.folded and order(i) > me)
-
-
-def raises_by_others(obs: Observation) -> int:
-    """Bets and raises by other players in the current betting round."""
-    return len(raisers_by_others(obs))
-
-
-def raisers_by_others(obs: Observation) -> list[str]:
-    """Who made each bet and raise by other players in the current betting round."""
-    current = _current_round(obs)
-    return [p for p, a in current if p != obs.player and a in ("bet", "raise")]
-
-
-def last_aggressor(obs: Observation) -> str | None:
-    """Who made the last bet or raise of the latest betting round that had one."""
-    for actions in reversed(_betting_rounds(obs)):
-        for p, a in reversed(actions):
-            if a in ("bet", "raise"):
-                return p
-    return None

@@ -1,0 +1,97 @@
+"""What a hand's betting says to one seat: its rounds, who bet and raised, who acts after
+whom, each opponent's read (``ranges.Read``), and the seat's own discards.
+
+Pure functions of an ``Observation``, read by the computer players' decisions
+(``strategies``).
+"""
+
+from __future__ import annotations
+
+from bot.engine.cards import Card
+
+from . import ranges
+from .observation import Observation
+from .profiles import Tendency, tendency
+
+BETTING = ("check", "bet", "call", "raise", "fold")
+
+
+def own_discards(obs: Observation) -> list[Card]:
+    """The cards this seat threw (no other seat saw them): none of the others holds them."""
+    return [c for a in obs.history if a.player == obs.player and a.cards for c in a.cards]
+
+
+def betting_rounds(obs: Observation) -> list[list[tuple[str, str]]]:
+    """The betting actions (player, action) of each betting round so far, in order."""
+    rounds: list[list[tuple[str, str]]] = [[]]
+    for a in obs.history:
+        if a.action in BETTING:
+            rounds[-1].append((a.player, a.action))
+        elif rounds[-1]:
+            rounds.append([])
+    return rounds
+
+
+def current_round(obs: Observation) -> list[tuple[str, str]]:
+    """The betting actions of the current betting round (empty at its start)."""
+    if obs.history and obs.history[-1].action in BETTING:
+        return betting_rounds(obs)[-1]
+    return []
+
+
+def opponent_reads(obs: Observation, adapt: bool = False) -> dict[str, ranges.Read]:
+    """What each other player's betting says: this round's bets, raises, calls and
+    checks, and their bets and raises in the round before it (with ``adapt``, weighed
+    by what their earlier hands showed of them)."""
+    rounds = [r for r in betting_rounds(obs) if r]
+    current = current_round(obs)
+    done = rounds[:-1] if current else rounds
+    previous = done[-1] if done else []
+    out = {}
+    for s in obs.public.seats:
+        if s.player == obs.player:
+            continue
+        mine = [a for p, a in current if p == s.player]
+        t = tendency(obs.profiles.get(s.player)) if adapt else Tendency()
+        out[s.player] = ranges.Read(
+            aggression=sum(1 for a in mine if a in ("bet", "raise")),
+            called="call" in mine,
+            checked=bool(mine) and all(a == "check" for a in mine),
+            earlier=sum(1 for p, a in previous if p == s.player and a in ("bet", "raise")),
+            opened=mine == ["bet"],
+            loose=t.loose,
+            sticky=t.sticky,
+            passive=t.passive,
+            rough_pat=t.rough_pat,
+            pat_top=t.pat_top,
+        )
+    return out
+
+
+def acting_after_the_draw(obs: Observation) -> int:
+    """How many of the other players still in act after us in a betting round after a
+    draw, where the player left of the dealer acts first and the dealer last."""
+    seats = obs.public.seats
+    n = len(seats)
+    dealer = next((i for i, s in enumerate(seats) if s.dealer), 0)
+
+    def order(i: int) -> int:
+        return (i - dealer - 1) % n
+
+    me = order(obs.seat)
+    return sum(1 for i, s in enumerate(seats) if i != obs.seat and not s.folded and order(i) > me)
+
+
+def raisers_by_others(obs: Observation) -> list[str]:
+    """Who made each bet and raise by other players in the current betting round."""
+    current = current_round(obs)
+    return [p for p, a in current if p != obs.player and a in ("bet", "raise")]
+
+
+def last_aggressor(obs: Observation) -> str | None:
+    """Who made the last bet or raise of the latest betting round that had one."""
+    for actions in reversed(betting_rounds(obs)):
+        for p, a in reversed(actions):
+            if a in ("bet", "raise"):
+                return p
+    return None
