@@ -24,8 +24,10 @@ log = logging.getLogger("bot.ui.presenter")
 
 
 class StillRateLimited(Exception):
-    """A 429 that outlasted discord.py's own tries (it waits out five, then raises the
-    sixth as a plain ``HTTPException``): the limit is spent for now, not the request wrong."""
+    """A 429 from Discord that outlasted discord.py's own tries (it makes five, waiting out
+    each 429, then raises the last as a plain ``HTTPException``): the limit is spent for
+    now, not the request wrong. A 429 without ``Via`` is Cloudflare's (a ban): discord.py
+    does not retry it and neither do we."""
 
     def __init__(self, cause: discord.HTTPException) -> None:
         super().__init__(f"429 after discord.py's retries: {cause.text}")
@@ -54,7 +56,7 @@ async def timed(host: Host, call: Awaitable[Any]) -> Any:
     try:
         return await asyncio.wait_for(call, host.request_timeout)
     except discord.HTTPException as exc:
-        if exc.status == 429:
+        if exc.status == 429 and exc.response.headers.get("Via"):
             raise StillRateLimited(exc) from exc
         raise
 

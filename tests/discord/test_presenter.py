@@ -93,8 +93,8 @@ async def test_server_errors_are_retried_until_the_table_and_the_dms_are_shown(t
 
 
 async def test_a_rate_limit_that_outlasts_discord_py_s_retries_is_tried_again_later(tmp_path):
-    """discord.py waits out a 429 and tries again, five times in all; a sixth 429 reaches the
-    bot as a plain ``HTTPException`` (status 429). That is no permanent failure: the
+    """discord.py waits out a 429 and tries again, five tries in all; the fifth 429 reaches
+    the bot as a plain ``HTTPException`` (status 429). That is no permanent failure: the
     table message and the DMs are tried again until they are shown, with no error logged
     (the harness raises on an error). Seen in a fresh clone's CI under load, when a
     flood of posts kept the global limit spent."""
