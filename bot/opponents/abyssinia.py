@@ -1,4 +1,5 @@
-"""Abyssinia knowledge: what a bought card is worth, and the chance to win each half.
+"""Abyssinia knowledge: what a bought card is worth, the chance to win each half, and the
+bet when every card is open.
 
 Every card is open except the stub's, so a seat's equity is a simulation over the
 cards nobody has seen: each player still in completes their five from them, and
@@ -165,3 +166,17 @@ def share_now(table: Table, samples: int, rng: random.Random) -> float:
             pos += need
         total += _share(mine, others)
     return total / samples
+
+
+def known_result_move(obs: Observation, share: float) -> str:
+    """Betting when every card is open and ``share`` of the pot is certain: bet or raise
+    only with more than half (a split or worse gains nothing from a bet), call by the
+    pot odds, else check or fold."""
+    d = obs.decision
+    if share > 0.5:
+        for aggressive in ("bet", "raise"):
+            if aggressive in d.legal:
+                return aggressive
+    if d.to_call == 0:
+        return "check"
+    return "call" if share > 0 and share * (obs.public.pot + d.to_call) >= d.to_call else "fold"

@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from itertools import combinations
 
 from bot.engine import VARIANTS, Action, SeatInfo
 from bot.engine.cards import Card
 
 from . import abyssinia, lowball, ranges
+from .baselines import random_move, station_move
 from .betting import (
     acting_after_the_draw,
     current_round,
@@ -380,7 +380,7 @@ class Strategy:
             # Every card is open: the share is certain and the others see it too, so a
             # bet gains only with more than half, and a call needs only the pot odds.
             share = abyssinia.share_now(table, 1, rng)
-            return Action(obs.player, known_result_move(obs, share))
+            return Action(obs.player, abyssinia.known_result_move(obs, share))
         # hard bets and raises thinner, so its share must be finer: at eight seats 40
         # samples left a standard error of about 0.05, more than its edge.
         floor = 3 * budget // 4 if style.samples else 20
@@ -446,47 +446,3 @@ class Strategy:
         if equity >= pot_odds * style.call_factor * (1.0 - implied * them.loose):
             return "call"
         return "fold"
-
-
-# ----- baselines and helpers ---------------------------------------------------------
-
-
-def random_move(obs: Observation, rng: random.Random) -> Action:
-    """A uniformly chosen legal action (a uniform count of cards, then a uniform subset)."""
-    d = obs.decision
-    if d.phase == "draw":
-        held = d.discardable
-        subsets = list(combinations(held, rng.randint(0, len(held))))
-        return Action(obs.player, "discard", cards=rng.choice(subsets))
-    if d.phase == "buy":
-        return Action(obs.player, "buy", source=rng.choice(d.market).source)
-    return Action(obs.player, rng.choice(d.legal))
-
-
-def station_move(obs: Observation) -> Action:
-    """Check or call; stand pat on a made hand (else keep the low cards); buy the cheaper."""
-    d = obs.decision
-    if d.phase == "draw":
-        ranking = VARIANTS[obs.public.variant].ranking
-        if lowball.is_made(obs.cards, ranking):
-            return Action(obs.player, "discard", cards=())
-        keep = [c for c in lowball.distinct_low(obs.cards) if lowball.low(c) <= lowball.CAP][:4]
-        return Action(obs.player, "discard", cards=tuple(c for c in obs.cards if c not in keep))
-    if d.phase == "buy":
-        priced = [o for o in d.market if o.price is not None]
-        return Action(obs.player, "buy", source=min(priced, key=lambda o: o.price or 0).source)
-    return Action(obs.player, "check" if "check" in d.legal else "call")
-
-
-def known_result_move(obs: Observation, share: float) -> str:
-    """Betting when every card is open and ``share`` of the pot is certain: bet or raise
-    only with more than half (a split or worse gains nothing from a bet), call by the
-    pot odds, else check or fold."""
-    d = obs.decision
-    if share > 0.5:
-        for aggressive in ("bet", "raise"):
-            if aggressive in d.legal:
-                return aggressive
-    if d.to_call == 0:
-        return "check"
-    return "call" if share > 0 and share * (obs.public.pot + d.to_call) >= d.to_call else "fold"
