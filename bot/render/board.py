@@ -19,6 +19,7 @@ from functools import lru_cache
 from babel.numbers import format_decimal
 from PIL import Image, ImageDraw
 
+from .bands import BandCache, Layout
 from .captions import header_text, player_name
 from .cards import EMPTY, card_back, card_face, card_tile, empty_slot, place
 from .lettering import draw_text, font_at, safe_text, text_width
@@ -42,7 +43,6 @@ from .palette import (
     canvas,
     reduced,
 )
-from .png import to_png
 
 MarketSlot = tuple[str, int | None, int | None]
 """(label such as ``"left"``, card or ``None`` when empty, price or ``None``)."""
@@ -88,6 +88,11 @@ _COLUMN_GAP = PAD + 10
 _SLOT_MARGIN = _SLOT_GAP // 2
 _SLOT_TOP = 4  # a slot tile starts this far above the market (the band 6)
 _SLOT_BOTTOM = 2  # and ends this far below it (the band 4)
+
+# The boards' bands of rows (the header, the market, each row of players) already
+# deflated: about 10 kB each, so some 1,600 of them, the unchanged rows of a few hundred
+# tables' boards (the figures: docs/benchmarks.md, "Card images").
+_BANDS = BandCache(16 * 2**20)
 
 
 @lru_cache(maxsize=16)
@@ -176,7 +181,7 @@ def render_board(
     width = max(width, 600)
     players_top = MARKET_TOP + _MARKET_H + 18
     height = players_top + rows * ROW_H + pad - 4 if rows else players_top
-    board = Image.new("RGB", (width, height), FELT)
+    board = Layout(width, height, FELT)
 
     # header: title on the left, pot on the right
     pot_label = labels.pot.format(pot=labels.number(pot))
@@ -214,4 +219,7 @@ def render_board(
         for card in cards or [EMPTY]:
             board.paste(card_tile(card, pw, ph, greyed=bool(folded)), (x, y0))
             x += pw + _PLAYER_GAP
-    return to_png(board)
+    # Each band holds whole tiles: the header's above the market band, each row of players
+    # its own (so an action re-encodes the pot's band and one row).
+    cuts = [MARKET_TOP - above, players_top, *(players_top + r * ROW_H for r in range(1, rows))]
+    return board.png(cuts, _BANDS)

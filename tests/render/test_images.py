@@ -14,7 +14,18 @@ import pytest
 from PIL import Image, ImageChops
 
 from bot.engine.cards import FULL_DECK, parse_card, parse_cards
-from bot.render import board_text, cards_text, images, market_text, render_board, render_hand
+from bot.render import (
+    board,
+    board_text,
+    captions,
+    cards,
+    cards_text,
+    images,
+    lettering,
+    market_text,
+    render_board,
+    render_hand,
+)
 from bot.render.images import BoardLabels, render_hand_async
 from bot.render.lettering import font_at
 from bot.render.palette import MAX_WIDTH
@@ -152,10 +163,16 @@ def test_names_outside_the_font_do_not_crash():
 
 
 def _clear_tile_caches() -> None:
-    """Forget every cached tile, card and glyph check, as in a freshly started bot."""
-    for value in vars(images).values():
-        if hasattr(value, "cache_clear"):
-            value.cache_clear()
+    """Forget every cached tile, card, glyph check and encoded band, as in a freshly
+    started bot."""
+    cleared = set()
+    for module in (board, cards, captions, lettering):
+        for name, value in vars(module).items():
+            if hasattr(value, "cache_clear") and not isinstance(value, type):
+                value.cache_clear()
+                cleared.add(f"{module.__name__.rsplit('.', 1)[1]}.{name}")
+    # the caches that hold what a board is drawn from (so this can't quietly clear nothing)
+    assert {"board._BANDS", "cards.card_tile", "captions.header_text"} <= cleared
 
 
 def _eight_players(first_cards: str = "As Kd Qh Jc Ts") -> list:
@@ -349,3 +366,112 @@ def test_the_png_writer_keeps_every_pixel_and_every_chunk_checks():
         rows = [raw[i * (3 * w + 1) : (i + 1) * (3 * w + 1)] for i in range(h)]
         assert all(row[0] == 0 for row in rows)  # unfiltered
         assert b"".join(row[1:] for row in rows) == picture.tobytes()
+
+
+def _idat(png: bytes) -> bytes:
+    import struct
+
+    start = png.index(b"IDAT") + 4
+    (length,) = struct.unpack(">I", png[start - 8 : start - 4])
+    return png[start : start + length]
+
+
+def test_an_image_deflated_in_bands_reads_back_whole_and_its_checksum_holds():
+    """Bands of rows deflated apart and joined make one PNG: Pillow reads exactly the
+    pixels, and the standard library's zlib, which checks the stream's Adler-32 (combined
+    from the bands'), unpacks the rows."""
+    import random
+    import zlib
+
+    from bot.render.png import deflate_rows, png_of_segments
+
+    rng = random.Random(5)
+    flat = _open(render_board(_market(), _eight_players(), 77, title="Table 8"))
+    noise = Image.effect_noise((301, 157), 80).convert("RGB")
+    for picture in (flat, noise, Image.new("RGB", (2, 1), (1, 2, 3))):
+        w, h = picture.size
+        for _ in range(6):
+            cuts = sorted({0, h, *(rng.randrange(1, h) for _ in range(rng.randrange(4)) if h > 1)})
+            segments = [
+                deflate_rows(picture.crop((0, top, w, bottom)).tobytes(), w)
+                for top, bottom in itertools.pairwise(cuts)
+            ]
+            png = png_of_segments(w, h, segments)
+            Image.open(io.BytesIO(png)).verify()
+            assert ImageChops.difference(_open(png), picture).getbbox() is None
+            raw = zlib.decompress(_idat(png))  # raises on a wrong Adler-32
+            assert raw == b"".join(
+                b"\0" + picture.tobytes()[i * 3 * w : (i + 1) * 3 * w] for i in range(h)
+            )
+
+
+def test_a_layout_encoded_in_bands_is_the_picture_pasted_whole():
+    """Tiles across the cuts, partly off the picture, and over each other: every band,
+    drawn or taken from the cache, shows what pasting them on one canvas shows."""
+    import random
+
+    from bot.render.bands import BandCache, Layout
+
+    rng = random.Random(11)
+    tiles = [
+        Image.effect_noise((rng.randrange(1, 60), rng.randrange(1, 50)), 40).convert("RGB")
+        for _ in range(12)
+    ]
+    cache = BandCache(2**20)
+    for _ in range(200):
+        # few sizes, places and cuts, so that pictures often share some of them
+        w, h = rng.choice(((100, 80), (120, 80), (100, 60)))
+        whole = Image.new("RGB", (w, h), (22, 94, 58))
+        layout = Layout(w, h, (22, 94, 58))
+        for tile in rng.sample(tiles[:4], rng.randrange(0, 4)) + rng.sample(tiles[4:], 1):
+            at = (rng.choice((-20, 0, 15, 30, 90)), rng.choice((-20, 0, 20, 40, 70)))
+            whole.paste(tile, at)
+            layout.paste(tile, at)
+        cuts = rng.sample((-5, 20, 30, 40, 60, 90), rng.randrange(4))
+        for _ in range(2):  # drawn, then every band from the cache
+            png = layout.png(cuts, cache)
+            assert ImageChops.difference(_open(png), whole).getbbox() is None
+    assert len(cache) > 0
+
+
+def test_a_board_drawn_from_bands_seen_before_equals_it_drawn_from_nothing():
+    """A table's boards, action after action (cards bought, folds, the market, the pot,
+    the seats), each the same bytes as when nothing at all was drawn before."""
+    import random
+
+    rng = random.Random(3)
+    deck = list(FULL_DECK)
+    players = [(f"p{i}", parse_cards("2h"), False) for i in range(8)]
+    market = _market()
+    pot = 10
+    for step in range(40):
+        kind = rng.randrange(5)
+        i = rng.randrange(len(players))
+        name, held, folded = players[i]
+        if kind == 0 and len(held) < 5:
+            players[i] = (name, [*held, rng.choice(deck)], folded)
+        elif kind == 1:
+            players[i] = (name, held, not folded)
+        elif kind == 2:
+            market = [("left", rng.choice([None, *deck]), rng.randrange(1, 5)), market[1]]
+        elif kind == 3:
+            players = players[: rng.randrange(2, 9)] or players
+        pot += rng.randrange(0, 3)
+        args = (market, list(players), pot, f"table {step % 3}")
+        warm = render_board(*args)
+        _clear_tile_caches()
+        assert render_board(*args) == warm, step
+
+
+def test_an_action_deflates_only_the_rows_it_changed():
+    base = _eight_players()
+    render_board(_market(), base, pot=40)
+    before = len(board._BANDS)
+    render_board(_market(), base, pot=40)  # the same board: nothing new
+    assert len(board._BANDS) == before
+    changed = list(base)
+    changed[6] = (changed[6][0], parse_cards("9s 9h 9d"), False)
+    render_board(_market(), changed, pot=40)  # one player's cards: their row of players
+    assert len(board._BANDS) == before + 1
+    render_board(_market(), changed, pot=41)  # the pot: the header
+    assert len(board._BANDS) == before + 2
