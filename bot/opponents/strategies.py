@@ -55,6 +55,7 @@ class Style:
     steal: float = 0.0  # chance to bet a weak hand first in before the (first) draw
     adapt: bool = False  # read each player's tendencies from earlier hands (obs.profiles)
     implied: float = 0.0  # Abyssinia: share of the others' looseness off a call's pot odds
+    thin: float = 0.0  # Abyssinia: share of the others' stickiness off a bet's edge
 
 
 STYLES = {
@@ -73,6 +74,7 @@ STYLES = {
         steal=0.35,
         adapt=True,
         implied=0.8,
+        thin=1.0,
     ),
 }
 # Range play (hard): the equity a call needs above the pot odds, by draws still to come
@@ -131,7 +133,9 @@ class Strategy:
             return Action(obs.player, self._range_bet(obs, equity, keep, draws_left, opps))
         equity = lowball.table_equity(ranking, game.draws, mine, opps)
         bluff = draws_left == 0 and rng.random() < self._bluff_chance(obs, equity, opps)
-        return Action(obs.player, self._bet(obs, equity, bluff))
+        # In the draw games every level that reads the players bets thinner into those
+        # who rarely fold; in Abyssinia that is hard's alone (Style.thin).
+        return Action(obs.player, self._bet(obs, equity, bluff, thin=1.0))
 
     def _read_equity(
         self, obs: Observation, mine: tuple[int, ...], in_hand: list[SeatInfo], dead: list[Card]
@@ -392,7 +396,10 @@ class Strategy:
         bluff = late and rng.random() < chance * self._tendencies(obs).bluffable
         # Implied odds: a player who bets anything goes on betting in the rounds to come,
         # so a call wins more than this round's pot when the hand comes in.
-        return Action(obs.player, self._bet(obs, equity, bluff, implied=style.implied))
+        # Against players who call every bet, any share above a fair one gains from a bet:
+        # hard bets it (thin), normal keeps its edge (the levels' order, target 4.3).
+        move = self._bet(obs, equity, bluff, implied=style.implied, thin=style.thin)
+        return Action(obs.player, move)
 
     def _tendencies(self, obs: Observation) -> Tendency:
         """The tendencies of the others still in, as one: the least bluffable and the
@@ -417,9 +424,12 @@ class Strategy:
 
     # ----- betting -------------------------------------------------------------------
 
-    def _bet(self, obs: Observation, equity: float, bluff: bool, implied: float = 0.0) -> str:
+    def _bet(
+        self, obs: Observation, equity: float, bluff: bool, implied: float = 0.0, thin: float = 0.0
+    ) -> str:
         """A betting action from the equity, discounted for each bet or raise by others
-        this round."""
+        this round; ``implied`` and ``thin``: the shares of the others' looseness off a
+        call's pot odds and of their stickiness off a bet's edge."""
         style = self.style
         assert style is not None
         d = obs.decision
@@ -435,7 +445,7 @@ class Strategy:
         if style.mistakes and self.rng.random() < style.mistakes / 2:
             return "call" if "call" in legal else "check"  # the passive player's default
         if d.to_call == 0:
-            edge = style.bet_edge * (1.0 - them.sticky)
+            edge = style.bet_edge * (1.0 - thin * them.sticky)
             if aggressive in legal and (equity >= fair + edge or bluff):
                 return aggressive
             return "check"

@@ -600,3 +600,45 @@ def test_hard_calls_maniacs_with_a_thinner_share_than_normal_does():
     assert moves("hard", {})["fold"] >= 18  # short of the pot odds against sound bettors
     assert moves("normal", MANIACS)["fold"] >= 18
     assert moves("hard", MANIACS)["call"] >= 18
+
+
+STATIONS = {o: STATION["you"] for o in ("a", "b", "c")}
+# four players buy the left card in turn; at the third round mine is a share of about
+# 0.29 of the pot (20,000 samples), above a fair quarter but short of normal's edge
+FAIR_PLUS_SHARE = "Tc Ad 5d Kc 6h 3s Jd 7h 5h 2s 8h 9c Qd 9d As 3h 4h 6s 7d Ks 5c 6c 2c Jc"
+
+
+def abyssinia_checked_to_me(stub: str, betting_round: int) -> Hand:
+    """Four players (me first) buy the left card each time and check through the betting
+    rounds until ``betting_round`` (0 is the first), where it is my turn first."""
+    deck = parse_cards(stub)
+    deck += [c for c in parse_cards(" ".join(deck_for([], ""))) if c not in deck]
+    hand = Hand.start("abyssinia", [("me", 100), ("a", 100), ("b", 100), ("c", 100)], 3, deck)
+    while True:
+        d = hand.decision()
+        assert d is not None
+        if d.phase == "buy":
+            hand.apply(Action(d.player, "buy", source="left"))
+        elif sum(a.action == "buy" for a in hand.actions) // 4 - 1 < betting_round:
+            hand.apply(Action(d.player, "check"))
+        else:
+            assert d.player == "me"
+            return hand
+
+
+def test_hard_bets_a_share_above_a_fair_one_into_calling_stations_where_normal_checks():
+    """Every Abyssinia player who never folds calls a bet, so any share above a fair one
+    gains from betting: hard bets it; normal keeps its edge, and checks it whoever it
+    plays against (issue 19: normal bet it too, so against eight-seat calling stations
+    the two levels played alike, and hard was not shown the better)."""
+    hand = abyssinia_checked_to_me(FAIR_PLUS_SHARE, 2)
+
+    def moves(level: str, profiles: dict[str, Profile]) -> Counter[str]:
+        return Counter(
+            Strategy(level, random.Random(seed)).decide(observe(hand, "me", profiles)).action
+            for seed in range(20)
+        )
+
+    assert moves("hard", STATIONS) == Counter(bet=20)
+    assert moves("normal", STATIONS) == Counter(check=20)
+    assert moves("normal", {}) == Counter(check=20)
