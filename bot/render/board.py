@@ -6,7 +6,8 @@ supersampled once, scaled down on its background colour and cached by what it
 shows. A tile sits on whole pixels of a plain background and never overlaps
 another, and everything it draws (shadows, overhanging glyphs) stays inside it,
 so the result is the image drawn whole, at a fraction of the cost: an action
-changes one row and the header.
+changes one row and the header, and only their bands of rows are pasted and deflated
+again (``bands.Layout``).
 """
 
 from __future__ import annotations

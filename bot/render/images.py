@@ -5,7 +5,8 @@ are pure functions of their arguments that return PNG bytes (the same input give
 same bytes); their ``_async`` forms here draw them on a render thread and cache them.
 The pieces: ``palette`` (colours, sizes, the supersampled canvas), ``lettering`` (the
 bundled fonts and text), ``cards`` (card tiles), ``captions`` (header and name tiles),
-``png`` (the encoder), ``cache`` (finished images by their inputs).
+``png`` (the encoder), ``bands`` (a board's rows encoded band by band, an unchanged
+band not again), ``cache`` (finished images by their inputs).
 """
 
 from __future__ import annotations
