@@ -9,8 +9,9 @@ pure apart from its injected ``random.Random``; the work per decision is bounded
   from reference tables (draw games) or a small simulation (Abyssinia).
 * ``hard``: in the draw games, equity against ranges read from the betting (each
   opponent's hands weighted by how likely their actions are with them) and a fixed-limit
-  player's thresholds per round and position; in Abyssinia, more samples; bluffs where
-  the draws say the others are weak, and snows.
+  player's thresholds per round and position; in Abyssinia, more samples and thin value
+  bets into players who never fold; bluffs where the draws say the others are weak, and
+  snows.
 * ``random``: a uniform legal action. ``station``: checks or calls, stands pat on
   made hands, buys the cheaper card.
 """
