@@ -2,10 +2,9 @@
 the same tiles at the same places as one encoded before is neither drawn nor deflated again.
 
 An Abyssinia board changes one player's row and the pot per action, so most of its rows
-are the last board's. A band is known by the tiles in it and where they sit: a tile is a
-finished image nobody modifies (the tile caches' contract), so the same tile object at
-the same place draws the same pixels, and the cache holds every tile of its bands, so no
-other image can take a cached tile's ``id`` while its band is kept.
+are the last board's. Each tile is pasted with a key that says what it shows (the tile
+function and its arguments: the tile caches draw the same pixels for the same ones), so
+a band is known by its tiles' keys and places, and the cache holds deflated bytes only.
 """
 
 from __future__ import annotations
@@ -27,7 +26,7 @@ class BandCache:
     def __init__(self, max_bytes: int) -> None:
         self.max_bytes = max_bytes
         self.size = 0
-        self._items: OrderedDict[Hashable, tuple[Segment, tuple[Image.Image, ...]]] = OrderedDict()
+        self._items: OrderedDict[Hashable, Segment] = OrderedDict()
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -35,20 +34,19 @@ class BandCache:
 
     def get(self, key: Hashable) -> Segment | None:
         with self._lock:
-            item = self._items.get(key)
-            if item is None:
-                return None
-            self._items.move_to_end(key)
-            return item[0]
+            segment = self._items.get(key)
+            if segment is not None:
+                self._items.move_to_end(key)
+            return segment
 
-    def put(self, key: Hashable, segment: Segment, tiles: tuple[Image.Image, ...]) -> None:
+    def put(self, key: Hashable, segment: Segment) -> None:
         with self._lock:
             if key in self._items:
                 return
-            self._items[key] = (segment, tiles)
+            self._items[key] = segment
             self.size += len(segment.data)
             while self.size > self.max_bytes and len(self._items) > 1:
-                _, (old, _) = self._items.popitem(last=False)
+                _, old = self._items.popitem(last=False)
                 self.size -= len(old.data)
 
     def cache_clear(self) -> None:
@@ -60,17 +58,19 @@ class BandCache:
 
 class Layout:
     """An RGB picture of ``width`` x ``height`` on ``background``, as the tiles pasted on
-    it, in order; drawn only band by band, when encoded (``png``)."""
+    it, in order, each with the key of what it shows; drawn only band by band, when
+    encoded (``png``)."""
 
     def __init__(self, width: int, height: int, background: tuple[int, int, int]) -> None:
         self.width = width
         self.height = height
         self.background = background
-        self.tiles: list[tuple[Image.Image, int, int]] = []
+        self.tiles: list[tuple[Image.Image, Hashable, int, int]] = []
 
-    def paste(self, tile: Image.Image, at: tuple[int, int]) -> None:
-        """Put ``tile`` (RGB, never modified afterwards) with its top left corner at ``at``."""
-        self.tiles.append((tile, at[0], at[1]))
+    def paste(self, tile: Image.Image, key: Hashable, at: tuple[int, int]) -> None:
+        """Put ``tile`` (RGB) with its top left corner at ``at``; ``key`` says what it shows:
+        any tile pasted with an equal key has the same size and pixels."""
+        self.tiles.append((tile, key, at[0], at[1]))
 
     def png(self, cuts: Sequence[int], cache: BandCache) -> bytes:
         """The picture as PNG, its rows cut into bands at ``cuts``; each band is taken
@@ -80,8 +80,8 @@ class Layout:
         segments = []
         for top, bottom in pairwise(edges):
             inside = [
-                (tile, x, y)
-                for tile, x, y in self.tiles
+                (tile, what, x, y)
+                for tile, what, x, y in self.tiles
                 if y < bottom and y + tile.height > top and x < self.width and x + tile.width > 0
             ]
             key = (
@@ -89,14 +89,14 @@ class Layout:
                 top,
                 bottom,
                 self.background,
-                tuple((id(tile), x, y) for tile, x, y in inside),
+                tuple((what, x, y) for _, what, x, y in inside),
             )
             segment = cache.get(key)
             if segment is None:
                 band = Image.new("RGB", (self.width, bottom - top), self.background)
-                for tile, x, y in inside:
+                for tile, _, x, y in inside:
                     band.paste(tile, (x, y - top))
                 segment = deflate_rows(band.tobytes(), self.width)
-                cache.put(key, segment, tuple(tile for tile, _, _ in inside))
+                cache.put(key, segment)
             segments.append(segment)
         return png_of_segments(self.width, self.height, segments)

@@ -13,7 +13,7 @@ again (``bands.Layout``).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -94,6 +94,12 @@ _SLOT_BOTTOM = 2  # and ends this far below it (the band 4)
 # deflated: about 10 kB each, so some 1,600 of them, the unchanged rows of a few hundred
 # tables' boards (the figures: docs/benchmarks.md, "Card images").
 _BANDS = BandCache(16 * 2**20)
+
+
+def _tile(draw: Callable[..., Image.Image], *args: Hashable) -> tuple[Image.Image, Hashable]:
+    """A tile and what it shows: the tile function (pure, cached by its arguments) and its
+    arguments, by which a band of the board is known (``bands.Layout``)."""
+    return draw(*args), (draw.__name__, *args)
 
 
 @lru_cache(maxsize=16)
@@ -186,27 +192,26 @@ def render_board(
 
     # header: title on the left, pot on the right
     pot_label = labels.pot.format(pot=labels.number(pot))
-    pot_tile = header_text(pot_label, GOLD, None, right=True)
+    pot_tile, pot_key = _tile(header_text, pot_label, GOLD, None, True)
     pot_w = text_width(safe_text(pot_label), font_at(24 * SS, bold=True)) / SS
-    board.paste(pot_tile, (width - pad + TEXT_MARGIN - pot_tile.width, 0))
+    board.paste(pot_tile, pot_key, (width - pad + TEXT_MARGIN - pot_tile.width, 0))
     title_w = width - 2 * pad - pot_w - 24
-    board.paste(header_text(title or labels.title, TEXT, title_w), (pad - TEXT_MARGIN, 0))
+    board.paste(*_tile(header_text, title or labels.title, TEXT, title_w), (pad - TEXT_MARGIN, 0))
 
     # market row, on a darker band
     top = MARKET_TOP
     mx = round((width - market_w) / 2)
     left_out, above, below = BAND_OUT
-    band = _market_band(market_w + 2 * left_out, above + _MARKET_H + below)
-    board.paste(band, (mx - left_out, top - above))
+    band = _tile(_market_band, market_w + 2 * left_out, above + _MARKET_H + below)
+    board.paste(*band, (mx - left_out, top - above))
     x = mx
     for label, card, price in market:
         cost = None if price is None else labels.costs.format(price=labels.number(price))
-        tile = _market_slot(label, card, cost, labels.empty if card is None else "")
-        board.paste(tile, (x - _SLOT_MARGIN, top - _SLOT_TOP))
+        slot = _tile(_market_slot, label, card, cost, labels.empty if card is None else "")
+        board.paste(*slot, (x - _SLOT_MARGIN, top - _SLOT_TOP))
         x += mw + _SLOT_GAP
-    board.paste(
-        _blind_stub(labels.blind, labels.costs_unknown), (x - _SLOT_MARGIN, top - _SLOT_TOP)
-    )
+    stub = _tile(_blind_stub, labels.blind, labels.costs_unknown)
+    board.paste(*stub, (x - _SLOT_MARGIN, top - _SLOT_TOP))
 
     # player rows, filled column by column, the block centred
     block_w = columns * row_w + (columns - 1) * _COLUMN_GAP
@@ -215,10 +220,11 @@ def render_board(
         col, row = divmod(i, rows) if rows else (0, 0)
         x0 = left + col * (row_w + _COLUMN_GAP)
         y0 = players_top + row * ROW_H
-        board.paste(player_name(name, labels.folded if folded else None), (x0 - ROW_MARGIN, y0))
+        name_tile = _tile(player_name, name, labels.folded if folded else None)
+        board.paste(*name_tile, (x0 - ROW_MARGIN, y0))
         x = x0 + NAME_W
         for card in cards or [EMPTY]:
-            board.paste(card_tile(card, pw, ph, greyed=bool(folded)), (x, y0))
+            board.paste(*_tile(card_tile, card, pw, ph, bool(folded)), (x, y0))
             x += pw + _PLAYER_GAP
     # Each band holds whole tiles: the header's above the market band, each row of players
     # its own (so an action re-encodes the pot's band and one row).

@@ -423,10 +423,10 @@ def test_a_layout_encoded_in_bands_is_the_picture_pasted_whole():
         w, h = rng.choice(((100, 80), (120, 80), (100, 60)))
         whole = Image.new("RGB", (w, h), (22, 94, 58))
         layout = Layout(w, h, (22, 94, 58))
-        for tile in rng.sample(tiles[:4], rng.randrange(0, 4)) + rng.sample(tiles[4:], 1):
+        for k in rng.sample(range(4), rng.randrange(0, 4)) + rng.sample(range(4, 12), 1):
             at = (rng.choice((-20, 0, 15, 30, 90)), rng.choice((-20, 0, 20, 40, 70)))
-            whole.paste(tile, at)
-            layout.paste(tile, at)
+            whole.paste(tiles[k], at)
+            layout.paste(tiles[k], ("noise", k), at)
         cuts = rng.sample((-5, 20, 30, 40, 60, 90), rng.randrange(4))
         for _ in range(2):  # drawn, then every band from the cache
             png = layout.png(cuts, cache)
@@ -435,8 +435,9 @@ def test_a_layout_encoded_in_bands_is_the_picture_pasted_whole():
 
 
 def test_a_board_drawn_from_bands_seen_before_equals_it_drawn_from_nothing():
-    """A table's boards, action after action (cards bought, folds, the market, the pot,
-    the seats), each the same bytes as when nothing at all was drawn before."""
+    """A table's boards, action after action (cards bought or changed, folds, the market,
+    the pot, the seats and who sits in them), each the same bytes as when nothing at all
+    was drawn before."""
     import random
 
     rng = random.Random(3)
@@ -444,8 +445,8 @@ def test_a_board_drawn_from_bands_seen_before_equals_it_drawn_from_nothing():
     players = [(f"p{i}", parse_cards("2h"), False) for i in range(8)]
     market = _market()
     pot = 10
-    for step in range(40):
-        kind = rng.randrange(5)
+    for step in range(60):
+        kind = rng.randrange(7)
         i = rng.randrange(len(players))
         name, held, folded = players[i]
         if kind == 0 and len(held) < 5:
@@ -456,6 +457,10 @@ def test_a_board_drawn_from_bands_seen_before_equals_it_drawn_from_nothing():
             market = [("left", rng.choice([None, *deck]), rng.randrange(1, 5)), market[1]]
         elif kind == 3:
             players = players[: rng.randrange(2, 9)] or players
+        elif kind == 4:  # the same number of cards, another one last
+            players[i] = (name, [*held[:-1], rng.choice(deck)], folded)
+        elif kind == 5:  # someone else in the seat
+            players[i] = (f"q{step}", held, folded)
         pot += rng.randrange(0, 3)
         args = (market, list(players), pot, f"table {step % 3}")
         warm = render_board(*args)
