@@ -19,7 +19,6 @@ pure apart from its injected ``random.Random``; the work per decision is bounded
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 
 from bot.engine import VARIANTS, Action, SeatInfo
 from bot.engine.cards import Card
@@ -36,57 +35,19 @@ from .betting import (
 )
 from .observation import Observation
 from .profiles import Tendency, tendency
+from .styles import (
+    ABYSSINIA_SAMPLES,
+    CALL_MARGIN,
+    LIMPER_RAISE_EDGE,
+    MANIAC_LOOSE,
+    RANGE_SAMPLES,
+    STYLES,
+    Style,
+)
 
 LEVELS = ("easy", "normal", "hard")
 BASELINES = ("random", "station")
 KINDS = LEVELS + BASELINES
-
-
-@dataclass(frozen=True)
-class Style:
-    bet_edge: float  # equity above a fair share (1 / players in) needed to bet
-    raise_edge: float  # … needed to raise
-    call_factor: float  # multiplies the pot odds a call needs (below 1: loose)
-    respect: float  # equity kept for each bet or raise by others this round
-    bluff: float  # chance to bet a weak hand on the last round when checked to
-    mistakes: float  # chance of a plain mistake at a decision
-    samples: int  # simulation budget per decision (0: reference tables only)
-    snow: float  # chance to stand pat on a hopeless hand heads-up at the last draw
-    ranges: bool = False  # draw games: equity against ranges read from the betting
-    steal: float = 0.0  # chance to bet a weak hand first in before the (first) draw
-    adapt: bool = False  # read each player's tendencies from earlier hands (obs.profiles)
-    implied: float = 0.0  # Abyssinia: share of the others' looseness off a call's pot odds
-    thin: float = 0.0  # Abyssinia: share of the others' stickiness off a bet's edge
-
-
-STYLES = {
-    "easy": Style(0.30, 0.45, 0.45, 1.0, 0.0, 0.3, 0, 0.0),
-    "normal": Style(0.10, 0.22, 1.0, 0.85, 0.06, 0.0, 0, 0.0, adapt=True, implied=0.25),
-    "hard": Style(
-        0.04,
-        0.16,
-        1.0,
-        0.70,
-        0.10,
-        0.0,
-        240,
-        0.15,
-        ranges=True,
-        steal=0.35,
-        adapt=True,
-        implied=0.8,
-        thin=1.0,
-    ),
-}
-# Range play (hard): the equity a call needs above the pot odds, by draws still to come
-# (this round's draw included): future bets are paid with a hand that is often behind.
-CALL_MARGIN = {0: 0.0, 1: 0.02, 2: 0.06, 3: 0.14}
-# Triple draw at three or more seats, the big blind's option over limpers: the equity a
-# raise needs above the raise edge, per limper (each can call and outdraw it three times).
-LIMPER_RAISE_EDGE = 0.04
-ABYSSINIA_SAMPLES = 160  # simulation budget per Abyssinia decision, at most
-RANGE_SAMPLES = 600  # opponent hands sampled per decision, shared among the opponents
-MANIAC_LOOSE = 0.9  # a player this loose bets and raises with anything (profiles.Tendency)
 
 
 class Strategy:
