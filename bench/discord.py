@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections.abc
 import gc
 import os
 import statistics
@@ -57,6 +58,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -136,7 +138,7 @@ class Figures:
     seconds: float  # from the first interaction until the last action was stored
     tally: Tally
     ack: list[float]  # initial-response latency of every interaction of the burst (s)
-    answer: list[float]  # dispatch to the private answer (the followup with the cards) (s)
+    answer: list[float]  # dispatch to the private answer (``private_answer``) (s)
     stall: float  # the longest event-loop stall (s)
     loop_busy: float  # CPU time of the event loop's thread / wall time, over the same span
     gc_pause: float  # the longest garbage-collector pause during the burst (s)
@@ -225,62 +227,61 @@ class LagMonitor:
 
 
 class Passes:
-    """``--attribute``: times each pass of the event loop (one ``_run_once``: the callbacks
-    that were ready) and the part of it the players' tasks took: deciding the moves and
-    reading what Discord shows. Handing each interaction to discord.py (building its
-    payload, which a gateway would have sent, and discord.py's parse of it, the bot's own
-    work) stays counted with the bot (``handed``). The longest pass without the players'
-    part is the longest stretch the bot's own callbacks held the loop, and ``LagMonitor``
-    leaves that part out of each overshoot of its sleep too. It wraps two asyncio internals
-    while installed, which costs a little time per callback."""
-
-    DRIVER = "player-"  # the name prefix of the players' tasks
+    """``--attribute``: the players' part of the loop's work, and (on asyncio's own loop)
+    each pass of the event loop. The players' tasks run their coroutines through
+    ``steps``, which times each step (deciding the moves and reading what Discord shows),
+    on any event loop. Handing each interaction to discord.py (building its payload, which
+    a gateway would have sent, and discord.py's parse of it, the bot's own work) stays
+    counted with the bot (``handed``); ``LagMonitor`` leaves the rest out of each overshoot
+    of its sleep. On asyncio's own loop it also times each pass (one ``_run_once``: the
+    callbacks that were ready) by wrapping that asyncio internal while installed: the
+    longest pass without the players' part is the longest stretch the bot's own callbacks
+    held the loop. uvloop's passes are its own C code and are not timed."""
 
     def __init__(self) -> None:
-        self.longest = 0.0  # the longest pass, every callback counted (s)
-        self.longest_bot = 0.0  # the longest pass, the players' callbacks left out (s)
-        self.driver = 0.0  # the players' callbacks in all (s)
+        self.longest: float | None = None  # the longest pass, every callback counted (s)
+        self.longest_bot: float | None = None  # ... the players' callbacks left out (s)
+        self.driver = 0.0  # the players' steps in all (s)
         self.handed = 0.0  # of which handing interactions to discord.py (the bot's) (s)
-        self.total = 0.0  # every callback in all (s)
+        self.total: float | None = None  # every callback in all (s), where passes are timed
+        self.cpu = 0.0  # the loop thread's CPU time over the run (s)
         self._pass_driver = 0.0
         self._pass_handed = 0.0
-        self._saved: tuple[Any, Any] | None = None
+        self._saved: Any = None
+
+    def steps(self, coro: Coroutine[Any, Any, None]) -> Coroutine[Any, Any, None]:
+        """A players' coroutine whose every step is timed as the players' part."""
+        return _TimedSteps(coro, self)
+
+    def _stepped(self, spent: float) -> None:
+        self.driver += spent
+        self._pass_driver += spent
 
     def install(self) -> None:
         import asyncio.base_events as base
-        import asyncio.events as events
 
-        run, run_once = events.Handle._run, base.BaseEventLoop._run_once
-        self._saved = (run, run_once)
+        if not isinstance(asyncio.get_running_loop(), base.BaseEventLoop):
+            return  # uvloop: no pass of its own to time
+        run_once = base.BaseEventLoop._run_once  # type: ignore[attr-defined]
+        self._saved = run_once
+        self.longest = self.longest_bot = self.total = 0.0
         passes = self
-
-        def timed_run(handle: Any) -> None:
-            start = time.perf_counter()
-            try:
-                run(handle)
-            finally:
-                spent = time.perf_counter() - start
-                task = getattr(handle._callback, "__self__", None)
-                if isinstance(task, asyncio.Task) and task.get_name().startswith(passes.DRIVER):
-                    passes._pass_driver += spent
-                    passes.driver += spent
 
         def timed_run_once(loop: Any) -> None:
             passes._pass_driver = passes._pass_handed = 0.0
             start = time.perf_counter()
             run_once(loop)
             spent = time.perf_counter() - start
-            passes.total += spent
-            passes.longest = max(passes.longest, spent)
+            passes.total = (passes.total or 0.0) + spent
+            passes.longest = max(passes.longest or 0.0, spent)
             players = passes._pass_driver - passes._pass_handed
-            passes.longest_bot = max(passes.longest_bot, spent - players)
+            passes.longest_bot = max(passes.longest_bot or 0.0, spent - players)
 
-        events.Handle._run = timed_run  # type: ignore[method-assign]
-        base.BaseEventLoop._run_once = timed_run_once  # type: ignore[method-assign]
+        base.BaseEventLoop._run_once = timed_run_once  # type: ignore[attr-defined]
 
     @property
     def players_part(self) -> float:
-        """The players' own callbacks so far, handing interactions to discord.py left out (s)."""
+        """The players' own steps so far, handing interactions to discord.py left out (s)."""
         return self.driver - self.handed
 
     def hand(self, started: float) -> None:
@@ -292,11 +293,52 @@ class Passes:
 
     def remove(self) -> None:
         import asyncio.base_events as base
-        import asyncio.events as events
 
         if self._saved is not None:
-            events.Handle._run, base.BaseEventLoop._run_once = self._saved  # type: ignore[method-assign]
+            base.BaseEventLoop._run_once = self._saved  # type: ignore[attr-defined]
             self._saved = None
+
+
+class _TimedSteps(collections.abc.Coroutine[Any, Any, None]):
+    """A coroutine run by its task step by step, each step's time given to ``Passes``. It
+    shows the wrapped coroutine's frame, so the harness reads where it waits as before."""
+
+    def __init__(self, coro: Coroutine[Any, Any, None], passes: Passes) -> None:
+        self._coro = coro
+        self._passes = passes
+        self.__qualname__ = getattr(coro, "__qualname__", "players")
+
+    def send(self, value: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return self._coro.send(value)
+        finally:
+            self._passes._stepped(time.perf_counter() - start)
+
+    def throw(self, *args: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return self._coro.throw(*args)
+        finally:
+            self._passes._stepped(time.perf_counter() - start)
+
+    def close(self) -> None:
+        self._coro.close()
+
+    def __await__(self) -> Any:
+        return self._coro.__await__()
+
+    @property
+    def cr_frame(self) -> Any:
+        return getattr(self._coro, "cr_frame", None)
+
+    @property
+    def cr_code(self) -> Any:
+        return getattr(self._coro, "cr_code", None)
+
+    @property
+    def cr_await(self) -> Any:
+        return getattr(self._coro, "cr_await", None)
 
 
 def kind(transport: str, method: str, path: str, tables: set[str]) -> str:
@@ -358,6 +400,17 @@ async def _answered(h: DiscordHarness, reply: Reply) -> bool:
     if reply.callback_type == 6:
         return reply.first_followup_at is not None
     return reply.original_id is None or not (await h.fetch_message(reply.original_id)).loading
+
+
+def private_answer(reply: Reply) -> float | None:
+    """From handing the interaction to discord.py to its private answer (the cards, or the
+    refusal) reaching Discord: the initial response itself when that was the answer (type
+    4), else the first followup (after a deferral, or a click answered with the table)."""
+    if reply.callback_type == 4:
+        return reply.ack_latency
+    if reply.first_followup_at is None:
+        return None
+    return reply.first_followup_at - reply.dispatched_at
 
 
 def _finished(reply: Reply) -> bool:
@@ -491,29 +544,33 @@ async def run_once(
             if passes is not None:
                 passes.install()
             starts = random.Random(seed * 31 + 1)  # not the players' own: their moves stay
-            players = [
-                asyncio.create_task(
-                    _play(
-                        h,
-                        s,
-                        hands,
-                        random.Random(seed * 7919 + s.channel),
-                        stored[s.channel],
-                        tally,
-                        think,
-                        starts.uniform(0, stagger),
-                        passes,
-                    ),
-                    name=f"{Passes.DRIVER}{s.channel}",
+            plays = [
+                _play(
+                    h,
+                    s,
+                    hands,
+                    random.Random(seed * 7919 + s.channel),
+                    stored[s.channel],
+                    tally,
+                    think,
+                    starts.uniform(0, stagger),
+                    passes,
                 )
                 for s in seats
+            ]
+            players = [
+                asyncio.create_task(passes.steps(play) if passes else play, name=f"player-{i}")
+                for i, play in enumerate(plays)
             ]
             try:
                 await asyncio.gather(*players)
                 seconds = time.perf_counter() - start
                 assert await bot.presenter.drain(STUCK), "the presenters did not catch up"
                 shown = time.perf_counter() - start
-                loop_busy = (time.thread_time() - start_cpu) / shown
+                loop_cpu = time.thread_time() - start_cpu
+                loop_busy = loop_cpu / shown
+                if passes is not None:
+                    passes.cpu = loop_cpu
             finally:
                 if passes is not None:
                     passes.remove()
@@ -553,11 +610,7 @@ async def run_once(
                 seconds=seconds,
                 tally=tally,
                 ack=[r.ack_latency for r in replies if r.ack_latency is not None],
-                answer=[
-                    r.first_followup_at - r.dispatched_at
-                    for r in replies
-                    if r.first_followup_at is not None
-                ],
+                answer=[private_answer(r) for r in replies if private_answer(r) is not None],
                 stall=monitor.longest,
                 loop_busy=loop_busy,
                 gc_pause=monitor.longest_gc,
@@ -664,22 +717,26 @@ def report(runs: list[Figures], latency: float | tuple[float, float], think: flo
                 f"< {TARGET_STALL * 1000:.0f} ms",
                 lambda v: v < TARGET_STALL,
             ),
-            ("longest loop pass", [p.longest for p in passes], _ms, "", None),
             (
-                "longest loop pass, the players' part left out",
-                [p.longest_bot for p in passes],
-                _ms,
-                f"< {TARGET_STALL * 1000:.0f} ms",
-                lambda v: v < TARGET_STALL,
-            ),
-            (
-                "the players' share of the loop's work",
-                [p.players_part / p.total for p in passes],
+                "the players' share of the loop's CPU",
+                [p.players_part / p.cpu for p in passes],
                 lambda v: f"{v:.0%}",
                 "",
                 None,
             ),
         ]
+        timed = [p for p in passes if p.longest is not None and p.longest_bot is not None]
+        if len(timed) == len(passes):  # asyncio's own loop: its passes were timed
+            rows += [
+                ("longest loop pass", [p.longest or 0.0 for p in timed], _ms, "", None),
+                (
+                    "longest loop pass, the players' part left out",
+                    [p.longest_bot or 0.0 for p in timed],
+                    _ms,
+                    f"< {TARGET_STALL * 1000:.0f} ms",
+                    lambda v: v < TARGET_STALL,
+                ),
+            ]
     rows += [
         (
             "requests per action",
@@ -815,10 +872,19 @@ def main() -> None:
         help="also time each pass of the event loop and leave out the players' part: the "
         "longest pass of the bot's own callbacks (see Passes)",
     )  # fmt: skip
+    parser.add_argument(
+        "--loop", choices=("asyncio", "uvloop"), default="asyncio",
+        help="the bot's event loop",
+    )  # fmt: skip
     args = parser.parse_args()
     server_cpus = None if args.in_process else pin(not args.no_pin)
     with tempfile.TemporaryDirectory() as directory:
-        asyncio.run(main_async(args, Path(directory), server_cpus))
+        if args.loop == "uvloop":
+            import uvloop
+
+            uvloop.run(main_async(args, Path(directory), server_cpus))
+        else:
+            asyncio.run(main_async(args, Path(directory), server_cpus))
 
 
 if __name__ == "__main__":

@@ -201,6 +201,15 @@ def _code_of(obj: Any) -> Any:
     return getattr(obj, "cr_code", None) or getattr(obj, "gi_code", None)
 
 
+def _sleep_due(coro: Any) -> float | None:
+    """When an ``asyncio.sleep`` in progress ends, read off its own timer: any event loop's
+    (uvloop keeps no list of timers that ``_timer_futures`` could read)."""
+    if _code_of(coro) is not asyncio.tasks.sleep.__code__:
+        return None
+    handle = coro.cr_frame.f_locals.get("h")
+    return None if handle is None else float(handle.when())
+
+
 # --------------------------------------------------------------------------------------------
 # the harness
 # --------------------------------------------------------------------------------------------
@@ -1117,10 +1126,13 @@ class DiscordHarness(FakeDiscord):
         inner = chain[-1]
         if _code_of(inner) in _IDLE_CODES:
             return True
-        awaited = getattr(task, "_fut_waiter", None)  # the future the task is blocked on
-        if awaited is not None and id(awaited) in timers:
+        due = _sleep_due(inner)
+        if due is None:
+            awaited = getattr(task, "_fut_waiter", None)  # the future the task is blocked on
+            due = timers.get(id(awaited)) if awaited is not None else None
+        if due is not None:
             # long sleeps (turn timers, view timeouts) are idle; short pauses are waited for
-            return timers[id(awaited)] - asyncio.get_running_loop().time() > self.short_timer
+            return due - asyncio.get_running_loop().time() > self.short_timer
         return False
 
     def _busy_tasks(self) -> list[asyncio.Task]:

@@ -323,6 +323,25 @@ async def test_long_sleeps_count_as_idle(h: DiscordHarness) -> None:
     assert loop.time() - start < 2
 
 
+def test_sleeps_are_told_apart_on_uvloop_too() -> None:
+    """uvloop keeps no list of timers for the harness to read: a sleep's end is read off
+    the sleep itself, so a long one is idle and a short one is waited for there too."""
+    uvloop = pytest.importorskip("uvloop")
+
+    async def scenario() -> None:
+        async with DiscordHarness(ToyBot()) as h:
+            await _connected(h)
+            assert not isinstance(asyncio.get_running_loop(), asyncio.BaseEventLoop)
+            start = asyncio.get_running_loop().time()
+            lingering = await h.slash(ALICE, TABLE, "toy linger")
+            assert lingering.content == "waiting" and lingering.followups == []
+            assert asyncio.get_running_loop().time() - start < 2
+            slow = await h.slash(ALICE, TABLE, "toy slow")
+            assert slow.content == "done thinking"  # the 50 ms pause was waited for
+
+    uvloop.run(scenario())
+
+
 async def test_command_exception_becomes_failure(h: DiscordHarness) -> None:
     with pytest.raises(HarnessError, match="kaboom") as info:
         await h.slash(ALICE, TABLE, "toy boom")
