@@ -6,12 +6,11 @@ the caller. Private cards are only ever answered ephemerally.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import functools
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec
 
 import discord
 
@@ -23,7 +22,6 @@ from .catalog import t
 from .coaching import review_text
 from .components import discard_picker, dms_retry, let_go
 from .render import hand_embed
-from .sends import TRANSIENT
 from .text import cmd, move_line, outcome, refusal, where
 
 if TYPE_CHECKING:
@@ -32,7 +30,6 @@ if TYPE_CHECKING:
 BUY_ACTIONS = ("left", "right", "blind")
 log = logging.getLogger(__name__)
 P = ParamSpec("P")
-T = TypeVar("T")
 
 
 def manager_of(interaction: discord.Interaction) -> TableManager:
@@ -43,41 +40,12 @@ def presenter_of(interaction: discord.Interaction) -> Presenter:
     return app_of(interaction).presenter
 
 
-async def reply(interaction: discord.Interaction, text: str | None = None, **kwargs: Any) -> None:
-    """Answer ephemerally, whether or not the interaction was answered before: as the
-    initial response if it was not (one call), else as a followup."""
-    if text is not None:
-        kwargs["content"] = text
+async def reply(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
+    """Answer ephemerally, whether or not the interaction was answered before."""
     if interaction.response.is_done():
-        await interaction.followup.send(ephemeral=True, **kwargs)
+        await interaction.followup.send(text, ephemeral=True, **kwargs)
     else:
-        await interaction.response.send_message(ephemeral=True, **kwargs)
-
-
-def answer_by(interaction: discord.Interaction) -> float:
-    """The loop time by which an interaction is answered: with its result if that is
-    ready, else by a private deferral (``in_time``)."""
-    return asyncio.get_running_loop().time() + presenter_of(interaction).answer_within
-
-
-async def in_time(interaction: discord.Interaction, work: Awaitable[T], by: float) -> T:
-    """``work`` (a step, or the private answer it decides), the interaction deferred
-    privately at ``by`` if it is still unanswered and ``work`` not done by then. So an
-    answer ready in time is the initial response itself, one call where a deferral and a
-    followup are two, and a slow one still acknowledges the interaction well within
-    Discord's 3 s. A deferral that fails is logged: the work goes on, and its answer, if
-    that fails too, says the request went through (``committed``)."""
-    if interaction.response.is_done():
-        return await work  # answered already: no task, no hop through the loop
-    task = asyncio.ensure_future(work)
-    remaining = by - asyncio.get_running_loop().time()
-    done, _ = await asyncio.wait({task}, timeout=max(0.0, remaining))
-    if not done:
-        try:
-            await answer_first(interaction)
-        except (discord.HTTPException, *TRANSIENT) as exc:
-            log.warning("interaction %s could not be deferred (%r)", interaction.id, exc)
-    return await task
+        await interaction.response.send_message(text, ephemeral=True, **kwargs)
 
 
 async def answer_first(interaction: discord.Interaction) -> None:
@@ -174,7 +142,6 @@ async def act(
     """One game action; ``carry``: a click on the table message, answered with the table."""
     manager = manager_of(interaction)
     before = _progress(manager, channel_id)
-    by = answer_by(interaction)
 
     def step() -> Awaitable[Any]:
         return manager.act(
@@ -188,7 +155,7 @@ async def act(
         )
 
     try:
-        result = await stepped(interaction, channel_id, step, carry=carry, by=by)
+        result = await stepped(interaction, channel_id, step, carry=carry)
     except Refused as exc:
         await refuse(interaction, exc, channel_id)
         return
@@ -200,9 +167,8 @@ async def act(
         return
     async with committed(interaction, action):
         note = t("done.action", line=move_line(result.move))
-        answer = hand_embed(result.seat, note, where(channel_id, before[0]))
-        embed, files = await in_time(interaction, answer, by)
-        await reply(interaction, embed=embed, files=files)
+        embed, files = await hand_embed(result.seat, note, where(channel_id, before[0]))
+        await interaction.followup.send(embed=embed, files=files, ephemeral=True)
 
 
 async def stepped(
@@ -211,26 +177,20 @@ async def stepped(
     step: Callable[[], Awaitable[Any]],
     *,
     carry: bool = False,
-    by: float | None = None,
 ) -> Any:
     """Run a table step for an interaction, answered before any wait it does not need: a
     click on the table message by the table after the step (the presenter's answer), any
-    other interaction by its private answer after the step (the caller's), or by a private
-    deferral if the step is not done by ``by`` (``in_time``; default ``answer_by``). A
-    refusal is raised with the interaction perhaps unanswered (``reply`` answers either
-    way)."""
+    other interaction by a private deferral first. A refusal is raised with the
+    interaction perhaps unanswered (``reply`` answers either way)."""
     presenter = presenter_of(interaction)
     if carry and presenter.carries(interaction, channel_id):
         return await presenter.answer_with_table(interaction, channel_id, step)
-    return await in_time(interaction, step(), answer_by(interaction) if by is None else by)
+    await answer_first(interaction)
+    return await step()
 
 
-async def show_hand(
-    interaction: discord.Interaction, channel_id: int, note: str = "", by: float | None = None
-) -> None:
-    """The player's cards, privately: as the initial response if they are ready by ``by``
-    (default ``answer_by``), else after a private deferral."""
-    by = answer_by(interaction) if by is None else by
+async def show_hand(interaction: discord.Interaction, channel_id: int, note: str = "") -> None:
+    await answer_first(interaction)
     manager = manager_of(interaction)
     try:
         seat = manager.my_hand(channel_id, interaction.user.id)
@@ -240,17 +200,14 @@ async def show_hand(
     if seat is None:
         view = manager.view(channel_id)
         if view.hand is None:  # between hands at a practice table: the last one, reviewed
-            last = await in_time(
-                interaction, manager.review_last(channel_id, interaction.user.id), by
-            )
+            last = await manager.review_last(channel_id, interaction.user.id)
             if last is not None:
                 await reply(interaction, where(channel_id, last.hand_id) + "\n" + review_text(last))
                 return
         await refuse(interaction, outside(view, interaction.user.id))
         return
-    answer = hand_embed(seat, note, where(channel_id, manager.view(channel_id).hand_id))
-    embed, files = await in_time(interaction, answer, by)
-    await reply(interaction, embed=embed, files=files)
+    embed, files = await hand_embed(seat, note, where(channel_id, manager.view(channel_id).hand_id))
+    await interaction.followup.send(embed=embed, files=files, ephemeral=True)
 
 
 def outside(view: TableView, user_id: int) -> Refused:
@@ -380,20 +337,18 @@ async def retry_dms(interaction: discord.Interaction) -> None:
 
 async def deal(interaction: discord.Interaction, channel_id: int, *, carry: bool = False) -> None:
     manager = manager_of(interaction)
-    by = answer_by(interaction)
     try:
         await stepped(
             interaction,
             channel_id,
             lambda: manager.deal(channel_id, interaction.user.id),
             carry=carry,
-            by=by,
         )
     except Refused as exc:
         await refuse(interaction, exc, channel_id)
         return
     async with committed(interaction, "deal"):
-        await show_hand(interaction, channel_id, t("done.dealt"), by)
+        await show_hand(interaction, channel_id, t("done.dealt"))
 
 
 async def post_table(interaction: discord.Interaction, channel_id: int) -> None:

@@ -46,11 +46,10 @@ class Presenter:
     #: re-post a table message this old (seconds) instead of editing it: Discord limits
     #: edits to messages older than an hour
     repost_age: float = 50 * 60
-    #: an interaction whose step and answer are not ready this long (seconds) after it is
-    #: handled is answered by a deferral first (a click's table follows as an edit of the
-    #: original response, a command's private answer as a followup): Discord wants an
-    #: answer within 3 s, and players want it acknowledged at once (the initial
-    #: response's p99 target is 100 ms)
+    #: a click whose step and table are not ready this long (seconds) after it is handled
+    #: is answered by a deferral first (the table follows as an edit of the original
+    #: response): Discord wants an answer within 3 s, and players want the click
+    #: acknowledged at once (the initial response's p99 target is 100 ms)
     answer_within = 0.05
     #: edit the table message with the token of its latest click (valid 15 minutes) rather
     #: than through the channel route, which counts against the global limit
