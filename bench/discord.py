@@ -25,7 +25,9 @@ run-to-run spread over ``--runs``:
   first response call reached Discord (``Reply.ack_latency``);
 * the event loop's longest stall: a monitor task sleeps 5 ms in a loop and records the
   largest overshoot, from the first action until the presenters have shown everything;
-  and how busy the loop was (the CPU time of its thread over the same span);
+  and how busy the loop was (the CPU time of its thread over the same span), and that
+  CPU time per action (with ``--attribute``, the players' part left out too: a figure
+  of the bot's own work that varies far less from run to run than the stall);
 * requests per action (REST and interaction responses and followups, everything the bot
   sent to "Discord" from the first action until all was shown, 429s included, divided by
   the game actions: check, call, bet, raise, fold, discard, buy; deals are not actions
@@ -141,6 +143,7 @@ class Figures:
     answer: list[float]  # dispatch to the private answer (``private_answer``) (s)
     stall: float  # the longest event-loop stall (s)
     loop_busy: float  # CPU time of the event loop's thread / wall time, over the same span
+    loop_cpu: float  # CPU time of the event loop's thread over that span (s)
     gc_pause: float  # the longest garbage-collector pause during the burst (s)
     requests: int  # everything sent to "Discord" during the burst and until all was shown
     webhook: int  # of which interaction responses and followups
@@ -613,6 +616,7 @@ async def run_once(
                 answer=[private_answer(r) for r in replies if private_answer(r) is not None],
                 stall=monitor.longest,
                 loop_busy=loop_busy,
+                loop_cpu=loop_cpu,
                 gc_pause=monitor.longest_gc,
                 requests=len(sent),
                 webhook=sum(transport == "webhook" for transport, *_ in sent),
@@ -737,6 +741,25 @@ def report(runs: list[Figures], latency: float | tuple[float, float], think: flo
                     lambda v: v < TARGET_STALL,
                 ),
             ]
+    rows.append(
+        (
+            "the loop's CPU per action (deals included)",
+            [f.loop_cpu / f.actions for f in runs],
+            _ms,
+            "",
+            None,
+        )
+    )
+    if first.passes is not None:
+        rows.append(
+            (
+                "the loop's CPU per action, the players' part left out",
+                [(f.loop_cpu - p.players_part) / f.actions for f in runs if (p := f.passes)],
+                _ms,
+                "",
+                None,
+            )
+        )
     rows += [
         (
             "requests per action",
