@@ -140,7 +140,7 @@ class Figures:
     seconds: float  # from the first interaction until the last action was stored
     tally: Tally
     ack: list[float]  # initial-response latency of every interaction of the burst (s)
-    answer: list[float]  # dispatch to the private answer (``private_answer``) (s)
+    answer: list[float]  # dispatch to the private answer (the followup with the cards) (s)
     stall: float  # the longest event-loop stall (s)
     loop_busy: float  # CPU time of the event loop's thread / wall time, over the same span
     loop_cpu: float  # CPU time of the event loop's thread over that span (s)
@@ -242,12 +242,11 @@ class Passes:
     held the loop. uvloop's passes are its own C code and are not timed."""
 
     def __init__(self) -> None:
-        self.longest: float | None = None  # the longest pass, every callback counted (s)
-        self.longest_bot: float | None = None  # ... the players' callbacks left out (s)
+        self.timed = False  # the passes were timed (asyncio's own loop)
+        self.longest = 0.0  # the longest pass, every callback counted (s)
+        self.longest_bot = 0.0  # the longest pass, the players' steps left out (s)
         self.driver = 0.0  # the players' steps in all (s)
         self.handed = 0.0  # of which handing interactions to discord.py (the bot's) (s)
-        self.total: float | None = None  # every callback in all (s), where passes are timed
-        self.cpu = 0.0  # the loop thread's CPU time over the run (s)
         self._pass_driver = 0.0
         self._pass_handed = 0.0
         self._saved: Any = None
@@ -267,7 +266,7 @@ class Passes:
             return  # uvloop: no pass of its own to time
         run_once = base.BaseEventLoop._run_once  # type: ignore[attr-defined]
         self._saved = run_once
-        self.longest = self.longest_bot = self.total = 0.0
+        self.timed = True
         passes = self
 
         def timed_run_once(loop: Any) -> None:
@@ -275,10 +274,9 @@ class Passes:
             start = time.perf_counter()
             run_once(loop)
             spent = time.perf_counter() - start
-            passes.total = (passes.total or 0.0) + spent
-            passes.longest = max(passes.longest or 0.0, spent)
+            passes.longest = max(passes.longest, spent)
             players = passes._pass_driver - passes._pass_handed
-            passes.longest_bot = max(passes.longest_bot or 0.0, spent - players)
+            passes.longest_bot = max(passes.longest_bot, spent - players)
 
         base.BaseEventLoop._run_once = timed_run_once  # type: ignore[attr-defined]
 
@@ -403,17 +401,6 @@ async def _answered(h: DiscordHarness, reply: Reply) -> bool:
     if reply.callback_type == 6:
         return reply.first_followup_at is not None
     return reply.original_id is None or not (await h.fetch_message(reply.original_id)).loading
-
-
-def private_answer(reply: Reply) -> float | None:
-    """From handing the interaction to discord.py to its private answer (the cards, or the
-    refusal) reaching Discord: the initial response itself when that was the answer (type
-    4), else the first followup (after a deferral, or a click answered with the table)."""
-    if reply.callback_type == 4:
-        return reply.ack_latency
-    if reply.first_followup_at is None:
-        return None
-    return reply.first_followup_at - reply.dispatched_at
 
 
 def _finished(reply: Reply) -> bool:
@@ -572,8 +559,6 @@ async def run_once(
                 shown = time.perf_counter() - start
                 loop_cpu = time.thread_time() - start_cpu
                 loop_busy = loop_cpu / shown
-                if passes is not None:
-                    passes.cpu = loop_cpu
             finally:
                 if passes is not None:
                     passes.remove()
@@ -613,7 +598,11 @@ async def run_once(
                 seconds=seconds,
                 tally=tally,
                 ack=[r.ack_latency for r in replies if r.ack_latency is not None],
-                answer=[private_answer(r) for r in replies if private_answer(r) is not None],
+                answer=[
+                    r.first_followup_at - r.dispatched_at
+                    for r in replies
+                    if r.first_followup_at is not None
+                ],
                 stall=monitor.longest,
                 loop_busy=loop_busy,
                 loop_cpu=loop_cpu,
@@ -723,19 +712,18 @@ def report(runs: list[Figures], latency: float | tuple[float, float], think: flo
             ),
             (
                 "the players' share of the loop's CPU",
-                [p.players_part / p.cpu for p in passes],
+                [p.players_part / f.loop_cpu for f in runs if (p := f.passes)],
                 lambda v: f"{v:.0%}",
                 "",
                 None,
             ),
         ]
-        timed = [p for p in passes if p.longest is not None and p.longest_bot is not None]
-        if len(timed) == len(passes):  # asyncio's own loop: its passes were timed
+        if all(p.timed for p in passes):  # asyncio's own loop: its passes were timed
             rows += [
-                ("longest loop pass", [p.longest or 0.0 for p in timed], _ms, "", None),
+                ("longest loop pass", [p.longest for p in passes], _ms, "", None),
                 (
                     "longest loop pass, the players' part left out",
-                    [p.longest_bot or 0.0 for p in timed],
+                    [p.longest_bot for p in passes],
                     _ms,
                     f"< {TARGET_STALL * 1000:.0f} ms",
                     lambda v: v < TARGET_STALL,
