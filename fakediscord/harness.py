@@ -206,6 +206,8 @@ def _sleep_due(coro: Any) -> float | None:
     (uvloop keeps no list of timers that ``_timer_futures`` could read)."""
     if _code_of(coro) is not asyncio.tasks.sleep.__code__:
         return None
+    # CPython's asyncio.sleep keeps its timer in the local ``h``; should that change,
+    # tests/test_harness.py::test_sleeps_are_told_apart_on_uvloop_too fails
     handle = coro.cr_frame.f_locals.get("h")
     return None if handle is None else float(handle.when())
 
