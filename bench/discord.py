@@ -247,6 +247,7 @@ class Passes:
         self.longest_bot = 0.0  # the longest pass, the players' steps left out (s)
         self.driver = 0.0  # the players' steps in all (s)
         self.handed = 0.0  # of which handing interactions to discord.py (the bot's) (s)
+        self.total = 0.0  # every timed pass in all (s), on asyncio's own loop
         self._pass_driver = 0.0
         self._pass_handed = 0.0
         self._saved: Any = None
@@ -274,6 +275,7 @@ class Passes:
             start = time.perf_counter()
             run_once(loop)
             spent = time.perf_counter() - start
+            passes.total += spent
             passes.longest = max(passes.longest, spent)
             players = passes._pass_driver - passes._pass_handed
             passes.longest_bot = max(passes.longest_bot, spent - players)
