@@ -9,7 +9,9 @@ it two coroutines' statements would interleave inside one transaction.
 Group commit (``GroupCommit``): writes of the hot path that arrive while another
 transaction runs are queued and written together in one transaction, so one
 fsync serves them all; each caller still returns only after that COMMIT, and an
-invalid item raises for its own caller without failing the batch.
+invalid item raises for its own caller without failing the batch. The callers
+are answered one per pass of the event loop, so a large batch does not become one
+long pass of all their follow-on work.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -138,6 +140,25 @@ class _Waiting(Generic[T]):
 
 
 BatchWriter = Callable[[Connection, list[T]], Awaitable[list[Exception | None]]]
+Answer = tuple[asyncio.Future[None], Exception | None]
+
+
+def _hand_out(loop: asyncio.AbstractEventLoop, answers: Iterator[Answer]) -> None:
+    """Answer a batch's callers one per pass of the event loop, in their order.
+
+    Woken in the same pass, N callers would all run their next stretch (a table's step
+    going on to its answers, images and REST calls) in that one pass, and the loop
+    would stall for N callers' work: under load, one COMMIT often answers dozens
+    (docs/benchmarks.md, "The group commit's answers, one per pass")."""
+    for done, error in answers:
+        if done.done():  # its caller was cancelled
+            continue
+        if error is None:
+            done.set_result(None)
+        else:
+            done.set_exception(error)
+        loop.call_soon(_hand_out, loop, answers)  # runs in the next pass
+        return
 
 
 class GroupCommit(Generic[T]):
@@ -174,13 +195,9 @@ class GroupCommit(Generic[T]):
                 async with self._db.lock:
                     batch, self._queue = self._queue, []
                     errors = await self._write([w.item for w in batch])
-                for waiting, error in zip(batch, errors, strict=True):
-                    if waiting.done.done():
-                        continue
-                    if error is None:
-                        waiting.done.set_result(None)
-                    else:
-                        waiting.done.set_exception(error)
+                loop = asyncio.get_running_loop()
+                _hand_out(loop, iter([(w.done, e) for w, e in zip(batch, errors, strict=True)]))
+                batch = []  # answered, if a few passes later: not "interrupted" below
         except BaseException as exc:  # cancelled (the loop is closing): nobody may wait forever
             # A batch cut off in its COMMIT may or may not be on disk: callers must reload.
             for waiting in [*batch, *self._queue]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -376,6 +377,58 @@ async def test_a_cancelled_group_commit_answers_every_waiter(store: Store, db_pa
     assert _rows(db_path, "SELECT idx FROM hand_actions ORDER BY 1") == [
         (i,) for i in range(stored + 1)
     ]
+
+
+async def test_the_callers_of_one_group_commit_go_on_one_pass_of_the_loop_at_a_time(
+    store: Store, db_path: Target
+) -> None:
+    """Twenty steps' appends share one COMMIT. Each caller then holds the loop 5 ms (a
+    step's answers and images), so answered in one pass they would stall the loop 100 ms;
+    answered one per pass, a task that only yields gets a turn between any two."""
+    n, work = 20, 0.005
+    await seat_players(store, list(range(1, 2 * n + 1)))
+    hands = []
+    for i in range(n):
+        await store.save_table(TableRow(100 + i, G, "a5-triple"))
+        users = [2 * i + 1, 2 * i + 2]
+        holds = {u: 10 for u in users}
+        hands.append(await store.start_hand(G, 100 + i, "a5", header(["a", "b"]), holds, users))
+    order: list[str] = []
+    longest = 0.0
+    blocker = asyncio.get_running_loop().create_future()
+
+    async def hold_the_lock() -> None:
+        async with store._lock:  # a transaction running: the appends queue behind it
+            await blocker
+
+    async def step(hand: int) -> None:
+        await store.append_action(hand, 0, {"n": 0})
+        order.append("step")
+        time.sleep(work)  # the step's follow-on work, which holds the loop
+
+    async def yields() -> None:
+        nonlocal longest
+        while True:
+            order.append("yield")
+            before = time.perf_counter()
+            await asyncio.sleep(0)
+            longest = max(longest, time.perf_counter() - before)
+
+    holder = asyncio.get_running_loop().create_task(hold_the_lock())
+    await asyncio.sleep(0)
+    steps = [asyncio.ensure_future(step(hand)) for hand in hands]
+    await asyncio.sleep(0.01)
+    ticker = asyncio.get_running_loop().create_task(yields())
+    blocker.set_result(None)
+    await holder
+    await asyncio.gather(*steps)
+    ticker.cancel()
+    answered = [i for i, what in enumerate(order) if what == "step"]
+    assert len(answered) == n
+    together = [a for a, b in zip(answered, answered[1:], strict=False) if b == a + 1]
+    assert together == [], f"{len(together) + 1} callers went on in one pass"
+    assert longest < n * work / 2
+    assert len(_rows(db_path, "SELECT hand_id FROM hand_actions")) == n
 
 
 async def test_finish_hand_exactly_once(store: Store, db_path: Target) -> None:
