@@ -239,12 +239,15 @@ class Passes:
     of its sleep. On asyncio's own loop it also times each pass (one ``_run_once``: the
     callbacks that were ready) by wrapping that asyncio internal while installed: the
     longest pass without the players' part is the longest stretch the bot's own callbacks
-    held the loop. uvloop's passes are its own C code and are not timed."""
+    held the loop, and of that pass the loop thread's own CPU time (``time.thread_time``)
+    says how long it ran: the rest it was off its core or waiting for the GIL. uvloop's
+    passes are its own C code and are not timed."""
 
     def __init__(self) -> None:
         self.timed = False  # the passes were timed (asyncio's own loop)
         self.longest = 0.0  # the longest pass, every callback counted (s)
         self.longest_bot = 0.0  # the longest pass, the players' steps left out (s)
+        self.longest_bot_cpu = 0.0  # the loop thread's CPU time in that pass (s)
         self.driver = 0.0  # the players' steps in all (s)
         self.handed = 0.0  # of which handing interactions to discord.py (the bot's) (s)
         self.total = 0.0  # every timed pass in all (s), on asyncio's own loop
@@ -272,13 +275,16 @@ class Passes:
 
         def timed_run_once(loop: Any) -> None:
             passes._pass_driver = passes._pass_handed = 0.0
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.thread_time()
             run_once(loop)
             spent = time.perf_counter() - start
             passes.total += spent
             passes.longest = max(passes.longest, spent)
             players = passes._pass_driver - passes._pass_handed
-            passes.longest_bot = max(passes.longest_bot, spent - players)
+            if spent - players > passes.longest_bot:
+                # a pass that took far longer than its CPU was the thread kept off its core
+                passes.longest_bot = spent - players
+                passes.longest_bot_cpu = time.thread_time() - cpu - players
 
         base.BaseEventLoop._run_once = timed_run_once  # type: ignore[attr-defined]
 
@@ -729,6 +735,13 @@ def report(runs: list[Figures], latency: float | tuple[float, float], think: flo
                     _ms,
                     f"< {TARGET_STALL * 1000:.0f} ms",
                     lambda v: v < TARGET_STALL,
+                ),
+                (
+                    "  of which the loop's thread was on the CPU",
+                    [p.longest_bot_cpu for p in passes],
+                    _ms,
+                    "",
+                    None,
                 ),
             ]
     rows.append(

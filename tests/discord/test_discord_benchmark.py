@@ -39,9 +39,11 @@ async def test_the_benchmark_can_leave_the_players_part_out_of_the_loop_passes(t
     assert 0 < passes.driver < passes.total  # the players did some of the loop's work
     assert 0 < passes.handed < passes.driver  # handing the interactions: the bot's part
     assert passes.longest_bot > 0  # the bot's own callbacks, timed pass by pass
+    assert passes.longest_bot_cpu <= passes.longest_bot  # a thread runs at most all the time
     assert figures.sweep > 0
     report([figures], 0.0)
     printed = capsys.readouterr().out
     assert "longest loop pass, the players' part left out" in printed
     assert "longest stall, the players' part left out" in printed
+    assert "of which the loop's thread was on the CPU" in printed
     assert "a sweep's full pass" in printed
