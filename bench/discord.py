@@ -653,6 +653,11 @@ def _pinned(server_cpus: set[int]) -> str:
 # ----- printing ---------------------------------------------------------------------------
 
 
+def _under_stall_target(label: str, values: list[float]) -> tuple[str, list[float], Any, str, Any]:
+    """A report row of durations held to the stall target."""
+    return (label, values, _ms, f"< {TARGET_STALL * 1000:.0f} ms", lambda v: v < TARGET_STALL)
+
+
 def _ms(seconds: float) -> str:
     return f"{seconds * 1000:.1f} ms"
 
@@ -689,13 +694,7 @@ def report(runs: list[Figures], latency: float | tuple[float, float], think: flo
             f"< {TARGET_P99 * 1000:.0f} ms",
             lambda v: v < TARGET_P99,
         ),
-        (
-            "longest event-loop stall",
-            [f.stall for f in runs],
-            _ms,
-            f"< {TARGET_STALL * 1000:.0f} ms",
-            lambda v: v < TARGET_STALL,
-        ),
+        _under_stall_target("longest event-loop stall", [f.stall for f in runs]),
         (
             "event loop busy (its thread's CPU)",
             [f.loop_busy for f in runs],
@@ -711,12 +710,8 @@ def report(runs: list[Figures], latency: float | tuple[float, float], think: flo
     if first.passes is not None:
         passes = [f.passes for f in runs if f.passes is not None]
         rows += [
-            (
-                "longest stall, the players' part left out",
-                [f.stall_bot for f in runs],
-                _ms,
-                f"< {TARGET_STALL * 1000:.0f} ms",
-                lambda v: v < TARGET_STALL,
+            _under_stall_target(
+                "longest stall, the players' part left out", [f.stall_bot for f in runs]
             ),
             (
                 "the players' share of the loop's CPU",
@@ -729,12 +724,9 @@ def report(runs: list[Figures], latency: float | tuple[float, float], think: flo
         if all(p.timed for p in passes):  # asyncio's own loop: its passes were timed
             rows += [
                 ("longest loop pass", [p.longest for p in passes], _ms, "", None),
-                (
+                _under_stall_target(
                     "longest loop pass, the players' part left out",
                     [p.longest_bot for p in passes],
-                    _ms,
-                    f"< {TARGET_STALL * 1000:.0f} ms",
-                    lambda v: v < TARGET_STALL,
                 ),
                 (
                     "  of which the loop's thread was on the CPU",

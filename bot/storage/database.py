@@ -190,12 +190,12 @@ class GroupCommit(Generic[T]):
 
     async def _flush(self) -> None:
         batch: list[_Waiting[T]] = []
+        loop = asyncio.get_running_loop()
         try:
             while self._queue:
                 async with self._db.lock:
                     batch, self._queue = self._queue, []
                     errors = await self._write([w.item for w in batch])
-                loop = asyncio.get_running_loop()
                 _hand_out(loop, iter([(w.done, e) for w, e in zip(batch, errors, strict=True)]))
                 batch = []  # answered, if a few passes later: not "interrupted" below
         except BaseException as exc:  # cancelled (the loop is closing): nobody may wait forever

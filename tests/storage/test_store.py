@@ -426,7 +426,7 @@ async def test_the_callers_of_one_group_commit_go_on_one_pass_of_the_loop_at_a_t
     answered = [i for i, what in enumerate(order) if what == "step"]
     assert len(answered) == n
     together = [a for a, b in zip(answered, answered[1:], strict=False) if b == a + 1]
-    assert together == [], f"{len(together) + 1} callers went on in one pass"
+    assert together == [], f"{len(together)} callers went on in the pass of the one before"
     assert longest < n * work / 2
     assert len(_rows(db_path, "SELECT hand_id FROM hand_actions")) == n
 
