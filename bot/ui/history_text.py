@@ -59,12 +59,17 @@ def _messages(plural: Any) -> dict[str, Any]:
         "stats.chart.hands": "hands",
         # ----- /export
         "export.mine": plural(
-            "Your last {count} hand and your ledger, as files.",
+            "Your last hand and your ledger, as files.",
             "Your last {count} hands and your ledger, as files.",
         ),
         "export.server": plural(
-            "The server's ledger and its last {count} hand (public information only).",
+            "The server's ledger and its last hand (public information only).",
             "The server's ledger and its last {count} hands (public information only).",
+        ),
+        # zero in words: Portuguese's plural rule would say "Sua última 0 mão" (issue 39)
+        "export.mine.zero": "You have no hands in that period yet; here is your ledger, as files.",
+        "export.server.zero": (
+            "The server's ledger (no hands in that period; public information only)."
         ),
         "export.moderators_only": "Only moderators can export the whole server.",
         "export.button": "Export my data",

@@ -39,37 +39,37 @@ HINTS = [
         _advice("discard", cards=()),
         "💡 easy would stand pat here.",
         "💡 O nível fácil faria: ficar servido.",
-        "💡 Trình độ dễ sẽ làm thế này ở đây: giữ nguyên bài.",
+        "💡 Máy trình độ dễ sẽ: giữ nguyên bài.",
     ),
     (
         _advice("discard", cards=tuple(parse_cards("Kc Qd")), kept=tuple(parse_cards("4d 2c As"))),
         "💡 easy would draw 2: keep 4♦ 2♣ A♠ here.",
-        "💡 O nível fácil faria: trocar 2: manter 4♦ 2♣ A♠.",
-        "💡 Trình độ dễ sẽ làm thế này ở đây: bốc 2 lá: giữ 4♦ 2♣ A♠.",
+        "💡 O nível fácil faria: trocar 2 e manter 4♦ 2♣ A♠.",
+        "💡 Máy trình độ dễ sẽ: bốc 2 lá, giữ 4♦ 2♣ A♠.",
     ),
     (
         _advice("discard", cards=tuple(parse_cards("Kc Qd Jh Ts 9c"))),
         "💡 easy would draw five here.",
         "💡 O nível fácil faria: trocar as cinco.",
-        "💡 Trình độ dễ sẽ làm thế này ở đây: bốc cả năm lá.",
+        "💡 Máy trình độ dễ sẽ: bốc cả năm lá.",
     ),
     (
         _advice("buy", source="left"),
         "💡 easy would buy the left card here.",
         "💡 O nível fácil faria: comprar a da esquerda.",
-        "💡 Trình độ dễ sẽ làm thế này ở đây: mua lá trái.",
+        "💡 Máy trình độ dễ sẽ: mua lá trái.",
     ),
     (
         _advice("buy", source="blind"),
         "💡 easy would buy blind here.",
         "💡 O nível fácil faria: comprar às cegas.",
-        "💡 Trình độ dễ sẽ làm thế này ở đây: mua lá mù.",
+        "💡 Máy trình độ dễ sẽ: mua lá mù.",
     ),
     (
         _advice("call"),
         "💡 easy would call here.",
         "💡 O nível fácil faria: pagar.",
-        "💡 Trình độ dễ sẽ làm thế này ở đây: theo.",
+        "💡 Máy trình độ dễ sẽ: theo.",
     ),
 ]
 
@@ -95,15 +95,15 @@ def test_a_review_in_each_language() -> None:
     )
     assert _in("pt_BR", lambda: review_text(review)).splitlines() == [
         "📘 Mão #12: suas decisões × nível normal",
-        "1. Você: pagar. O nível normal faria o mesmo ✓",
-        "2. Você: descartou K♣. O nível normal faria: ficar servido",
-        "3. Você: comprar a da direita. O nível normal faria: desistir",
+        "1. Sua jogada: pagar. O nível normal faria o mesmo ✓",
+        "2. Sua jogada: descartar K♣. O nível normal faria: ficar servido",
+        "3. Sua jogada: comprar a da direita. O nível normal faria: desistir",
     ]
     assert _in("vi", lambda: review_text(review)).splitlines() == [
-        "📘 Ván #12: các quyết định của bạn so với trình độ trung bình",
-        "1. Bạn: theo. Trình độ trung bình cũng sẽ làm vậy ✓",
-        "2. Bạn: bỏ K♣. Trình độ trung bình sẽ làm thế này: giữ nguyên bài",
-        "3. Bạn: mua lá phải. Trình độ trung bình sẽ làm thế này: bỏ bài",
+        "📘 Ván #12: các quyết định của bạn so với máy trình độ trung bình",
+        "1. Bạn: theo. Máy trình độ trung bình cũng làm vậy ✓",
+        "2. Bạn: bỏ K♣. Máy trình độ trung bình sẽ: giữ nguyên bài",
+        "3. Bạn: mua lá phải. Máy trình độ trung bình sẽ: bỏ bài",
     ]
     assert _in("en", lambda: review_text(review)).splitlines()[2] == (
         "2. You: threw K♣. normal would stand pat"
