@@ -16,7 +16,7 @@ from bot.rules_text import RULES_MESSAGES
 from bot.tables.manager import PracticeReview
 from bot.tables.models import Move
 from bot.ui import i18n
-from bot.ui.catalog import MESSAGES, t
+from bot.ui.catalog import MESSAGES, Plural, t
 from bot.ui.coaching import advice_text, review_text
 from bot.ui.text import move_line, slash
 
@@ -159,23 +159,52 @@ def test_plurals_at_zero_one_and_two(locale) -> None:
     assert full == want["full"]
 
 
-def test_zero_never_reads_as_a_singular_count() -> None:
-    """Every plural message a count of 0 can reach says zero in words, not "0 jogador"."""
-    for key in ("table.idle", "balance"):
-        with i18n.using("pt_BR"):
-            text = t(
-                key,
-                count=0,
-                limit=5,
-                join="j",
-                deal="d",
-                balance=0,
-                available=0,
-                held=0,
-                net=0,
-                refilled=0,
-            )
-        assert not re.search(r"\b0 (jogador|mão)\b", text), text
+# Plural messages whose count is never 0, and why; every other one needs a <key>.zero entry.
+NEVER_ZERO = {
+    "refused.table_full": "a table has at least two seats",
+    "move.discard": "a draw of 0 is said by move.pat",
+    "leaderboard.row": "the leaderboard lists players with hands played",
+    "leaderboard.beyond": "there is always at least one page",
+    "ago.minutes": "bot/ui/history.py says at least 1 min",
+    "ago.hours": "said from one hour on",
+    "ago.days": "said from one day on",
+    "stats.hands": "a player with no hands gets stats.none",
+}
+
+
+def test_every_plural_a_count_of_zero_reaches_says_zero_in_words() -> None:
+    """Portuguese puts 0 in the singular ("Sua última 0 mão"): a message that can be said at
+    0 has a zero form, in every language."""
+    plurals = sorted(k for k, m in MESSAGES.items() if isinstance(m, Plural))
+    assert set(NEVER_ZERO) <= set(plurals)
+    missing = [k for k in plurals if k not in NEVER_ZERO and f"{k}.zero" not in MESSAGES]
+    assert not missing, f"plural messages a count of 0 reaches, without a .zero entry: {missing}"
+    fill = dict(limit=5, join="j", deal="d", balance=7, available=7, held=7, net=7, refilled=7)
+    for key in [k for k in plurals if k not in NEVER_ZERO]:
+        for locale in LOCALES:
+            text = _in(locale, lambda k=key: t(k, count=0, **fill))
+            assert not re.search(r"\b0\b", text), (locale, key, text)  # only the count is 0
+
+
+def test_export_says_zero_and_one_hand_in_words() -> None:
+    assert [_in("pt_BR", lambda n=n: t("export.mine", count=n)) for n in (0, 1, 2)] == [
+        "Você ainda não tem mãos neste período; aqui está seu extrato, em arquivos.",
+        "Sua última mão e seu extrato, em arquivos.",
+        "Suas últimas 2 mãos e seu extrato, em arquivos.",
+    ]
+    assert _in("vi", lambda: t("export.server", count=0)) == (
+        "Sổ chip của máy chủ (chưa có ván nào trong khoảng này; chỉ thông tin công khai)."
+    )
+
+
+def test_a_changed_setting_reads_right_whatever_its_name() -> None:
+    """ "Canais para mesas agora é" did not agree: the name may be plural or an infinitive."""
+    with i18n.using("pt_BR"):
+        lines = [
+            t("settings.changed", name=t(name), value=value)
+            for name, value in (("settings.channels", "<#1>"), ("settings.auto_deal", "ligado"))
+        ]
+    assert lines == ["Canais para mesas: agora <#1>.", "Dar cartas automaticamente: agora ligado."]
 
 
 def _moves(name: str) -> list[Move]:
