@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import string
 
+import discord
 import pytest
 
 from bot.engine import Hand
@@ -15,7 +16,7 @@ from bot.rules_text import RULES
 from bot.ui import i18n
 from bot.ui.catalog import MESSAGES, Plural, t
 from bot.ui.hands import card_name
-from fakediscord.harness import DiscordHarness, Msg
+from fakediscord.harness import DiscordHarness, Msg, make_member
 from fakediscord.poker import GUILD, PLAYERS, TABLE, make_bot, uid
 from tests.support.game import Game
 
@@ -315,3 +316,28 @@ async def test_commands_named_in_messages_are_the_readers_names(tmp_path) -> Non
         assert footer == "`/privacidade apagar` apaga tudo."
         shown = await h.slash(VI, TABLE, "privacy show")
         assert shown.embeds[0]["footer"]["text"] == "`/quyền-riêng-tư xóa` sẽ xóa hết."
+
+
+async def test_a_player_with_no_hands_and_a_changed_setting_read_right(tmp_path) -> None:
+    """Issue 39: "Sua última 0 mão" at /export, "Canais para mesas agora é" at /settings."""
+    async with DiscordHarness(make_bot(tmp_path / "p.db")) as h:
+        h.set_locale(PT, "pt-BR")
+        h.set_locale(VI, "vi")
+        manager = discord.Permissions(  # PT may change /settings
+            view_channel=True,
+            send_messages=True,
+            use_application_commands=True,
+            manage_channels=True,
+        )
+        members = [make_member(PT, permissions=manager), *PLAYERS[1:]]
+        await h.connect(GUILD, {TABLE: "poker"}, members, preferred_locale="pt-BR")
+        listed = await h.slash(PT, TABLE, "settings channel-allow", channel=TABLE)
+        assert listed.content == f"Canais para mesas: agora <#{TABLE}>."
+        exported = await h.slash(PT, TABLE, "export")
+        assert exported.ephemeral and exported.content == (
+            "Você ainda não tem mãos neste período; aqui está seu extrato, em arquivos."
+        )
+        exported = await h.slash(VI, TABLE, "export")
+        assert exported.content == (
+            "Bạn chưa có ván nào trong khoảng này; đây là sổ chip của bạn, dạng tệp."
+        )

@@ -198,7 +198,7 @@ def test_export_says_zero_and_one_hand_in_words() -> None:
 
 
 def test_a_changed_setting_reads_right_whatever_its_name() -> None:
-    """ "Canais para mesas agora é" did not agree: the name may be plural or an infinitive."""
+    """The name may be plural or an infinitive: "Canais para mesas agora é" did not agree."""
     with i18n.using("pt_BR"):
         lines = [
             t("settings.changed", name=t(name), value=value)
