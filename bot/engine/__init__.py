@@ -3,6 +3,7 @@
 from .cards import Card, CardError, format_card, parse_card, parse_cards, pretty_card
 from .hand import Award, Decision, Hand, IllegalAction, MarketOffer
 from .record import Action, HandRecord, RecordError, Seat, parse_header
+from .stakes import Stakes
 from .variants import VARIANTS, Variant
 from .views import PublicView, SeatInfo, SeatView, public_view, seat_view
 
@@ -22,6 +23,7 @@ __all__ = [
     "Seat",
     "SeatInfo",
     "SeatView",
+    "Stakes",
     "Variant",
     "format_card",
     "parse_card",

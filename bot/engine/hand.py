@@ -197,6 +197,8 @@ class Hand:
             list(h.deck),
             [list(r) for r in self.reshuffles],
             list(self.actions),
+            stakes=h.stakes,
+            allin=h.allin,
         )
 
     def net(self) -> dict[str, int]:
