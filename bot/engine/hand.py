@@ -167,9 +167,12 @@ class Hand:
         dealer: int,
         deck: Sequence[Card],
         rng: random.Random | None = None,
+        *,
+        stakes: Stakes | None = None,
+        allin: bool = False,
     ) -> Hand:
         """A new live hand; the header is validated exactly as a record's would be."""
-        return cls(new_header(variant, seats, dealer, deck), rng)
+        return cls(new_header(variant, seats, dealer, deck, stakes=stakes, allin=allin), rng)
 
     @classmethod
     def replay(cls, record: HandRecord, rng: random.Random | None = None) -> Hand:

@@ -384,3 +384,22 @@ def test_cash_record_replays_without_the_new_keys():
         "hands",
         "error",
     }
+
+
+def test_views_show_who_is_all_in_each_pot_and_the_stakes():
+    from bot.engine import Stakes, public_view, seat_view
+
+    hand = hand_of(side_pot_record(SIDE_POT_ACTIONS[:3]))
+    view = public_view(hand)
+    assert view.tournament and view.all_in == ("ann",)
+    assert [s.all_in for s in view.seats] == [True, False, False]
+    assert view.pots == (Pot(75, ("ann", "ben", "cara")), Pot(40, ("ben", "cara")))
+    assert view.stakes == Stakes(ante=10, small_bet=20, big_bet=40)
+    mine = seat_view(hand, "ben")
+    assert mine.public == view and len(mine.cards) == 5
+    done = public_view(hand_of(side_pot_record()))
+    assert [p.winners for p in done.pots] == [("ann",), ("cara",)]
+    assert [(a.label, a.pot, a.shares) for a in done.awards] == [
+        ("pot", 0, {"ann": 75}),
+        ("pot", 1, {"cara": 120}),
+    ]
