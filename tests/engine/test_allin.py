@@ -11,7 +11,16 @@ import sys
 
 import pytest
 
-from bot.engine import Action, Hand, IllegalAction, Pot, parse_header
+from bot.engine import (
+    Action,
+    Hand,
+    IllegalAction,
+    Pot,
+    Stakes,
+    parse_header,
+    public_view,
+    seat_view,
+)
 from bot.engine.record import parse_actions
 from bot.engine.replay import replay_json
 from tests.support.engine_helpers import deck_for, record
@@ -387,7 +396,6 @@ def test_cash_record_replays_without_the_new_keys():
 
 
 def test_views_show_who_is_all_in_each_pot_and_the_stakes():
-    from bot.engine import Stakes, public_view, seat_view
 
     hand = hand_of(side_pot_record(SIDE_POT_ACTIONS[:3]))
     view = public_view(hand)
