@@ -16,9 +16,10 @@ import random
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import NoReturn
 
-from .cards import Card, format_card, format_cards, rank_of
+from .cards import FULL_DECK, Card, format_card, format_cards, rank_of
 from .rankings import VALUE, describe
 from .record import BUY_SOURCES, Action, HandRecord, RecordError, new_header
 from .stakes import Stakes
@@ -109,6 +110,13 @@ def _hand_name(ranking: str, value: int, cards: list[Card]) -> str:
     return name
 
 
+@lru_cache(maxsize=64)
+def _price_table(prices: tuple[int, int, int] | None) -> dict[Card, int]:
+    """Each card's price at these stakes (the cash table's when None), for every hand."""
+    stakes = Stakes(prices=prices)
+    return {card: stakes.price(rank_of(card)) for card in FULL_DECK}
+
+
 class Hand:
     """The state of one hand; build it with ``Hand.start`` or ``Hand.replay``."""
 
@@ -118,6 +126,7 @@ class Hand:
         self.header = header
         self.stakes: Stakes = header.hand_stakes
         self.bet_sizes = self.stakes.bet_sizes(variant.id)
+        self._prices = _price_table(self.stakes.prices)  # Abyssinia: each card's price
         self.allin = header.allin  # a tournament hand: stacks can run out (RULES.md §8)
         self.stack0 = [s.stack for s in header.seats]
         self.players: tuple[str, ...] = tuple(s.player for s in header.seats)
@@ -147,6 +156,8 @@ class Hand:
         self.bet_count = 0  # full bets and raises this round (the big blind counts as one)
         self.acted_at: list[int | None] = [None] * self.n  # the level at each seat's last action
         self.is_all_in = [False] * self.n
+        self.with_chips = self.n  # players still in who are not all-in
+        self._owed_now = 0  # what the player to act owes (worked out with ``_legal``)
         self.pending: set[int] = set()
         self.first_bettor: int | None = None  # of the first betting round
         # What the player to act may do, worked out once when the turn passes (agents
@@ -191,6 +202,7 @@ class Hand:
         if self.allin:  # a stack at or below the ante posts all of it and is all-in
             self.contributed = [min(ante, stack) for stack in self.stack0]
             self.is_all_in = [stack <= ante for stack in self.stack0]
+            self.with_chips = self.is_all_in.count(False)
         if self.variant.streets[0] != "buy":
             # Five cards each, one at a time clockwise from the dealer's left: the
             # i-th seat in that order gets stub cards i, i + n, i + 2n, …
@@ -300,8 +312,8 @@ class Hand:
         return max(0, target - self.round_bets[seat])
 
     def _others_have_chips(self, seat: int) -> bool:
-        flags = self.is_all_in
-        return any(not flags[s] for s in self.in_seats if s != seat)
+        """Whether another player still in has chips (``seat`` is still in)."""
+        return self.with_chips > (0 if self.is_all_in[seat] else 1)
 
     def _may_raise(self, seat: int, owed: int) -> bool:
         """Whether ``seat`` may bet or raise now (RULES.md §3 and §8.3)."""
@@ -310,6 +322,22 @@ class Hand:
         if not self.allin:
             return True
         return self._raise_block(seat, owed) is None
+
+    def _options(self, seat: int) -> tuple[int, bool]:
+        """(``_owed``, ``_may_raise``) of a tournament player with chips, worked out in one
+        pass: this runs at every betting turn of a tournament hand."""
+        bets = self.round_bets
+        level = self.current_bet
+        if self.with_chips <= 1:  # the only player still in with chips: no raise
+            top = max(bets[s] for s in self.in_seats if s != seat)
+            return max(0, min(level, top) - bets[seat]), False
+        owed = level - bets[seat]
+        if self.bet_count >= MAX_BETS_PER_ROUND or self.chips_left(seat) <= owed:
+            return owed, False
+        last = self.acted_at[seat]
+        if last is not None and 2 * (level - last) < self.bet_sizes[self.bet_round]:
+            return owed, False
+        return owed, True
 
     def _raise_block(self, seat: int, owed: int) -> str | None:
         """Why a tournament player may not bet or raise now, as a refusal code, or None."""
@@ -327,27 +355,21 @@ class Hand:
     def _bet_legal(self, seat: int) -> tuple[str, ...]:
         """The betting actions legal for ``seat`` now, in display order (RULES.md §3, §8.3)."""
         owed = self._owed(seat)
-        can_raise = self._may_raise(seat, owed)
+        return self._legal_from(owed, self._may_raise(seat, owed))
+
+    def _legal_from(self, owed: int, can_raise: bool) -> tuple[str, ...]:
         if owed == 0:  # nothing owed: check, or bet (raise: the big blind's option)
             if not can_raise:
                 return ("check",)
             return ("check", "bet") if self.current_bet == 0 else ("check", "raise")
         return ("call", "raise", "fold") if can_raise else ("call", "fold")
 
-    def _needs_to_act(self, seat: int) -> bool:
-        """Whether a pending tournament player acts at all: one who owes nothing and may
-        neither bet nor raise does not (RULES.md §8.3)."""
-        if self.is_all_in[seat]:
-            return False
-        owed = self._owed(seat)
-        return owed > 0 or (self.acted_at[seat] is None and self._may_raise(seat, owed))
-
     def _bet_cost(self, seat: int, kind: str) -> int:
         """The chips a legal betting action of ``seat`` puts in now."""
         if kind == "check" or kind == "fold":
             return 0
         if kind == "call":
-            cost = self._owed(seat)
+            cost = self._owed_now if seat == self.to_act else self._owed(seat)
         else:  # a bet or raise goes one increment above the full level
             cost = self.full_bet + self.bet_sizes[self.bet_round] - self.round_bets[seat]
         if self.allin:
@@ -355,9 +377,9 @@ class Hand:
         return cost
 
     def _offers(self) -> tuple[MarketOffer, ...]:
-        price = self.stakes.price
+        price = self._prices
         offers = [
-            MarketOffer(slot, card, price(rank_of(card)))
+            MarketOffer(slot, card, price[card])
             for slot, card in zip(SLOTS, self.market, strict=True)
             if card is not None
         ]
@@ -423,8 +445,9 @@ class Hand:
         cost = self._bet_cost(seat, kind)
         self.contributed[seat] += cost
         self.round_bets[seat] += cost
-        if self.allin and self.chips_left(seat) == 0:
+        if self.allin and self.chips_left(seat) == 0 and not self.is_all_in[seat]:
             self.is_all_in[seat] = True
+            self.with_chips -= 1
         if kind == "bet" or kind == "raise":
             level = self.round_bets[seat]
             if 2 * (level - self.full_bet) >= self.bet_sizes[self.bet_round]:
@@ -442,6 +465,7 @@ class Hand:
                 self.first_bettor = seat
         elif kind == "fold":
             self.folded[seat] = True
+            self.with_chips -= 1  # a folding player had chips: all-in players do not act
             self.in_seats = tuple(s for s in self.in_seats if s != seat)
             self.dead.extend(self.holdings[seat])
         self.acted_at[seat] = self.current_bet
@@ -553,7 +577,7 @@ class Hand:
             self.market[slot] = self._take()
         self.holdings[seat].append(card)
         if not self.is_all_in[seat]:  # an all-in player's card is free (§8.4)
-            self._put(seat, self.stakes.price(rank_of(card)))
+            self._put(seat, self._prices[card])
         self.queue.pop(0)
         self._after_queue()
 
@@ -576,15 +600,23 @@ class Hand:
         none does, the betting round is over."""
         while self.pending:
             seat = self._first_pending(start)
-            if not self.allin or self._needs_to_act(seat):
+            if not self.allin:
                 self._bet_turn(seat)
                 return
+            if not self.is_all_in[seat]:
+                # A player who owes nothing and may neither bet nor raise does not act.
+                owed, can_raise = self._options(seat)
+                if owed > 0 or (self.acted_at[seat] is None and can_raise):
+                    self.to_act, self._owed_now = seat, owed
+                    self._legal = self._legal_from(owed, can_raise)
+                    return
             self.pending.discard(seat)
         self._next_street()
 
     def _bet_turn(self, seat: int) -> None:
-        """Pass the betting turn to ``seat`` and work out what it may do."""
+        """Pass the betting turn to ``seat`` (of a cash hand) and work out what it may do."""
         self.to_act = seat
+        self._owed_now = self.current_bet - self.round_bets[seat]
         self._legal = self._bet_legal(seat)
 
     def _next_street(self) -> None:
@@ -758,7 +790,9 @@ class Hand:
             left = self.chips_left(seat)
             if chips >= left:
                 chips = left
-                self.is_all_in[seat] = True
+                if not self.is_all_in[seat]:
+                    self.is_all_in[seat] = True
+                    self.with_chips -= 1
         self.contributed[seat] += chips
         return chips
 
