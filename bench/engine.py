@@ -18,6 +18,11 @@ Rows:
   ``RegularLowHand``), blinds 1/2, small bet 2, big bet 4, no ante, stacks of
   1000, with every non-decision step (posting, dealing, burning, collecting,
   showdown, pushing and pulling chips) automated. Target: 20x PokerKit.
+* replaying recorded hands (``Hand.replay``), tournament hands (RULES.md §8: ``"allin"``,
+  a level row's stakes, stacks from 1 chip to 40 big bets, so all-ins and side pots are
+  common) beside cash hands of the same game at the same seats, both from random play.
+  Per action replayed, since all-ins make tournament hands shorter. Target: a
+  tournament hand's replay within 1.5x of a cash hand's.
 
 Everything is seeded (``--seed``), so inputs repeat from run to run.
 
@@ -27,6 +32,7 @@ Run ``.venv/bin/python bench/engine.py`` (``--quick`` for a short run).
 from __future__ import annotations
 
 import argparse
+import gc
 import random
 import sys
 import time
@@ -37,12 +43,22 @@ if __package__ in (None, ""):  # run as a script: make ``bot`` and ``bench`` imp
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.rankings_bench import bench_rankings
-from bot.engine import VARIANTS
-from bot.engine.simulate import play_random_hand
+from bot.engine import VARIANTS, Hand, HandRecord, Stakes
+from bot.engine.cards import FULL_DECK
+from bot.engine.simulate import play_random_hand, random_action
 
 EVALS_TARGET = 2_000_000
 EVALS_RATIO_TARGET = 10
 HANDS_RATIO_TARGET = 20
+REPLAY_RATIO_TARGET = 1.5
+REPLAY_PASSES = 5  # replays are short: more passes, the fastest of each kind
+# A middle level of a tournament's structure per game (its stakes keys, RULES.md §8.1).
+LEVEL = {
+    "a6-draw": Stakes(ante=5, small_bet=10, big_bet=20),
+    "a5-draw": Stakes(ante=5, small_bet=10, big_bet=20),
+    "a5-triple": Stakes(small_blind=5, big_blind=10, small_bet=10, big_bet=20),
+    "abyssinia": Stakes(ante=2, bet=5, prices=(10, 5, 20)),
+}
 PK_SEATS = 6
 PK_STACK = 1000
 
@@ -85,6 +101,60 @@ def bench_our_hands(
 ) -> tuple[float, int, int, int]:
     """(hands per second, hands completed, hands that raised, decisions) for our engine."""
     return _best(lambda: _our_pass(variant, seats, n_hands, seed))
+
+
+def _records(variant: str, seats: int, n_hands: int, seed: int, tournament: bool) -> list:
+    """Records of random-play hands: cash (stacks of 100) or tournament (a level's stakes,
+    stacks from 1 chip to 40 big bets)."""
+    rng = random.Random(seed)
+    stakes = LEVEL[variant]
+    top = 40 * max(stakes.bet_sizes(variant))
+    out = []
+    for _ in range(n_hands):
+        deck = sorted(FULL_DECK, key=lambda _: rng.random())
+        dealer = rng.randrange(seats)
+        if tournament:
+            players = [(f"p{i}", rng.randint(1, top)) for i in range(seats)]
+            hand = Hand.start(variant, players, dealer, deck, rng, stakes=stakes, allin=True)
+        else:
+            players = [(f"p{i}", 100) for i in range(seats)]
+            hand = Hand.start(variant, players, dealer, deck, rng)
+        while not hand.complete:
+            hand.apply(random_action(hand, rng))
+        out.append(hand.record())
+    return out
+
+
+def _replay_pass(records: list[HandRecord]) -> tuple[float, int, int, int]:
+    actions = sum(len(r.actions) for r in records)
+    gc.collect()  # the records just built must not be collected on the clock
+    gc.disable()
+    try:
+        start = time.perf_counter()
+        for record in records:
+            Hand.replay(record)
+        elapsed = time.perf_counter() - start
+    finally:
+        gc.enable()
+    return elapsed, len(records), 0, actions
+
+
+def bench_replay(variant: str, seats: int, n_hands: int, seed: int) -> dict[str, tuple]:
+    """For cash and tournament records: (actions replayed per second, hands per second,
+    actions per hand)."""
+    kinds = ("cash", "tournament")
+    records = {
+        kind: _records(variant, seats, n_hands, seed, kind == "tournament") for kind in kinds
+    }
+    runs: dict[str, list[tuple[float, int, int, int]]] = {kind: [] for kind in kinds}
+    for _ in range(REPLAY_PASSES):  # interleaved: a busy moment of the machine hits both
+        for kind in kinds:
+            runs[kind].append(_replay_pass(records[kind]))
+    out = {}
+    for kind in kinds:
+        elapsed, hands, _, actions = min(runs[kind])
+        out[kind] = (actions / elapsed, hands / elapsed, actions / hands)
+    return out
 
 
 # --- PokerKit ----------------------------------------------------------------
@@ -227,6 +297,24 @@ def main(argv: list[str] | None = None) -> None:
         else:
             rows.append((label, ours, None, "—", None))
 
+    replay_rows = []
+    for variant in VARIANTS.values():
+        seats = variant.max_seats
+        got = bench_replay(variant.id, seats, n_ours, args.seed)
+        (cash_a, cash_h, cash_n), (tour_a, tour_h, tour_n) = got["cash"], got["tournament"]
+        slower = cash_a / tour_a  # time per action, tournament over cash
+        replay_rows.append(
+            (
+                f"{variant.id}, {seats} seats",
+                _fmt(cash_a),
+                _fmt(tour_a),
+                f"{slower:.2f}x",
+                f"{cash_n:.1f} / {tour_n:.1f}",
+                f"{_fmt(cash_h)} / {_fmt(tour_h)}",
+                "yes" if slower <= REPLAY_RATIO_TARGET else "NO",
+            )
+        )
+
     head = ("item", "ours per s", "PokerKit per s", "ratio", "target", "met?")
     table = [head]
     for item, ours, theirs, target, met in rows:
@@ -256,6 +344,38 @@ def main(argv: list[str] | None = None) -> None:
     )
     for note in notes:
         print(note)
+
+    replay_head = (
+        "replay",
+        "cash actions/s",
+        "tournament actions/s",
+        "time per action",
+        "actions per hand",
+        "hands/s",
+        "≤1.5x?",
+    )
+    _print_table(replay_head, replay_rows, right={1, 2, 3, 4, 5})
+    print(
+        f"\n{n_ours:,} random-play records per game and kind, replayed with Hand.replay; "
+        f"tournament stakes: {', '.join(f'{v} {s.to_json()}' for v, s in LEVEL.items())}."
+    )
+
+
+def _print_table(head: tuple[str, ...], rows: list[tuple[str, ...]], right: set[int]) -> None:
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
+
+    def line(cells: tuple[str, ...]) -> str:
+        parts = [
+            c.rjust(w) if i in right else c.ljust(w)
+            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+        ]
+        return "| " + " | ".join(parts) + " |"
+
+    print()
+    print(line(head))
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for r in rows:
+        print(line(r))
 
 
 if __name__ == "__main__":

@@ -18,7 +18,19 @@ from bot.tables.models import TableEvent, TableView
 from . import i18n
 from .catalog import t
 from .cycles import PngFile
-from .text import action_name, cmd, command, esc, game, hand_name, round_label, shown_hand
+from .text import (
+    action_name,
+    award_label,
+    cmd,
+    command,
+    esc,
+    game,
+    hand_name,
+    pots_lines,
+    returned_line,
+    round_label,
+    shown_hand,
+)
 
 GREEN = discord.Colour.dark_green()
 
@@ -49,6 +61,8 @@ def _seat_line(view: TableView, index: int) -> str:
         parts.append(cards_text(info.open_cards))
     if info.folded:
         parts.append(t("seat.folded"))
+    if info.all_in:
+        parts.append(t("seat.all_in"))
     if seat.sitting_out:
         parts.append(t("seat.sitting_out_next"))
     if seat.leaving:
@@ -101,6 +115,8 @@ def table_embed(view: TableView, log: list[str] | None = None) -> discord.Embed:
         embed.description = status + "\n" + _turn_line(view, hand)
         if hand.market:
             embed.description += "\n" + market_line(hand)
+        for line in pots_lines(hand, view.name):  # a tournament hand's side pots
+            embed.description += "\n" + line
     else:
         embed.description = t(
             "table.idle",
@@ -233,18 +249,23 @@ def result_embed(event: TableEvent) -> discord.Embed:
     else:
         embed.description = t("result.uncontested")
     for award in result.awards:
-        winners = [
-            t(
-                "result.wins_with",
-                name=esc(view.name(p)),
-                chips=chips,
-                hand=_won_with(award, p, result),
-            )
-            if p in result.shown  # a showdown: name the winning hand
-            else t("result.wins", name=esc(view.name(p)), chips=chips)
-            for p, chips in award.shares.items()
-        ]
-        label = t(f"result.{award.label}", amount=award.amount)
+        back = returned_line(award, result, view.name)
+        winners = (
+            [back]
+            if back
+            else [
+                t(
+                    "result.wins_with",
+                    name=esc(view.name(p)),
+                    chips=chips,
+                    hand=_won_with(award, p, result),
+                )
+                if p in result.shown  # a showdown: name the winning hand
+                else t("result.wins", name=esc(view.name(p)), chips=chips)
+                for p, chips in award.shares.items()
+            ]
+        )
+        label = award_label(award, result)
         embed.add_field(name=label, value="\n".join(winners), inline=False)
     moved = [t("result.net", name=esc(view.name(p)), net=n) for p, n in result.net.items()]
     embed.add_field(name=t("result.chips"), value=" · ".join(moved), inline=False)
