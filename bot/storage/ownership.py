@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
+from bot.metrics import METRICS
 from bot.storage import postgres
 from bot.storage.connection import Connection
 from bot.storage.database import Database
@@ -37,6 +38,7 @@ class Ownership:
         self.lost: set[int] = set()  # claimed once, then taken by another process
         self.on_lost: GuildsLost | None = None
         db.on_reconnect.append(self._reclaim)
+        METRICS.guilds_owned.set_function(lambda: len(self.guilds))  # the process's one Store
 
     async def _reclaim(self, conn: Connection) -> None:
         if not isinstance(conn, postgres.PgConnection):
@@ -52,6 +54,7 @@ class Ownership:
             sorted(lost) or "none",
         )
         if lost:
+            METRICS.guilds_lost.inc(len(lost))
             self.guilds -= lost
             self.lost |= lost
             if self.on_lost is not None:
