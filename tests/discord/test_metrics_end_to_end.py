@@ -130,7 +130,9 @@ async def _drop_role(role: str | None) -> None:
         await admin.execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1", role
         )
-        await admin.execute(f"DROP ROLE IF EXISTS {role}")
+        await admin.execute(f"REASSIGN OWNED BY {role} TO CURRENT_USER")  # the schema's tables
+        await admin.execute(f"DROP OWNED BY {role}")
+        await admin.execute(f"DROP ROLE {role}")
     finally:
         await admin.close()
 
