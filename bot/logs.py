@@ -61,7 +61,7 @@ def reset_ids(token: contextvars.Token[Ids]) -> None:
 class _Masking(logging.Formatter):
     """A formatter that masks the secrets in whatever it writes."""
 
-    def __init__(self, secrets: Iterable[str], fmt: str | None = None) -> None:
+    def __init__(self, secrets: Iterable[str] = (), fmt: str | None = None) -> None:
         super().__init__(fmt)
         self.secrets = sorted({s for s in secrets if len(s) >= 4}, key=len, reverse=True)
 

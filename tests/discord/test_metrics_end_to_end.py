@@ -9,6 +9,9 @@ without blocking the loop the bot serves them on.
 from __future__ import annotations
 
 import asyncio
+import io
+import json
+import logging
 import os
 import random
 import sys
@@ -18,6 +21,7 @@ from pathlib import Path
 import asyncpg
 
 from bot.client import PokerBot
+from bot.logs import JsonFormatter
 from bot.monitor import Monitor, watch_interactions
 from bot.settings import Settings
 from fakediscord.harness import DiscordHarness
@@ -211,3 +215,31 @@ async def _play_and_probe(target: Target, role: str | None, tmp_path: Path) -> N
         final = await scrape(port)  # PostgreSQL's session was replaced; SQLite's never is
         reconnected = moved(after, final, "lowball_db_reconnects_total") >= 1
         assert reconnected == (role is not None)
+
+
+async def test_json_log_lines_name_the_guild_channel_hand_and_user(tmp_path):
+    """A line logged while a slash command's step runs carries the ids of both: the
+    interaction's guild, channel and user, and the step's hand."""
+    out = io.StringIO()
+    handler = logging.StreamHandler(out)
+    handler.setFormatter(JsonFormatter())
+    tap = logging.getLogger("tests.tap")
+    tap.handlers[:] = [handler]
+    tap.propagate, tap.level = False, logging.INFO
+    bot = make_bot(tmp_path / "poker.db")
+    watch_interactions(bot)
+    async with DiscordHarness(bot) as h:
+        await h.connect(GUILD, {TABLE: "poker"}, [ALICE, BOB])
+        await open_table(h, "a6-draw", [ALICE, BOB])
+        bot.manager.subscribe(lambda event: tap.info("event %s", event.kind))
+        await h.slash(ALICE, TABLE, "a6-draw deal")
+        view = bot.manager.view(TABLE)
+        actor = view.to_act_user
+        await step(h, TABLE)
+    records = [json.loads(line) for line in out.getvalue().splitlines()]
+    dealt = next(r for r in records if r["message"] == "event dealt")
+    assert (dealt["guild_id"], dealt["channel_id"]) == (GUILD, TABLE)
+    assert dealt["user_id"] == int(ALICE["id"])  # who dealt
+    acted = next(r for r in records if r["message"] == "event action")
+    assert (acted["guild_id"], acted["channel_id"]) == (GUILD, TABLE)
+    assert (acted["hand_id"], acted["user_id"]) == (view.hand_id, actor)
