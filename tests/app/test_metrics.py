@@ -11,6 +11,7 @@ import asyncio
 import io
 import json
 import logging
+import re
 import signal
 import socket
 import subprocess
@@ -25,7 +26,8 @@ import pytest
 from bot import logs
 from bot.logs import JsonFormatter, LogFormat, log_context
 from bot.metrics import Metrics
-from bot.settings import SettingsError, load_settings
+from bot.settings import Settings, SettingsError, load_settings
+from tests.app.test_container import env_file, final_stage, image_env
 from tests.app.test_startup import bot_env, network_log, one_error_line, run_bot
 from tests.app.test_startup_signals import (
     TOKEN,
@@ -167,13 +169,23 @@ def test_a_running_bot_answers_the_health_command_and_serves_metrics(tmp_path):
         socket.create_connection(("127.0.0.1", port), timeout=1).close()
 
 
-def test_the_health_command_is_the_one_the_dockerfile_runs():
-    dockerfile = (ROOT / "Dockerfile").read_text()
-    assert "HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \\\n" in (
-        dockerfile
-    )
-    assert 'CMD ["python", "-m", "bot.health"]' in dockerfile
-    assert "ENV METRICS_PORT=9108" in dockerfile or "METRICS_PORT=9108" in dockerfile
+def test_the_images_healthcheck_runs_that_command_on_the_images_port(monkeypatch, tmp_path):
+    """The Dockerfile's HEALTHCHECK is the command tested above, and the port it asks is on
+    in the image, even under ``docker run --env-file`` with a .env copied from .env.example
+    (whose lines override the image's ENV). The image itself is not built in CI."""
+    (check,) = [x for x in final_stage() if x.keyword == "HEALTHCHECK"]
+    assert check.args.endswith('CMD ["python", "-m", "bot.health"]'), check.args
+    for name in Settings.model_fields:
+        monkeypatch.delenv(name.upper(), raising=False)
+    for key, value in (image_env() | env_file(ROOT / ".env.example")).items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.chdir(tmp_path)
+    settings = load_settings()
+    assert (settings.metrics_port, settings.metrics_host) == (9108, "127.0.0.1")
+    compose = (ROOT / "docker-compose.yml").read_text()  # and compose's bots, the same way
+    x_bot = compose[compose.index("x-bot:") : compose.index("services:")]
+    assert '    test: ["CMD", "python", "-m", "bot.health"]\n' in x_bot
+    assert '    METRICS_PORT: "9108"\n' in x_bot
 
 
 # ------------------------------------------------------------------- the log lines ----
@@ -252,3 +264,64 @@ def looks(metrics: Metrics, le: str) -> float:
     """How many looks found a lag of at most ``le`` seconds."""
     samples = metrics.loop_lags.collect()[0].samples
     return next(s.value for s in samples if s.name.endswith("_bucket") and s.labels["le"] == le)
+
+
+# ------------------------------------------------- the dashboard and the alert rules ----
+
+
+def exported_names() -> set[str]:
+    """Every sample name the bot's registry exports, and Prometheus's own ``up``."""
+    names = {"up"}
+    for family in Metrics().registry.collect():
+        if family.type == "counter":
+            names.add(family.name + "_total")
+        elif family.type == "histogram":
+            names |= {family.name + end for end in ("_bucket", "_count", "_sum")}
+        else:
+            names.add(family.name)
+    return names
+
+
+def named(expr: str) -> set[str]:
+    """The metrics an expression asks for."""
+    up = {"up"} if re.search(r"\bup\{", expr) else set()
+    return set(re.findall(r"\blowball_\w+", expr)) | up
+
+
+def alert_rules() -> dict[str, str]:
+    """docs/alerts.yml's alerts and their expressions (each on one line there)."""
+    text = (ROOT / "docs" / "alerts.yml").read_text()
+    return dict(re.findall(r"- alert: (\w+)\n(?:\s*#.*\n)*\s*expr: (.+)", text))
+
+
+def test_the_dashboard_and_the_alerts_ask_only_for_exported_metrics():
+    exported = exported_names()
+    dashboard = json.loads((ROOT / "docs" / "grafana-dashboard.json").read_text())
+    exprs = [t["expr"] for p in dashboard["panels"] for t in p.get("targets", [])]
+    rules = alert_rules()
+    assert len(exprs) >= 15 and len(rules) >= 3
+    for expr in [*exprs, *rules.values()]:
+        assert named(expr), expr
+        assert named(expr) <= exported, f"{expr}: {named(expr) - exported} not exported"
+    on_panels = {name for expr in exprs for name in named(expr)}
+    for family in Metrics().registry.collect():  # each metric is on some panel
+        assert any(name.startswith(family.name) for name in on_panels), family.name
+
+
+#: where the logs say ALERT, and the metric its alert rule watches
+ALERTS = {
+    "bot/tables/deadlines.py": "lowball_timeout_failures_total",
+    "bot/practice/driver.py": "lowball_computer_player_failures_total",
+    "bot/ui/budget.py": "lowball_rest_failed_recent",
+}
+
+
+def test_every_alert_line_of_the_logs_has_an_alert_rule():
+    logged = {
+        str(path.relative_to(ROOT))
+        for path in (ROOT / "bot").rglob("*.py")
+        if re.search(r"\"ALERT\b", path.read_text())
+    }
+    assert logged == set(ALERTS)
+    watched = {name for expr in alert_rules().values() for name in named(expr)}
+    assert set(ALERTS.values()) <= watched
