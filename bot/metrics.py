@@ -36,6 +36,8 @@ TIME_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.
 ANSWER_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0)
 BATCH_BUCKETS = (1, 2, 4, 8, 16, 32, 64, 128, 256)
 LAG_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+#: the answers after which discord.py sends a request again (its HTTPClient.request)
+RETRIED = frozenset({429, 500, 502, 504, 524})
 #: an interaction not answered within this long is forgotten (its token is good for 15 min)
 FORGET_AFTER = 900.0
 
@@ -164,7 +166,8 @@ class Metrics:
         )
         self.retries = Counter(
             "lowball_rest_retries",
-            "Requests sent again: by discord.py (after a 429 or a 5xx) or by the presenter",
+            "Requests sent again: by discord.py (after a 429, 500, 502, 504 or 524) or by the "
+            "presenter (after a failure discord.py gave up on)",
             ["by"],
             registry=r,
         )
@@ -269,7 +272,7 @@ class Metrics:
         """A REST answer; the end of an interaction's initial response is timed."""
         shown = "429" if status == 429 else f"{status // 100}xx"
         self.responses.labels(route, shown).inc()
-        if status == 429 or status >= 500:
+        if status in RETRIED:
             self.retries.labels("discord.py").inc()  # it tries again, up to five times
         if route is RouteKind.INTERACTION and path.endswith("/callback"):
             interaction = _interaction_id(path)

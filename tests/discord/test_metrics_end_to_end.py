@@ -165,6 +165,10 @@ async def _play_and_probe(target: Target, role: str | None, tmp_path: Path) -> N
 
         table = await open_table(h, "a6-draw", [ALICE, BOB])
         assert table is not None
+        # the deal's card DMs: a 429 (discord.py waits and tries again), then a 503 (it gives
+        # up; the presenter tries again)
+        h.fail(r"POST /channels/\d+/messages", 429, retry_after=0.01)
+        h.fail(r"POST /channels/\d+/messages", 503)
         await h.slash(ALICE, TABLE, "a6-draw deal")
         manager = bot.manager
         hand_id = manager.view(TABLE).hand_id
@@ -172,6 +176,8 @@ async def _play_and_probe(target: Target, role: str | None, tmp_path: Path) -> N
         while manager.view(TABLE).hand_id == hand_id and manager.view(TABLE).hand is not None:
             await step(h, TABLE)
             moves += 1
+        refused = await h.slash(BOB, TABLE, "a6-draw check")  # no hand in play
+        assert refused.ephemeral and "✅" not in str(refused.embeds)
         await h.settle()
         after = await scrape(port)
 
@@ -198,6 +204,13 @@ async def _play_and_probe(target: Target, role: str | None, tmp_path: Path) -> N
         assert moved(before, after, 'lowball_rest_requests_total{route="global"}') >= 1
         ok = moved(before, after, 'lowball_rest_responses_total{route="interaction",status="2xx"}')
         assert ok >= answers
+        assert moved(before, after, 'lowball_step_seconds_count{outcome="refused"}') == 1
+        answered = 'lowball_rest_responses_total{route="global",status="%s"}'
+        assert moved(before, after, answered % "429") == 1
+        assert moved(before, after, answered % "5xx") == 1
+        assert moved(before, after, 'lowball_rest_retries_total{by="discord.py"}') == 1
+        assert moved(before, after, 'lowball_rest_retries_total{by="presenter"}') == 1
+        assert after["lowball_rest_failed_recent"] == 1  # the 429
         assert after["lowball_presenter_backlog"] == 0  # settled: everything shown
         assert after["lowball_guilds_owned"] >= 1
         assert "lowball_event_loop_lag_seconds" in after
