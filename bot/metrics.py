@@ -64,6 +64,7 @@ class Snapshot:
 
     tables: Mapping[str, int] = field(default_factory=dict)  # open tables by game
     backlog: int = 0  # table events and sends the presenter has not shown yet
+    guilds_owned: int = 0  # guilds this process has claimed
     guilds_waiting: int = 0  # guilds of ours another process still holds
     failed_requests: int = 0  # 401/403/429 answers in the last 10 minutes
 
@@ -82,6 +83,9 @@ class _StateCollector(Collector):
             "lowball_presenter_backlog",
             "Table events and sends waiting to be shown on Discord",
             value=snap.backlog,
+        )
+        yield GaugeMetricFamily(
+            "lowball_guilds_owned", "Guilds this process has claimed", value=snap.guilds_owned
         )
         yield GaugeMetricFamily(
             "lowball_guilds_waiting",
@@ -145,9 +149,6 @@ class Metrics:
         )
         self.reconnects = Counter(
             "lowball_db_reconnects", "Lost PostgreSQL sessions replaced", registry=r
-        )
-        self.guilds_owned = Gauge(
-            "lowball_guilds_owned", "Guilds this process has claimed", registry=r
         )
         self.guilds_lost = Counter(
             "lowball_guilds_lost",

@@ -116,6 +116,7 @@ class Monitor:
         bot = self.bot
         manager = getattr(bot, "manager", None)
         presenter = getattr(bot, "presenter", None)
+        store = getattr(bot, "store", None)
         tables = collections.Counter[str]()
         waiting, backlog = 0, 0
         if manager is not None:
@@ -125,7 +126,13 @@ class Monitor:
         if presenter is not None:
             for lane in presenter.lanes.values():
                 backlog += lane.sends.qsize() + lane.dirty.is_set()
-        return Snapshot(dict(tables), backlog, waiting, bot.budget.failures.recent())
+        return Snapshot(
+            tables=dict(tables),
+            backlog=backlog,
+            guilds_owned=len(store.claimed_guilds()) if store is not None else 0,
+            guilds_waiting=waiting,
+            failed_requests=bot.budget.failures.recent(),
+        )
 
     # ----- the handlers ---------------------------------------------------------------
 

@@ -38,7 +38,6 @@ class Ownership:
         self.lost: set[int] = set()  # claimed once, then taken by another process
         self.on_lost: GuildsLost | None = None
         db.on_reconnect.append(self._reclaim)
-        METRICS.guilds_owned.set_function(lambda: len(self.guilds))  # the process's one Store
 
     async def _reclaim(self, conn: Connection) -> None:
         if not isinstance(conn, postgres.PgConnection):

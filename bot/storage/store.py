@@ -144,6 +144,10 @@ class Store:
         """See ``ownership.Ownership.claim_guild``."""
         return await self._owner.claim_guild(guild_id)
 
+    def claimed_guilds(self) -> frozenset[int]:
+        """The guilds this process has claimed (see ``claim_guild``)."""
+        return frozenset(self._owner.guilds)
+
     async def ping(self) -> None:
         """One query (on a new session if the old one was lost): the health check's."""
         async with self._db.read() as conn:

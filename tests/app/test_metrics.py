@@ -25,8 +25,9 @@ import pytest
 
 from bot import logs
 from bot.logs import JsonFormatter, LogFormat, log_context
-from bot.metrics import Metrics
+from bot.metrics import METRICS, Metrics
 from bot.settings import Settings, SettingsError, load_settings
+from bot.storage import Store
 from tests.app.test_container import env_file, final_stage, image_env
 from tests.app.test_startup import bot_env, network_log, one_error_line, run_bot
 from tests.app.test_startup_signals import (
@@ -36,6 +37,8 @@ from tests.app.test_startup_signals import (
     stop,
     wait_until,
 )
+from tests.storage.test_postgres_reconnect import _terminate
+from tests.support.databases import PG_URL, SKIP_REASON, new_schema
 from tests.support.paths import ROOT
 
 HEALTHCHECK = [sys.executable, "-m", "bot.health"]  # the Dockerfile's HEALTHCHECK command
@@ -325,3 +328,23 @@ def test_every_alert_line_of_the_logs_has_an_alert_rule():
     assert logged == set(ALERTS)
     watched = {name for expr in alert_rules().values() for name in named(expr)}
     assert set(ALERTS.values()) <= watched
+
+
+# --------------------------------------------------------- guilds lost (PostgreSQL) ----
+
+
+@pytest.mark.skipif(not PG_URL, reason=SKIP_REASON)
+async def test_a_guild_taken_while_the_session_was_lost_is_counted_lost():
+    lost = METRICS.registry.get_sample_value("lowball_guilds_lost_total") or 0.0
+    reconnects = METRICS.registry.get_sample_value("lowball_db_reconnects_total") or 0.0
+    url = new_schema()
+    async with await Store.open(url) as store, await Store.open(url) as other:
+        store.on_guilds_lost(lambda guilds: None)
+        assert await store.claim_guild(4242) and await store.claim_guild(4343)
+        assert store.claimed_guilds() == {4242, 4343}
+        await _terminate(store)
+        assert await other.claim_guild(4242)  # taken while the session was gone
+        await store.ping()  # a new session: 4343 re-claimed, 4242 lost
+        assert store.claimed_guilds() == {4343}
+    assert METRICS.registry.get_sample_value("lowball_guilds_lost_total") == lost + 1
+    assert METRICS.registry.get_sample_value("lowball_db_reconnects_total") == reconnects + 1
