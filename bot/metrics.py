@@ -38,8 +38,8 @@ BATCH_BUCKETS = (1, 2, 4, 8, 16, 32, 64, 128, 256)
 LAG_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 #: the answers after which discord.py sends a request again (its HTTPClient.request)
 RETRIED = frozenset({429, 500, 502, 504, 524})
-#: an interaction not answered within this long is forgotten (its token is good for 15 min)
-FORGET_AFTER = 900.0
+#: an interaction not answered this long after it came never will be (Discord allows 3 s)
+FORGET_AFTER = 60.0
 
 
 class Outcome(StrEnum):
