@@ -30,7 +30,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
-    DATABASE_PATH=/data/poker.db
+    DATABASE_PATH=/data/poker.db \
+    METRICS_PORT=9108
 # 1. The runtime dependencies only (pyproject's [project] dependencies), pinned.
 COPY pyproject.toml constraints.txt /tmp/deps/
 RUN python -c "import tomllib; print(*tomllib.load(open('/tmp/deps/pyproject.toml', 'rb'))['project']['dependencies'], sep='\n')" > /tmp/deps/requirements.txt \
@@ -53,4 +54,10 @@ VOLUME ["/data"]
 # Exec form: python is PID 1 and gets docker stop's SIGTERM itself (no shell in between).
 # It catches SIGTERM before anything else it does, and exits 0 well within the 10 s grace.
 STOPSIGNAL SIGTERM
+# /healthz of the bot's own endpoint (METRICS_PORT above; on 127.0.0.1 unless METRICS_HOST
+# says otherwise): the event loop answers and the database answers a query. A command the
+# image has (no curl in slim): python -m bot.health, exit 0 healthy, 1 not, with the reason.
+EXPOSE 9108
+HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \
+    CMD ["python", "-m", "bot.health"]
 CMD ["python", "-m", "bot"]

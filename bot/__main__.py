@@ -18,7 +18,7 @@ import sys
 from types import FrameType
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
-LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"  # bot/logs.py's TEXT_FORMAT
 
 
 class Stopped(BaseException):

@@ -10,18 +10,21 @@ way the process exits 0. (Before the loop runs, bot/__main__.py has them.)
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
 import sys
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 import discord
 
+from bot import logs
 from bot.client import PokerBot, make_bot
 from bot.heap import freeze_heap
+from bot.monitor import EndpointProblem, Monitor, watch_interactions
 from bot.settings import Settings, SettingsError, load_settings
 from bot.storage.backend import open_connection
 from bot.storage.postgres import is_postgres_url
@@ -55,11 +58,11 @@ def main() -> int:
     except SettingsError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    logging.getLogger().setLevel(settings.log_level_number)
+    logs.configure(settings.log_format, settings.log_level_number, settings.secrets)
     logging.getLogger("discord.client").addFilter(_not_noise)
     try:
         asyncio.run(serve(settings, token))
-    except DatabaseProblem as exc:
+    except (DatabaseProblem, EndpointProblem) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     except discord.LoginFailure:
@@ -85,12 +88,24 @@ async def serve(settings: Settings, token: str) -> None:
         await check_database(settings.database)
         async with make_bot(settings) as made:
             bot = made
-            await _start(made, token)
+            watch_interactions(made)  # the logs' ids, the answers' times
+            async with _monitor(made, settings):
+                await _start(made, token)
 
     def closer() -> Closer | None:
         return None if bot is None else bot.close
 
     await run_until_signal(start(), closer)
+
+
+@contextlib.asynccontextmanager
+async def _monitor(bot: PokerBot, settings: Settings) -> AsyncIterator[None]:
+    """The metrics and health endpoint while the bot runs, if METRICS_PORT is set."""
+    if settings.metrics_port is None:
+        yield
+        return
+    async with Monitor(bot, settings.metrics_host, settings.metrics_port):
+        yield
 
 
 async def _start(bot: PokerBot, token: str) -> None:

@@ -6,14 +6,19 @@ line naming the variable, so an operator sees at once what to fix.
 
 from __future__ import annotations
 
+import contextlib
+import ipaddress
 import logging
 import math
 import re
 from pathlib import Path
 from typing import Annotated
+from urllib.parse import urlsplit
 
 from pydantic import SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+from bot.logs import LogFormat
 
 _LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
 
@@ -73,6 +78,38 @@ class Settings(BaseSettings):
     # Requests per second this process may make on routes under Discord's global limit (50
     # per token, all processes together): by default its shards' part of 45.
     rest_share: float | None = None
+    # Operators (docs/operations.md, "Metrics and health"): the Prometheus and health
+    # endpoint's port (unset: off), the address it binds, and the log lines' format.
+    metrics_port: int | None = None
+    metrics_host: str = "127.0.0.1"
+    log_format: LogFormat = LogFormat.TEXT
+
+    @field_validator("metrics_port", mode="before")
+    @classmethod
+    def _check_metrics_port(cls, value: object) -> object:
+        if value is None or isinstance(value, str) and not value.strip():
+            return None
+        number = _number(value, whole=True)
+        if number is None or not 1 <= number <= 65535:
+            raise ValueError("must be a TCP port from 1 to 65535, or empty (no endpoint)")
+        return number
+
+    @field_validator("metrics_host", mode="before")
+    @classmethod
+    def _check_metrics_host(cls, value: object) -> str:
+        text = str(value).strip()
+        try:
+            return str(ipaddress.ip_address(text))
+        except ValueError:
+            raise ValueError("must be an IP address to bind, e.g. 127.0.0.1 or 0.0.0.0") from None
+
+    @field_validator("log_format", mode="before")
+    @classmethod
+    def _check_log_format(cls, value: object) -> object:
+        text = str(value).strip().lower()
+        if text not in tuple(LogFormat):
+            raise ValueError(f"must be one of {', '.join(LogFormat)}")
+        return LogFormat(text)
 
     @field_validator("log_level", mode="before")
     @classmethod
@@ -184,6 +221,17 @@ class Settings(BaseSettings):
     @property
     def log_level_number(self) -> int:
         return logging.getLevelNamesMapping()[self.log_level]
+
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        """What no log line may show: the token, the database URL and its password."""
+        found = [self.discord_token.get_secret_value()] if self.discord_token else []
+        if self.database_url is not None:
+            url = self.database_url.get_secret_value()
+            found.append(url)
+            with contextlib.suppress(ValueError):
+                found.extend(p for p in [urlsplit(url).password] if p)
+        return tuple(found)
 
 
 def _number(value: object, whole: bool) -> int | float | None:

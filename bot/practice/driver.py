@@ -27,6 +27,7 @@ import secrets
 from typing import TYPE_CHECKING
 
 from bot.engine.cards import format_cards
+from bot.metrics import METRICS
 from bot.opponents import Profile, PublicAction, Strategy, record
 from bot.tables.models import Refused, TableEvent
 from bot.tables.steps import BotTurn
@@ -127,6 +128,7 @@ class PracticeDriver:
             except Exception:
                 # A failed move (the database busy or away) is tried again; its turn's
                 # deadline makes it if it never succeeds.
+                METRICS.computer_failures.inc()
                 log.exception(
                     "ALERT computer player at %s failed (try %d)", turn.channel_id, attempt
                 )

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
+from bot.metrics import METRICS
 from bot.storage import postgres
 from bot.storage.backend import Connection, Row, Timeouts, open_connection
 from bot.storage.errors import StorageError
@@ -78,6 +79,7 @@ class Database:
                 if not conn.lost():
                     raise
         log.warning("the PostgreSQL session was lost; opening a new one")
+        METRICS.reconnects.inc()
         self.conn = conn = await postgres.reconnect(conn)
         try:
             for hook in self.on_reconnect:
@@ -132,7 +134,8 @@ class Database:
             yield conn
             if commit_hook is not None:
                 commit_hook(step, "before")
-            await conn.execute("COMMIT")
+            with METRICS.commit():
+                await conn.execute("COMMIT")
             if commit_hook is not None:
                 commit_hook(step, "after")
         except BaseException as error:
@@ -228,6 +231,7 @@ class GroupCommit(Generic[T]):
             while self._queue:
                 async with self._db.lock:
                     batch, self._queue = self._queue, []
+                    METRICS.batches.observe(len(batch))
                     errors = await self._write([w.item for w in batch])
                 _hand_out(loop, iter([(w.done, e) for w, e in zip(batch, errors, strict=True)]))
                 batch = []  # answered, if a few passes later: not "interrupted" below

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
+from bot.metrics import METRICS
 from bot.storage import postgres
 from bot.storage.connection import Connection
 from bot.storage.database import Database
@@ -52,6 +53,7 @@ class Ownership:
             sorted(lost) or "none",
         )
         if lost:
+            METRICS.guilds_lost.inc(len(lost))
             self.guilds -= lost
             self.lost |= lost
             if self.on_lost is not None:

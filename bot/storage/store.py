@@ -22,7 +22,7 @@ from types import TracebackType
 from typing import Any
 
 from bot.storage.backend import Connection, Timeouts, open_connection
-from bot.storage.database import Clock, Database
+from bot.storage.database import Clock, Database, one
 from bot.storage.dm_channels import DmChannel, DmChannels
 from bot.storage.errors import (
     BadSettlement,
@@ -146,6 +146,15 @@ class Store:
     async def claim_guild(self, guild_id: int) -> bool:
         """See ``ownership.Ownership.claim_guild``."""
         return await self._owner.claim_guild(guild_id)
+
+    def claimed_guilds(self) -> frozenset[int]:
+        """The guilds this process has claimed (see ``claim_guild``)."""
+        return frozenset(self._owner.guilds)
+
+    async def ping(self) -> None:
+        """One query (on a new session if the old one was lost): the health check's."""
+        async with self._db.read() as conn:
+            await one(conn, "SELECT 1")
 
     def on_guilds_lost(self, callback: Callable[[frozenset[int]], None]) -> None:
         """Call ``callback(guild_ids)`` when a new PostgreSQL session (after a lost one)

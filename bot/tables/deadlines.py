@@ -19,6 +19,8 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
+from bot.metrics import METRICS
+
 log = logging.getLogger(__name__)
 
 Fire = Callable[[int, int, int], Awaitable[object]]  # (channel_id, hand_id, turn)
@@ -151,6 +153,7 @@ class Deadlines:
             self._requested.pop(key, None)  # the backoff decides when to try again
             failures = self._failures.get(key, 0) + 1
             delay = self._retry_delays[min(failures, len(self._retry_delays)) - 1]
+            METRICS.timeout_failures.inc()
             log.error(
                 "ALERT: timeout at table %s (hand %s, turn %s) failed %d time(s); "
                 "retrying in %.3g s",

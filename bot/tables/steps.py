@@ -23,6 +23,7 @@ from typing import Any
 
 from bot.engine import Hand, seat_view
 from bot.engine.record import RecordError, parse_record
+from bot.metrics import METRICS
 from bot.storage.api import Storage
 from bot.storage.server_store import PlayerInHand
 from bot.storage.store import LiveHand
@@ -91,6 +92,7 @@ class Steps:
 
     # ----- the pipeline ----------------------------------------------------------
 
+    @METRICS.observed_step(NO_CHANGE)  # its time and outcome; the logs' table ids
     @contextlib.asynccontextmanager
     async def step(self, table: Table) -> AsyncIterator[Step]:
         """One step at ``table``: its lock, its change, a reload on failure, the hook.
@@ -129,6 +131,7 @@ class Steps:
 
     def after(self, table: Table, events: Sequence[TableEvent], *, refresh: bool = False) -> None:
         """The post-step hook (see the module's docstring); never waits."""
+        METRICS.count_events(events)  # hands dealt and finished, actions
         self.arm(table)
         is_open = self.tables.get(table.channel_id) is table
         for event in events:

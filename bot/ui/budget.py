@@ -21,6 +21,8 @@ from typing import Any
 
 import aiohttp
 
+from bot.metrics import METRICS, RouteKind
+
 log = logging.getLogger(__name__)
 
 GLOBAL_LIMIT = 50  # requests per second per bot token (Discord)
@@ -138,6 +140,7 @@ class Budget:
         return trace
 
     async def before(self, path: str) -> None:
+        METRICS.request(RouteKind.INTERACTION if exempt(path) else RouteKind.GLOBAL)
         if exempt(path):
             self.exempt += 1
             return
@@ -145,6 +148,7 @@ class Budget:
         await self.share.acquire()
 
     def after(self, status: int, path: str) -> None:
+        METRICS.response(RouteKind.INTERACTION if exempt(path) else RouteKind.GLOBAL, status, path)
         if status in FAILED:
             self.failures.record(status, shown_path(path))
 

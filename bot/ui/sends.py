@@ -17,6 +17,8 @@ from typing import Any
 import aiohttp
 import discord
 
+from bot.metrics import METRICS
+
 from .lane import Host, Job, Lane
 
 # the presenter's log (docs/operations.md names it), whichever of its parts writes
@@ -87,6 +89,7 @@ async def _with_retries(host: Host, lane: Lane, what: str, job: Job) -> None:
                 log.error("gave up on %s at table %s: %r", what, lane.channel_id, exc)
                 return
             delay = backoff(host, attempt)
+            METRICS.retries.labels("presenter").inc()
             log.warning("%s at table %s failed (%r); again in %.2f s", what, lane.channel_id,
                         exc, delay)  # fmt: skip
             await asyncio.sleep(delay)
