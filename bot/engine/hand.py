@@ -442,22 +442,33 @@ class Hand:
             d = self._bet_decision(seat)
             reason, message = self._refusal(kind, d)
             raise IllegalAction(message, reason, legal=d.legal, to_call=d.to_call)
-        cost = self._bet_cost(seat, kind)
-        self.contributed[seat] += cost
-        self.round_bets[seat] += cost
-        if self.allin and self.chips_left(seat) == 0 and not self.is_all_in[seat]:
+        if not self.allin:
+            self._cash_bet_action(seat, kind)
+            return
+        bets = self.round_bets
+        size = self.bet_sizes[self.bet_round]
+        if kind == "call":
+            cost = self._owed_now
+        elif kind == "bet" or kind == "raise":  # one increment above the full level
+            cost = self.full_bet + size - bets[seat]
+        else:
+            cost = 0
+        left = self.stack0[seat] - self.contributed[seat]
+        if cost >= left > 0:  # short, or exactly all of it: all-in (the actor has chips)
+            cost = left
             self.is_all_in[seat] = True
             self.with_chips -= 1
+        self.contributed[seat] += cost
+        bets[seat] += cost
         if kind == "bet" or kind == "raise":
-            level = self.round_bets[seat]
-            if 2 * (level - self.full_bet) >= self.bet_sizes[self.bet_round]:
+            level = bets[seat]
+            if 2 * (level - self.full_bet) >= size:
                 # A full bet or raise (small all-ins that add up count too): it counts
                 # toward the cap and reopens the betting.
                 self.full_bet = level
                 self.bet_count += 1
                 self.pending = set(self.in_seats)
             else:  # incomplete all-in: whoever now owes acts again, without a new raise
-                bets = self.round_bets
                 flags = self.is_all_in
                 self.pending.update(s for s in self.in_seats if bets[s] < level and not flags[s])
             self.current_bet = level
@@ -471,6 +482,35 @@ class Hand:
         self.acted_at[seat] = self.current_bet
         self.pending.discard(seat)
         self._after_turn(seat)
+
+    def _cash_bet_action(self, seat: int, kind: str) -> None:
+        """A legal betting action of a cash hand: nobody runs short, every bet or raise
+        is a full one (RULES.md §3). The hot path of the bot's tables: kept lean."""
+        if kind == "call":
+            cost = self._owed_now
+        elif kind == "bet" or kind == "raise":  # a raise calls, then adds a bet
+            cost = self._owed_now + self.bet_sizes[self.bet_round]
+        else:
+            cost = 0
+        self.contributed[seat] += cost
+        self.round_bets[seat] += cost
+        if kind == "bet" or kind == "raise":
+            self.current_bet = self.full_bet = self.round_bets[seat]
+            self.bet_count += 1
+            self.pending = set(self.in_seats)
+            if self.first_bettor is None and self.bet_round == 0:
+                self.first_bettor = seat
+        elif kind == "fold":
+            self.folded[seat] = True
+            self.in_seats = tuple(s for s in self.in_seats if s != seat)
+            self.dead.extend(self.holdings[seat])
+        self.pending.discard(seat)
+        if len(self.in_seats) == 1:
+            self._finish_uncontested()
+        elif not self.pending:
+            self._next_street()
+        else:
+            self._bet_turn(self._first_pending(seat + 1))
 
     def _refusal(self, kind: str, d: Decision) -> tuple[str, str]:
         """The refusal's code and its message."""
@@ -552,6 +592,11 @@ class Hand:
         self.stub, self.stub_pos = list(stub), 0
 
     def _buy(self, seat: int, source: str) -> None:
+        if self.is_all_in[seat] and source == "blind":  # the stub's top card, free (§8.4)
+            self.holdings[seat].append(self._take())
+            self.queue.pop(0)
+            self._after_queue()
+            return
         sources = self.buy_sources()
         if source not in sources and self.is_all_in[seat] and source in SLOTS:
             raise IllegalAction(
@@ -576,8 +621,10 @@ class Hand:
             card = offered
             self.market[slot] = self._take()
         self.holdings[seat].append(card)
-        if not self.is_all_in[seat]:  # an all-in player's card is free (§8.4)
+        if self.allin:
             self._put(seat, self._prices[card])
+        else:
+            self.contributed[seat] += self._prices[card]
         self.queue.pop(0)
         self._after_queue()
 
@@ -614,10 +661,17 @@ class Hand:
         self._next_street()
 
     def _bet_turn(self, seat: int) -> None:
-        """Pass the betting turn to ``seat`` (of a cash hand) and work out what it may do."""
+        """Pass the betting turn to ``seat`` (of a cash hand) and work out what it may do
+        (``_bet_legal``'s answer, without its calls: this runs at every cash turn)."""
         self.to_act = seat
-        self._owed_now = self.current_bet - self.round_bets[seat]
-        self._legal = self._bet_legal(seat)
+        level = self.current_bet
+        owed = self._owed_now = level - self.round_bets[seat]
+        if level == 0:
+            self._legal = ("check", "bet")
+        elif self.bet_count >= MAX_BETS_PER_ROUND:
+            self._legal = ("call", "fold") if owed else ("check",)
+        else:
+            self._legal = ("call", "raise", "fold") if owed else ("check", "raise")
 
     def _next_street(self) -> None:
         self.street += 1
@@ -638,6 +692,9 @@ class Hand:
         self.current_bet = self.full_bet = self.bet_count = 0
         self.acted_at = [None] * self.n
         if self.allin:  # all-in players take no further betting action
+            if self.with_chips < 2 and (self.bet_round or not self.stakes.blinds):
+                self._next_street()  # nobody owes a call: the round is not played (§8.3)
+                return
             self.pending = {s for s in self.in_seats if not self.is_all_in[s]}
         else:
             self.pending = set(self.in_seats)
@@ -674,15 +731,26 @@ class Hand:
     def _showdown(self) -> None:
         self.phase, self.to_act, self.showdown = "showdown", None, True
         awards: list[Award] = []
+        order = self._clockwise(self.dealer + 1)  # ties: first winner left of the dealer
+        rankings = ("high", "a5") if self.variant.split else (self.variant.ranking,)
+        held = self.holdings
+        scores = {r: {s: VALUE[r](held[s]) for s in self.in_seats} for r in rankings}
         for index, (pot, eligible) in enumerate(self._layers()):
             if len(eligible) == 1:  # a bet nobody could call comes back (§8.5)
                 awards.append(Award("pot", pot, {self.players[eligible[0]]: pot}, {}, index))
-            elif self.variant.split:
-                high = pot - pot // 2  # an odd chip of the pot goes to the high half
-                awards.append(self._award("high", "high", high, eligible, index))
-                awards.append(self._award("low", "a5", pot // 2, eligible, index))
+                continue
+            if len(eligible) == len(order):
+                seats = order
             else:
-                awards.append(self._award("pot", self.variant.ranking, pot, eligible, index))
+                chosen = set(eligible)
+                seats = [s for s in order if s in chosen]
+            if self.variant.split:
+                high = pot - pot // 2  # an odd chip of the pot goes to the high half
+                awards.append(self._award("high", "high", high, seats, scores["high"], index))
+                awards.append(self._award("low", "a5", pot // 2, seats, scores["a5"], index))
+            else:
+                ranking = self.variant.ranking
+                awards.append(self._award("pot", ranking, pot, seats, scores[ranking], index))
         self._pay(awards)
 
     def _layers(self) -> list[tuple[int, list[int]]]:
@@ -692,29 +760,23 @@ class Hand:
         nobody still in may win (only the top one can be) joins the pot below it.
         """
         flags = self.is_all_in
-        caps = sorted({self.contributed[s] for s in self.in_seats if flags[s]})
+        put = self.contributed
+        caps = sorted({put[s] for s in self.in_seats if flags[s]})
         if not caps:
             return [(self.pot, list(self.in_seats))]
         layers: list[tuple[int, list[int]]] = []
+        live = list(self.in_seats)  # eligible for the layer being cut
         below = 0
-        for cap in [*caps, None]:
-            amount = sum(
-                (c if cap is None else min(c, cap)) - min(c, below) for c in self.contributed
-            )
-            eligible = [
-                s
-                for s in self.in_seats
-                if not flags[s] or (cap is not None and self.contributed[s] >= cap)
-            ]
-            if cap is not None:
-                below = cap
-            if amount == 0:
-                continue
-            if not eligible:
-                last, players = layers[-1]
-                layers[-1] = (last + amount, players)
-            else:
-                layers.append((amount, eligible))
+        for cap in [*caps, max(put)]:
+            amount = sum((c if c < cap else cap) - below for c in put if c > below)
+            if amount:
+                if live:
+                    layers.append((amount, live))
+                else:  # nobody still in may win it: it joins the pot below
+                    last, players = layers[-1]
+                    layers[-1] = (last + amount, players)
+            live = [s for s in live if not flags[s] or put[s] > cap]
+            below = cap
         return layers
 
     def pots(self) -> list[Pot]:
@@ -747,15 +809,26 @@ class Hand:
         return tuple(p for p in order if p in by_label["pot"]), (), ()
 
     def _award(
-        self, label: str, ranking: str, amount: int, eligible: list[int], index: int
+        self,
+        label: str,
+        ranking: str,
+        amount: int,
+        seats: list[int],
+        scores: dict[int, int],
+        index: int,
     ) -> Award:
-        value = VALUE[ranking]
-        scores = {s: value(self.holdings[s]) for s in eligible}
-        best = max(scores.values())
-        winners = [s for s in self._clockwise(self.dealer + 1) if scores.get(s) == best]
+        """The award of one pot or half among ``seats`` (eligible, clockwise from the
+        dealer's left) by their ``scores`` under ``ranking``."""
+        best = max([scores[s] for s in seats])
+        winners = [s for s in seats if scores[s] == best]
+        players = self.players
+        if len(winners) == 1:  # the usual case, without the odd-chip arithmetic
+            (seat,) = winners
+            name = _NAMES.get((ranking, best)) or _hand_name(ranking, best, self.holdings[seat])
+            return Award(label, amount, {players[seat]: amount}, {players[seat]: name}, index)
         share, odd = divmod(amount, len(winners))
-        shares = {self.players[s]: share + (1 if i < odd else 0) for i, s in enumerate(winners)}
-        names = {self.players[s]: _hand_name(ranking, scores[s], self.holdings[s]) for s in winners}
+        shares = {players[s]: share + (1 if i < odd else 0) for i, s in enumerate(winners)}
+        names = {players[s]: _hand_name(ranking, scores[s], self.holdings[s]) for s in winners}
         return Award(label, amount, shares, names, index)
 
     def _pay(self, awards: list[Award]) -> None:
