@@ -1,0 +1,52 @@
+"""Defects found by trying the features as users (issue 34 item 6): each as a user meets it."""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+
+from bot.client import PokerBot
+from bot.settings import Settings
+from fakediscord.harness import DiscordHarness
+from fakediscord.poker import GUILD, PLAYERS, TABLE, open_table, uid
+
+ALICE, BOB = PLAYERS[:2]
+
+
+class Clock:
+    """The bot's clock, moved by the test (the rate limits' windows follow it)."""
+
+    def __init__(self) -> None:
+        self.now = time.time()
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def clocked_bot(path: Path, clock: Clock) -> PokerBot:
+    settings = Settings(  # type: ignore[call-arg]
+        _env_file=None, database_path=path, turn_timeout=3600, next_hand_delay=0
+    )
+    return PokerBot(settings, rng=random.Random(7), clock=clock)
+
+
+def to_act(h: DiscordHarness) -> dict:
+    view = h.bot.manager.view(TABLE)  # type: ignore[attr-defined]
+    return next(p for p in PLAYERS if uid(p) == view.to_act_user)
+
+
+async def test_a_player_who_just_clicked_may_post_the_table_again(tmp_path):
+    clock = Clock()
+    async with DiscordHarness(clocked_bot(tmp_path / "u.db", clock)) as h:
+        await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
+        table = await open_table(h, "a6-draw", [ALICE, BOB])
+        clock.now += 61  # the table was posted over a minute ago
+        await h.click(ALICE, table, h.message(table.id).custom_id_for("Deal"))
+        player = to_act(h)
+        await h.click(player, table, h.message(table.id).custom_id_for("Check"))
+        posted = await h.slash(player, TABLE, "a6-draw table")  # the README: twice in 20 s
+        assert "Slow down" not in (posted.content or "")
+        assert posted.message is not None and posted.message.deleted  # answered by the post
+        latest = h.messages(TABLE, include_ephemeral=False)[-1]
+        assert latest.id != table.id and "Check" in str(latest.buttons()) + str(latest.embeds)
