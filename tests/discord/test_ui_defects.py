@@ -50,3 +50,17 @@ async def test_a_player_who_just_clicked_may_post_the_table_again(tmp_path):
         assert posted.message is not None and posted.message.deleted  # answered by the post
         latest = h.messages(TABLE, include_ephemeral=False)[-1]
         assert latest.id != table.id and "Check" in str(latest.buttons()) + str(latest.embeds)
+
+
+async def test_every_server_command_is_guild_only_in_the_synced_schema(tmp_path):
+    """Discord offers in DMs only what works there: /rules. /export, /replay and /stats
+    read a server's hands, so they are guild-only like every other server command."""
+    clock = Clock()
+    async with DiscordHarness(clocked_bot(tmp_path / "u.db", clock)) as h:
+        await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
+        schema = {c["name"]: c for c in h.command_schema(GUILD)}
+        assert {"export", "replay", "stats", "rules"} <= set(schema)
+        offered_in_dms = sorted(
+            name for name, c in schema.items() if c.get("contexts") != [0] or c["dm_permission"]
+        )
+        assert offered_in_dms == ["rules"]
