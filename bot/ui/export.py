@@ -30,6 +30,7 @@ from .catalog import t
 from .components import done_with
 from .handlers import guarded
 from .limits import allow_click
+from .practice import named
 
 DEFAULT_HANDS = 200
 MAX_HANDS = 1000
@@ -42,7 +43,7 @@ async def _build(
 ) -> str:
     parts: list[str] = []
     for start in range(0, len(hand_ids), PAGE):
-        hands = await repo.hands(hand_ids[start : start + PAGE])
+        hands = [named(h) for h in await repo.hands(hand_ids[start : start + PAGE])]
         parts.append(await asyncio.to_thread(_joined, write, hands))
     return "".join(parts)
 

@@ -29,12 +29,19 @@ from .catalog import t
 from .components import done_with
 from .handlers import guarded
 from .limits import allow_click
+from .practice import named
 from .render import PngFile, _won_with
 from .text import esc, game, move_line, round_label, shown_hand
 
 REPLAY_FILE = "replay.png"
 BUTTON_TEMPLATE = r"rp:(?P<hand>\d+):(?P<step>\d+):(?P<do>first|prev|next|last|share|post)"
 PICK_TEMPLATE = r"rpk:(?P<user>\d+)"
+
+
+async def _stored(interaction: discord.Interaction, hand_id: int) -> StoredHand | None:
+    """The finished hand, its computer players named as at the table."""
+    stored = await app_of(interaction).exports.hand(hand_id)
+    return None if stored is None else named(stored)
 
 
 def _name(stored: StoredHand, player: str) -> str:
@@ -95,9 +102,12 @@ def step_embed(
     stored: StoredHand, steps: list[Step], index: int, viewer: str | None, shared: bool = False
 ) -> discord.Embed:
     step = steps[index]
+    line = step_line(stored, step)
+    if stored.cancelled and index == len(steps) - 1 and step.kind != "result":
+        line += "\n" + t("history.cancelled")  # where a finished hand shows its result
     embed = discord.Embed(
         title=t("replay.title", hand_id=stored.hand_id, game=game(stored.variant)),
-        description=step_line(stored, step),
+        description=line,
         colour=discord.Colour.gold() if shared else discord.Colour.blurple(),
     )
     if viewer is not None and step.cards:
@@ -110,6 +120,8 @@ def step_embed(
     marks = [t("replay.step", step=index + 1, steps=len(steps))]
     if stored.practice:
         marks.append(t("history.practice"))
+    if stored.cancelled:  # on every step: a cancelled hand has no result step to say so
+        marks.append(t("history.cancelled"))
     embed.set_footer(text=" · ".join(marks))
     embed.set_image(url=f"attachment://{REPLAY_FILE}")
     return embed
@@ -178,7 +190,7 @@ async def show_step(
     interaction: discord.Interaction, hand_id: int, index: int | None, edit: bool
 ) -> None:
     """Answer with step ``index`` (None: the first) of the hand, as this user may see it."""
-    stored = await app_of(interaction).exports.hand(hand_id)
+    stored = await _stored(interaction, hand_id)
     access = replay_access(stored, interaction.guild_id or 0, interaction.user.id)
     if access.refused is not None or stored is None:
         await _refuse(interaction, access.refused or "unknown", hand_id, edit)
@@ -205,7 +217,7 @@ async def _refuse(interaction: discord.Interaction, why: str, hand_id: int, edit
 
 
 async def confirm_share(interaction: discord.Interaction, hand_id: int, index: int) -> None:
-    stored = await app_of(interaction).exports.hand(hand_id)
+    stored = await _stored(interaction, hand_id)
     access = replay_access(stored, interaction.guild_id or 0, interaction.user.id)
     if access.refused is not None or stored is None or access.viewer is None:
         await _refuse(interaction, access.refused or "not_yours", hand_id, edit=False)
@@ -221,7 +233,7 @@ async def confirm_share(interaction: discord.Interaction, hand_id: int, index: i
 
 async def post_share(interaction: discord.Interaction, hand_id: int, index: int) -> None:
     """Post the step publicly, with the sharer's own cards and nobody else's."""
-    stored = await app_of(interaction).exports.hand(hand_id)
+    stored = await _stored(interaction, hand_id)
     access = replay_access(stored, interaction.guild_id or 0, interaction.user.id)
     if access.refused is not None or stored is None or access.viewer is None:
         await _refuse(interaction, access.refused or "not_yours", hand_id, edit=True)
