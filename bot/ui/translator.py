@@ -16,13 +16,19 @@ from discord.app_commands import TranslationContextLocation as Where
 from bot.engine import VARIANTS
 
 from . import i18n
+from .answering import acknowledge, command_ack
 
 
 class LocaleTree(app_commands.CommandTree):
-    """Every slash command and autocomplete is answered in its reader's language."""
+    """Every slash command and autocomplete is answered in its reader's language, and every
+    slash command is acknowledged before its checks and its callback run (see
+    ``bot/ui/answering.py``): nothing it awaits can make it miss Discord's 3 s."""
 
     async def interaction_check(self, interaction: Interaction, /) -> bool:
         i18n.for_interaction(interaction)
+        ack = command_ack(interaction)
+        if ack is not None:
+            await acknowledge(interaction, ack)
         return True
 
 

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
+import threading
 import time
 from pathlib import Path
 
 from bot.client import PokerBot
+from bot.render.images import BOARD_POOL
 from bot.settings import Settings
 from fakediscord.harness import DiscordHarness, Msg
 from fakediscord.poker import GUILD, PLAYERS, TABLE, open_table, uid
 from tests.support.manager_helpers import Clock as ManagerClock
 from tests.support.moderated_server import ALICE as MOD
-from tests.support.moderated_server import started
+from tests.support.moderated_server import BOB, started
 
-ALICE, BOB = PLAYERS[:2]
+ALICE = PLAYERS[0]
 
 
 class Clock:
@@ -111,3 +114,57 @@ async def test_a_cancelled_practice_hand_is_marked_and_names_its_computer_player
         server = await h.slash(MOD, TABLE, "export", scope="server")
         (log,) = [d for name, d in server.message.files.items() if name.startswith("server-hands-")]
         assert '"🤖 Dealer\'s Cousin @ -1"' in log.decode() and '"-1 @ -1"' not in log.decode()
+
+
+async def test_a_closed_tables_editor_never_shows_a_table_reopened_in_its_channel(tmp_path):
+    """The table message's edit fails (a 503) and its editor waits to try again; meanwhile a
+    moderator closes the table and a new one opens in the same channel. The old editor
+    does not take the new table for its own: one table message shows it, the new one."""
+    async with DiscordHarness(mod_bot(tmp_path / "u.db")) as h:
+        await started(h)
+        await h.slash(MOD, TABLE, "a6-draw open")
+        for p in (MOD, BOB):
+            await h.slash(p, TABLE, "a6-draw join")
+        old = h.messages(TABLE, include_ephemeral=False)[-1]
+        presenter = h.bot.presenter  # type: ignore[attr-defined]
+        presenter.retry_delays = (1.0,)  # the editor's back-off outlasts the reopening
+        h.fail(f"PATCH /channels/{TABLE}/messages/{old.id}", status=503)
+        h.latency = 0.3  # the closed table's last word is still being sent meanwhile
+        manager = h.bot.manager  # type: ignore[attr-defined]
+        h.send_slash(MOD, TABLE, "a6-draw deal")  # its edit of the table message fails
+        while not h.faults[-1].hits:
+            await asyncio.sleep(0.01)
+        h.send_slash(MOD, TABLE, "table-admin close")
+        while manager.has_table(TABLE):
+            await asyncio.sleep(0.01)
+        h.send_slash(BOB, TABLE, "a5-draw open")
+        while not manager.has_table(TABLE):
+            await asyncio.sleep(0.01)
+        await h.settle()
+        h.latency = 0.0
+        await h.settle()
+        live = [m for m in h.messages(TABLE, include_ephemeral=False) if m.buttons()]
+        assert len(live) == 1, [(m.id, m.text[:60]) for m in live]
+        assert live[0].id == presenter.message_id(TABLE) != old.id
+        assert "Ace-to-Five" in live[0].text  # the new table
+
+
+async def test_the_closing_edit_comes_after_an_edit_in_flight(tmp_path):
+    """The table message is being edited (its board drawing on the render thread) when a
+    moderator closes the table: the closed look, without buttons, is what stays."""
+    async with DiscordHarness(mod_bot(tmp_path / "u.db")) as h:
+        await started(h)
+        await h.slash(MOD, TABLE, "abyssinia open")
+        for p in (MOD, BOB):
+            await h.slash(p, TABLE, "abyssinia join")
+        table = h.messages(TABLE, include_ephemeral=False)[-1]
+        busy = threading.Event()
+        BOARD_POOL.submit(busy.wait, 10)  # the board thread drawing others' boards
+        dealing = h.send_slash(MOD, TABLE, "abyssinia deal")  # the editor waits on the board
+        while h.bot.manager.view(TABLE).hand is None:  # type: ignore[attr-defined]
+            await asyncio.sleep(0.01)
+        asyncio.get_running_loop().call_later(1.0, busy.set)
+        closed = await h.slash(MOD, TABLE, "table-admin close")
+        assert "closed" in closed.content.lower() and dealing.callback_type is not None
+        await h.settle()
+        assert h.message(table.id).buttons() == []  # not the open table over the closed one
