@@ -322,7 +322,7 @@ async def warn_if_dms_closed(interaction: discord.Interaction, variant: str) -> 
     to try again once they opened them."""
     presenter = presenter_of(interaction)
     user_id = interaction.user.id
-    if presenter.dms_known(user_id):
+    if await presenter.dms_known(user_id):
         return
     await presenter.reopen_dms(user_id)
     if not await probe_dms(interaction):
@@ -365,20 +365,20 @@ async def deal(interaction: discord.Interaction, channel_id: int, *, carry: bool
     except Refused as exc:
         await refuse(interaction, exc, channel_id)
         return
-    if carried and not needs_cards(interaction, view):
+    if carried and not await needs_cards(interaction, view):
         return  # the table message shows the deal; the dealer's cards are in their DMs
     async with committed(interaction, "deal"):
         await show_hand(interaction, channel_id, t("done.dealt"))
 
 
-def needs_cards(interaction: discord.Interaction, view: TableView) -> bool:
+async def needs_cards(interaction: discord.Interaction, view: TableView) -> bool:
     """Whether the dealer of a hand dealt by a click must be shown their cards privately: a
     hidden hand, and their DMs (where every dealt hand goes) closed or never tried."""
     open_cards = VARIANTS[view.variant].split  # Abyssinia: every card is on the board
     dealt_in = any(s.user_id == interaction.user.id for s in view.seats)
-    return (
-        dealt_in and not open_cards and not presenter_of(interaction).dms_known(interaction.user.id)
-    )
+    if not dealt_in or open_cards:
+        return False
+    return not await presenter_of(interaction).dms_known(interaction.user.id)
 
 
 async def post_table(interaction: discord.Interaction, channel_id: int) -> None:

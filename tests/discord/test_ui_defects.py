@@ -12,7 +12,7 @@ from bot.client import PokerBot
 from bot.render.images import BOARD_POOL
 from bot.settings import Settings
 from fakediscord.harness import DiscordHarness, Msg
-from fakediscord.poker import GUILD, PLAYERS, TABLE, open_table, uid
+from fakediscord.poker import GUILD, PLAYERS, TABLE, make_bot, open_table, uid
 from tests.support.manager_helpers import Clock as ManagerClock
 from tests.support.moderated_server import ALICE as MOD
 from tests.support.moderated_server import BOB, started
@@ -168,3 +168,23 @@ async def test_the_closing_edit_comes_after_an_edit_in_flight(tmp_path):
         assert "closed" in closed.content.lower() and dealing.callback_type is not None
         await h.settle()
         assert h.message(table.id).buttons() == []  # not the open table over the closed one
+
+
+async def test_dm_channels_are_read_when_needed_and_only_the_latest_kept(tmp_path):
+    """After a restart no DM channel is loaded until a DM is sent; the book keeps only the
+    most recently used ones, and the stored ones still cost no create-DM request."""
+    path = tmp_path / "d.db"
+    async with DiscordHarness(make_bot(path)) as h:
+        await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
+        await open_table(h, "a6-draw", [ALICE, BOB])
+        await h.restart(make_bot(path, seed=8))
+        dms = h.bot.presenter.dms  # type: ignore[attr-defined]
+        assert len(dms) == 0  # nothing read at start
+        dms.kept = 1
+        start = len(h.sent)
+        await h.slash(ALICE, TABLE, "a6-draw deal")
+        await h.settle()
+        sent = h.sent[start:]
+        assert [s for s in sent if s.path == "/users/@me/channels"] == []  # read, not created
+        assert len([s for s in sent if s.visibility == "dm"]) == 2  # one DM each
+        assert len(dms) == 1
