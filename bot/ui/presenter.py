@@ -157,9 +157,7 @@ class Presenter:
         lane = self._lane(channel_id)
         loop = asyncio.get_running_loop()
         carrier = Carrier(interaction, answer_by=loop.time() + self.answer_within)
-        lane.held += 1
-        lane.unheld.clear()
-        lane.carrier = carrier
+        lane.hold(carrier)
         try:
             task = asyncio.ensure_future(step())
             done, _ = await asyncio.wait({task}, timeout=self.answer_within)
@@ -172,12 +170,7 @@ class Presenter:
                 await carry(self, lane, carrier)
             return result
         finally:
-            carrier.answered.set()
-            if lane.carrier is carrier:
-                lane.carrier = None
-            lane.held -= 1
-            if lane.held == 0:
-                lane.unheld.set()
+            lane.release(carrier)
 
     # ----- taking events from the outbox -------------------------------------------
 

@@ -11,6 +11,7 @@ the table instead (``carry``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from typing import Any
 
@@ -133,6 +134,19 @@ async def carry(host: Host, lane: Lane, carrier: Carrier) -> None:
     host.carried += 1
     if lane.version == version:  # nothing happened since: the message shows the latest
         lane.dirty.clear()
+
+
+async def show_closed(client: discord.Client, lane: Lane, content: dict[str, Any] | None) -> None:
+    """The closed table's last look on its message (``content``; None: its thread is gone),
+    after any edit or click's answer in flight (the lane's lock), and the lane let go of
+    its message."""
+    async with lane.lock:
+        if content is not None and lane.message_id is not None:
+            channel = client.get_partial_messageable(lane.channel_id)
+            with contextlib.suppress(discord.NotFound):  # deleted: nothing left to turn off
+                await channel.get_partial_message(lane.message_id).edit(attachments=[], **content)
+        lane.message_id = None  # after the edit: a retried job edits again
+        lane.log.clear()
 
 
 async def _content(
