@@ -148,6 +148,8 @@ async def test_every_command_and_button_is_answered_in_time_while_everything_is_
             assert requests[0] is callbacks[0], (reply, requests)  # before anything else
             assert reply.ack_latency is not None and reply.ack_latency < STALL - 0.5, reply
             assert all(s.error is None for s in requests), (reply, requests)
+            shown = reply.message
+            assert shown is None or not shown.loading, reply  # nothing left "thinking…"
 
 
 def button(message: Msg, do: str) -> str:
