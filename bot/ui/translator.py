@@ -6,6 +6,8 @@ choice in Brazilian Portuguese and Vietnamese (English is the source, for ``en-U
 ``en-GB`` alike). The strings come from the gettext catalogs (msgctxt
 ``command:<where>``, msgid the English). The games' group names are their variant ids
 in every language (``/a5-draw``): they are names, not words; other groups are translated.
+Its command tree, ``LocaleTree``, also acknowledges every slash command before it runs
+(the rule is ``bot/ui/answering.py``'s).
 """
 
 from __future__ import annotations
