@@ -94,5 +94,7 @@ class Answered:
             await self.answer(interaction)
         finally:
             await ensure_answered(interaction)
-        view = getattr(self, "view", None)
-        done_with(interaction, view)  # not after an error: discord.py's handler needs it
+        # not after an error: discord.py's handler needs it. A dynamic item's view was built
+        # for this one click; any other item's view is kept (it may be clicked again)
+        view = getattr(self, "view", None) if isinstance(self, discord.ui.DynamicItem) else None
+        done_with(interaction, view)
