@@ -187,7 +187,7 @@ class TableCog(commands.GroupCog, group_name="table"):
         """The opener's close (moderators: /table-admin close)."""
         if (ch := await self._here(interaction)) is None:
             return
-        await interaction.response.defer(ephemeral=True)
+        await handlers.answer_first(interaction)
         settings = await self.book.get(interaction.guild_id or 0)
         moderator = is_moderator(interaction, settings)
         try:

@@ -12,6 +12,7 @@ from discord.ext import commands
 from bot.tables.manager import TableManager
 from bot.tables.models import Refused
 from bot.ui import i18n
+from bot.ui.answering import Ack, acknowledge
 from bot.ui.catalog import t
 from bot.ui.handlers import answer_first, refuse, reply
 from bot.ui.history import summarize
@@ -40,7 +41,11 @@ class General(commands.Cog):
             await reply(interaction, t("refused.guild_only"))
         return interaction.guild_id
 
-    @app_commands.command(name="leaderboard", description="Players ranked by net chips won")
+    @app_commands.command(
+        name="leaderboard",
+        description="Players ranked by net chips won",
+        extras={"ack": Ack.PUBLIC},  # a public answer: deferred publicly (bot/ui/answering.py)
+    )
     @app_commands.guild_only()
     @cooldown("leaderboard")
     @app_commands.describe(page="Page number (10 players a page)")
@@ -49,7 +54,7 @@ class General(commands.Cog):
     ) -> None:
         if (guild := await self._guild(interaction)) is None:
             return
-        await interaction.response.defer(thinking=True)  # public; answered before the read
+        await acknowledge(interaction, Ack.PUBLIC)  # before the read; after the checks
         rows, total = await self.manager.leaderboard(guild, page, 10)
         pages = max(1, -(-total // 10))
         async with i18n.public(self.bot, guild, interaction.guild_locale):  # a public answer

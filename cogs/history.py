@@ -24,11 +24,14 @@ if TYPE_CHECKING:
 Game = Literal["a6-draw", "a5-draw", "a5-triple", "abyssinia"]
 
 
-@app_commands.guild_only()
 class HistoryCog(commands.Cog):
+    """Each command is guild-only itself: on a plain ``Cog`` (not a group) the class
+    decorator would mark nothing in the synced schema."""
+
     def __init__(self, bot: PokerBot) -> None:
         self.bot = bot
 
+    @app_commands.guild_only()
     @app_commands.command(name="replay", description="Replay a finished hand step by step")
     @app_commands.describe(hand="The hand's number (default: your last hand here)")
     @cooldown("replay")
@@ -45,6 +48,7 @@ class HistoryCog(commands.Cog):
             hand = last[0]
         await show_step(interaction, hand, 0, edit=False)
 
+    @app_commands.guild_only()
     @app_commands.command(name="stats", description="A player's statistics on this server")
     @app_commands.describe(
         player="Whose (default: yours)",
@@ -71,6 +75,7 @@ class HistoryCog(commands.Cog):
         chart = await stats_chart(who.display_name, shown)
         await reply(interaction, "", embed=embed, file=chart)
 
+    @app_commands.guild_only()
     @app_commands.command(name="export", description="Your hands and ledger as files")
     @app_commands.describe(
         scope="Your own data, or the whole server's (moderators)",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -11,6 +11,7 @@ from discord.ext import commands
 from bot.storage.server_store import PlayerInHand
 from bot.storage.store import UnknownAccount
 from bot.ui import i18n
+from bot.ui.answering import Ack, Answered
 from bot.ui.app import app_of
 from bot.ui.catalog import t
 from bot.ui.export import export_button
@@ -25,19 +26,29 @@ if TYPE_CHECKING:
 CONFIRM_SECONDS = 120
 
 
+class EraseButton(Answered, discord.ui.Button["ConfirmErase"]):
+    """The confirmation's button: its answer updates the confirmation in place."""
+
+    ack = Ack.UPDATE
+
+    async def answer(self, interaction: discord.Interaction) -> None:
+        assert self.view is not None  # always sent in its ConfirmErase
+        await self.view.erase(interaction)
+
+
 class ConfirmErase(discord.ui.View):
     """One button, for the player who asked, that erases their data on this server."""
 
     def __init__(self, guild_id: int, user_id: int) -> None:
         super().__init__(timeout=CONFIRM_SECONDS)
         self.guild_id, self.user_id = guild_id, user_id
-        button: discord.ui.Button[Any] = discord.ui.Button(
-            label=t("privacy.confirm_button"),
-            style=discord.ButtonStyle.danger,
-            custom_id=f"pv:erase:{guild_id}:{user_id}",
+        self.add_item(
+            EraseButton(
+                label=t("privacy.confirm_button"),
+                style=discord.ButtonStyle.danger,
+                custom_id=f"pv:erase:{guild_id}:{user_id}",
+            )
         )
-        button.callback = self.erase  # type: ignore[method-assign]
-        self.add_item(button)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         i18n.for_interaction(interaction)
@@ -47,8 +58,8 @@ class ConfirmErase(discord.ui.View):
         if interaction.user.id != self.user_id:  # ephemeral, so never expected
             await reply(interaction, t("privacy.not_yours"))
             return
-        # Answer first: a long history makes the erase take longer than Discord waits
-        await interaction.response.defer()
+        # answered already (EraseButton: Ack.UPDATE): a long history makes the erase take
+        # longer than Discord waits
         try:
             await app_of(interaction).manager.forget_player(self.guild_id, self.user_id)
         except PlayerInHand:

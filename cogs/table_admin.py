@@ -62,7 +62,7 @@ class TableAdmin(
         now="Cancel the hand in play now, everyone gets their chips back (default: yes)"
     )
     async def close(self, interaction: discord.Interaction, now: bool = True) -> None:
-        await interaction.response.defer(ephemeral=True)
+        await handlers.answer_first(interaction)
         try:
             ch = self._table(interaction)
             closed = await self.manager.close_table(
@@ -76,7 +76,7 @@ class TableAdmin(
     @app_commands.command(name="kick", description="Remove a player from this channel's table")
     @app_commands.describe(player="The seated player to remove (they may rejoin)")
     async def kick(self, interaction: discord.Interaction, player: discord.User) -> None:
-        await interaction.response.defer(ephemeral=True)
+        await handlers.answer_first(interaction)
         try:
             ch = self._table(interaction)
             seat = next((s for s in self.manager.view(ch).seats if s.user_id == player.id), None)

@@ -28,6 +28,16 @@ class StoredHand:
     def name(self, player: str) -> str:
         return self.names.get(player) or player
 
+    def computers(self) -> dict[str, int]:
+        """The computer players (practice tables: ids below 1, no person, so no stored
+        name), each with its place in the order they were seated: -1 the first, -2 the
+        second (the UI names them as the table did, by that place)."""
+        return {s.player: -int(s.player) - 1 for s in self.record.seats if _computer(s.player)}
+
+
+def _computer(player: str) -> bool:
+    return player.startswith("-") and player[1:].isdigit()
+
 
 @dataclass(frozen=True)
 class LedgerEntry:

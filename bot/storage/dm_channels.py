@@ -26,6 +26,15 @@ class DmChannels:
         async with self._db.read() as conn:
             return await load_dm_channels(conn)
 
+    async def get(self, user_id: int) -> DmChannel | None:
+        """One user's row (None: no DM channel stored for them)."""
+        async with self._db.read() as conn:
+            rows = await all_rows(
+                conn, "SELECT user_id, channel_id, closed FROM dm_channels WHERE user_id = ?",
+                (user_id,),
+            )  # fmt: skip
+        return next((DmChannel(int(r[0]), int(r[1]), bool(r[2])) for r in rows), None)
+
     async def save(self, dm: DmChannel) -> None:
         async with self._db.write("set_dm_channel") as conn:
             await save_dm_channel(conn, dm, self._db.clock())

@@ -189,6 +189,9 @@ class Store:
         """Every user's known DM channel, and whether it was found closed."""
         return await self._dms.all()
 
+    async def dm_channel(self, user_id: int) -> DmChannel | None:
+        return await self._dms.get(user_id)
+
     async def set_dm_channel(self, dm: DmChannel) -> None:
         await self._dms.save(dm)
 

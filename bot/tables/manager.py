@@ -353,6 +353,9 @@ class TableManager:
     async def dm_channels(self) -> dict[int, DmChannel]:
         return await self.store.dm_channels()
 
+    async def dm_channel(self, user_id: int) -> DmChannel | None:
+        return await self.store.dm_channel(user_id)
+
     async def set_dm_channel(self, dm: DmChannel) -> None:
         await self.store.set_dm_channel(dm)
 

@@ -392,6 +392,8 @@ MESSAGES: dict[str, str | Plural] = {
         "Your action was applied, but I could not show you the result. "
         "The table message shows the game as it is now."
     ),
+    # ----- issue 34 items 5-6, issue 39 item 1 (wt/ui): one block, for easy merges
+    "bot.name.stored": "🤖 {nick}",
 }
 
 

@@ -18,6 +18,7 @@ from bot.render.text import card_text
 from bot.tables.models import TableView
 
 from . import i18n
+from .answering import Ack, Answered
 from .catalog import t
 from .controller import controller_of
 from .cycles import done_with, let_go
@@ -42,7 +43,12 @@ def _int(value: str | None) -> int | None:
     return int(value) if value is not None else None
 
 
-class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):
+class TableButton(
+    Answered, discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE
+):
+    """A button of the table message (or of a private message about the table): the
+    controller says how its click is acknowledged (``bot/ui/answering.py``)."""
+
     def __init__(
         self,
         channel_id: int,
@@ -52,12 +58,13 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTO
         *,
         label: str | None = None,
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        row: int | None = None,
     ) -> None:
         custom_id = f"pk:{channel_id}:{action}"
         if hand_id is not None and turn is not None:
             custom_id += f":{hand_id}:{turn}"
         button: discord.ui.Button[Any] = discord.ui.Button(
-            label=label or action.title(), style=style, custom_id=custom_id
+            label=label or action.title(), style=style, custom_id=custom_id, row=row
         )
         super().__init__(button)
         self.channel_id, self.action, self.hand_id, self.turn = channel_id, action, hand_id, turn
@@ -80,14 +87,21 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTO
         i18n.for_interaction(interaction)  # answer in the clicker's language
         return await allow_click(interaction)  # one user's spam never slows the others
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    def ack_for(self, interaction: discord.Interaction) -> Ack:
+        return controller_of(interaction).ack(interaction, self.channel_id, self.action)
+
+    async def answer(self, interaction: discord.Interaction) -> None:
         controller = controller_of(interaction)
         await controller.button(interaction, self.channel_id, self.action, self.hand_id, self.turn)
-        done_with(interaction, self.view)  # not after an error: discord.py's handler needs it
 
 
-class DiscardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE):
-    """The discard picker; it is only ever sent in an ephemeral message to its owner."""
+class DiscardSelect(
+    Answered, discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE
+):
+    """The discard picker; it is only ever sent in an ephemeral message to its owner, which
+    its answer updates in place (the new cards)."""
+
+    ack = Ack.UPDATE
 
     def __init__(
         self, channel_id: int, hand_id: int, turn: int, cards: list[tuple[str, str]] | None = None
@@ -116,12 +130,16 @@ class DiscardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SEL
         i18n.for_interaction(interaction)
         return await allow_click(interaction)
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def answer(self, interaction: discord.Interaction) -> None:
         data: Any = interaction.data or {}
         values = list(data.get("values", []))
         controller = controller_of(interaction)
         await controller.discard(interaction, self.channel_id, values, self.hand_id, self.turn)
-        done_with(interaction, self.view)
+
+
+#: the rows of the table message: a phone shows a row of at most four short buttons without
+#: cropping, so the actions (at most three at once) have a row and "My hand" its own
+ACTIONS_ROW, MINE_ROW = 0, 1
 
 
 def table_components(view: TableView) -> discord.ui.View:
@@ -140,13 +158,19 @@ def table_components(view: TableView) -> discord.ui.View:
                     "raise": hand.to_call + hand.bet_size,
                 }.get(action)
                 label = t(f"button.{action}", cost=cost)
-                ui.add_item(TableButton(ch, action, *key, label=label, style=BET_STYLE[action]))
+                ui.add_item(
+                    TableButton(
+                        ch, action, *key, label=label, style=BET_STYLE[action], row=ACTIONS_ROW
+                    )
+                )
         elif hand.phase == "draw":
             draw = t("button.draw")
             ui.add_item(
-                TableButton(ch, "draw", *key, label=draw, style=discord.ButtonStyle.primary)
+                TableButton(
+                    ch, "draw", *key, label=draw, style=discord.ButtonStyle.primary, row=ACTIONS_ROW
+                )
             )
-            ui.add_item(TableButton(ch, "pat", *key, label=t("button.pat")))
+            ui.add_item(TableButton(ch, "pat", *key, label=t("button.pat"), row=ACTIONS_ROW))
         else:
             for offer in hand.market:
                 label = (
@@ -161,11 +185,18 @@ def table_components(view: TableView) -> discord.ui.View:
                 )
                 ui.add_item(
                     TableButton(
-                        ch, offer.source, *key, label=label, style=discord.ButtonStyle.primary
+                        ch,
+                        offer.source,
+                        *key,
+                        label=label,
+                        style=discord.ButtonStyle.primary,
+                        row=ACTIONS_ROW,
                     )
                 )
         mine = t("button.my_hand")
-        ui.add_item(TableButton(ch, "hand", label=mine, style=discord.ButtonStyle.secondary))
+        ui.add_item(
+            TableButton(ch, "hand", label=mine, style=discord.ButtonStyle.secondary, row=MINE_ROW)
+        )
     else:
         join, deal = t("button.join"), t("button.deal")
         ui.add_item(TableButton(ch, "join", label=join, style=discord.ButtonStyle.primary))

@@ -11,8 +11,14 @@ from typing import Protocol, runtime_checkable
 
 import discord
 
+from .answering import Ack
+
 
 class Controller(Protocol):
+    def ack(self, interaction: discord.Interaction, channel_id: int, action: str) -> Ack:
+        """How a click on a table button is acknowledged before it is handled."""
+        ...
+
     async def button(
         self,
         interaction: discord.Interaction,

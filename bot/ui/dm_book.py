@@ -1,11 +1,14 @@
 """The players' DM channels: each created once and stored, and whether a player's DMs are closed.
 
 Stored, so a DM costs one request (also after a restart: discord.py remembers only
-the last 128 DM channels), and a closed DM is tried once, not at every deal.
+the last 128 DM channels), and a closed DM is tried once, not at every deal. Read on
+demand, one user at a time, and only the ``kept`` users used most recently stay in
+memory: the book does not grow with every user the bot ever met.
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -16,42 +19,64 @@ from bot.storage.dm_channels import DmChannel
 if TYPE_CHECKING:
     from bot.tables.manager import TableManager
 
+#: users whose DM channels stay in memory (the most recently used)
+DMS_KEPT = 10_000
+
 
 class DmBook:
-    def __init__(self, client: discord.Client, manager: TableManager) -> None:
+    def __init__(
+        self, client: discord.Client, manager: TableManager, *, kept: int = DMS_KEPT
+    ) -> None:
         self.client = client
         self.manager = manager
-        #: user id -> their DM channel, and whether their DMs are closed
-        self.channels: dict[int, DmChannel] = {}
+        self.kept = kept
+        #: user id -> their DM channel (None: none stored), most recently used last
+        self._channels: OrderedDict[int, DmChannel | None] = OrderedDict()
 
-    async def load(self) -> None:
-        """Read the stored DM channels (at start-up)."""
-        self.channels = await self.manager.dm_channels()
+    def __len__(self) -> int:
+        """Users held in memory now."""
+        return len(self._channels)
+
+    async def _get(self, user_id: int) -> DmChannel | None:
+        """The user's stored DM channel: from memory, else read once from the database."""
+        if user_id in self._channels:
+            self._channels.move_to_end(user_id)
+            return self._channels[user_id]
+        known = await self.manager.dm_channel(user_id)
+        self._keep(user_id, known)
+        return known
+
+    def _keep(self, user_id: int, known: DmChannel | None) -> None:
+        self._channels[user_id] = known
+        self._channels.move_to_end(user_id)
+        while len(self._channels) > self.kept:
+            self._channels.popitem(last=False)
 
     async def channel(self, user_id: int) -> discord.PartialMessageable:
         """The user's DM channel, created (one request) only the first time ever."""
-        known = self.channels.get(user_id)
+        known = await self._get(user_id)
         if known is None:
             dm = await self.client.create_dm(discord.Object(user_id))
-            known = self.channels[user_id] = DmChannel(user_id, dm.id)
+            known = DmChannel(user_id, dm.id)
+            self._keep(user_id, known)
             await self.manager.set_dm_channel(known)
         return self.client.get_partial_messageable(
             known.channel_id, type=discord.ChannelType.private
         )
 
-    def closed(self, user_id: int) -> bool:
-        known = self.channels.get(user_id)
+    async def closed(self, user_id: int) -> bool:
+        known = await self._get(user_id)
         return known is not None and known.closed
 
-    def known(self, user_id: int) -> bool:
+    async def known(self, user_id: int) -> bool:
         """A DM channel is known and was not found closed."""
-        known = self.channels.get(user_id)
+        known = await self._get(user_id)
         return known is not None and not known.closed
 
     async def send(self, user_id: int, **content: Any) -> bool:
         """Send a DM unless the user's DMs are known to be closed; a refusal (403) marks them
         closed until ``reopen``. True if it was sent."""
-        if self.closed(user_id):
+        if await self.closed(user_id):
             return False
         dm = await self.channel(user_id)
         try:
@@ -63,12 +88,13 @@ class DmBook:
 
     async def reopen(self, user_id: int) -> None:
         """Try the user's DMs again from now on (they joined again, or asked to)."""
-        if self.closed(user_id):
+        if await self.closed(user_id):
             await self._mark(user_id, closed=False)
 
     async def _mark(self, user_id: int, *, closed: bool) -> None:
-        known = self.channels.get(user_id)
+        known = await self._get(user_id)
         if known is None or known.closed == closed:
             return
-        known = self.channels[user_id] = replace(known, closed=closed)
+        known = replace(known, closed=closed)
+        self._keep(user_id, known)
         await self.manager.set_dm_channel(known)

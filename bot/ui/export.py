@@ -25,11 +25,12 @@ from bot.history.rows import StoredHand
 from bot.storage.exports import PAGE, Exports
 
 from . import i18n
+from .answering import Ack, Answered
 from .app import app_of
 from .catalog import t
-from .components import done_with
 from .handlers import guarded
 from .limits import allow_click
+from .practice import named
 
 DEFAULT_HANDS = 200
 MAX_HANDS = 1000
@@ -42,7 +43,7 @@ async def _build(
 ) -> str:
     parts: list[str] = []
     for start in range(0, len(hand_ids), PAGE):
-        hands = await repo.hands(hand_ids[start : start + PAGE])
+        hands = [named(h) for h in await repo.hands(hand_ids[start : start + PAGE])]
         parts.append(await asyncio.to_thread(_joined, write, hands))
     return "".join(parts)
 
@@ -111,8 +112,12 @@ async def send_player_export(
     await interaction.followup.send(t("export.mine", count=count), files=files, ephemeral=True)
 
 
-class ExportButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=EXPORT_TEMPLATE):
+class ExportButton(
+    Answered, discord.ui.DynamicItem[discord.ui.Button[Any]], template=EXPORT_TEMPLATE
+):
     """/privacy show's "Export my data": the player's own export, privately."""
+
+    ack = Ack.PRIVATE
 
     def __init__(self, user_id: int) -> None:
         super().__init__(
@@ -134,14 +139,12 @@ class ExportButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=EXPO
         i18n.for_interaction(interaction)
         return await allow_click(interaction)
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def answer(self, interaction: discord.Interaction) -> None:
         await exported(interaction)
-        done_with(interaction, self.view)
 
 
 @guarded
 async def exported(interaction: discord.Interaction) -> None:
-    await interaction.response.defer(ephemeral=True, thinking=True)
     await send_player_export(interaction)  # the clicker's own data, whoever's button it was
 
 

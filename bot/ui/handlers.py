@@ -14,9 +14,11 @@ from typing import TYPE_CHECKING, Any, ParamSpec
 
 import discord
 
+from bot.engine import VARIANTS
 from bot.tables.manager import TableManager
 from bot.tables.models import Code, Done, Refused, TableView
 
+from .answering import Ack
 from .app import app_of
 from .catalog import t
 from .coaching import review_text
@@ -28,6 +30,8 @@ if TYPE_CHECKING:
     from .presenter import Presenter
 
 BUY_ACTIONS = ("left", "right", "blind")
+#: table buttons answered with a private message of their own (cards, a menu, a probe)
+PRIVATE_BUTTONS = ("hand", "draw", "dms")
 log = logging.getLogger(__name__)
 P = ParamSpec("P")
 
@@ -155,7 +159,7 @@ async def act(
         )
 
     try:
-        result = await stepped(interaction, channel_id, step, carry=carry)
+        result, carried = await stepped(interaction, channel_id, step, carry=carry)
     except Refused as exc:
         await refuse(interaction, exc, channel_id)
         return
@@ -165,10 +169,23 @@ async def act(
         async with committed(interaction, action):
             raise
         return
+    if carried:
+        return  # the table message, updated by the click's own answer, shows the action
     async with committed(interaction, action):
         note = t("done.action", line=move_line(result.move))
         embed, files = await hand_embed(result.seat, note, where(channel_id, before[0]))
-        await interaction.followup.send(embed=embed, files=files, ephemeral=True)
+        if on_private_message(interaction):  # the discard picker: it shows the new cards
+            await interaction.edit_original_response(
+                content=None, embed=embed, attachments=files, view=None
+            )
+        else:  # a slash command's answer, replacing its deferral
+            await interaction.followup.send(embed=embed, files=files, ephemeral=True)
+
+
+def on_private_message(interaction: discord.Interaction) -> bool:
+    """Whether the click was on a message only the clicker sees (the discard picker)."""
+    message = interaction.message
+    return message is not None and message.flags.ephemeral
 
 
 async def stepped(
@@ -177,16 +194,17 @@ async def stepped(
     step: Callable[[], Awaitable[Any]],
     *,
     carry: bool = False,
-) -> Any:
+) -> tuple[Any, bool]:
     """Run a table step for an interaction, answered before any wait it does not need: a
     click on the table message by the table after the step (the presenter's answer), any
-    other interaction by a private deferral first. A refusal is raised with the
-    interaction perhaps unanswered (``reply`` answers either way)."""
+    other interaction by a private deferral first (the command tree and ``Answered`` made
+    it already). The step's result, and whether the answer carried the table. A refusal
+    is raised with the interaction perhaps unanswered (``reply`` answers either way)."""
     presenter = presenter_of(interaction)
-    if carry and presenter.carries(interaction, channel_id):
-        return await presenter.answer_with_table(interaction, channel_id, step)
+    if carry and not interaction.response.is_done() and presenter.carries(interaction, channel_id):
+        return await presenter.answer_with_table(interaction, channel_id, step), True
     await answer_first(interaction)
-    return await step()
+    return await step(), False
 
 
 async def show_hand(interaction: discord.Interaction, channel_id: int, note: str = "") -> None:
@@ -281,7 +299,7 @@ async def join(interaction: discord.Interaction, channel_id: int, *, carry: bool
     manager = manager_of(interaction)
     name = interaction.user.display_name
     try:
-        done = await stepped(
+        done, _ = await stepped(
             interaction,
             channel_id,
             lambda: manager.join(channel_id, interaction.user.id, name),
@@ -304,7 +322,7 @@ async def warn_if_dms_closed(interaction: discord.Interaction, variant: str) -> 
     to try again once they opened them."""
     presenter = presenter_of(interaction)
     user_id = interaction.user.id
-    if presenter.dms_known(user_id):
+    if await presenter.dms_known(user_id):
         return
     await presenter.reopen_dms(user_id)
     if not await probe_dms(interaction):
@@ -338,7 +356,7 @@ async def retry_dms(interaction: discord.Interaction) -> None:
 async def deal(interaction: discord.Interaction, channel_id: int, *, carry: bool = False) -> None:
     manager = manager_of(interaction)
     try:
-        await stepped(
+        view, carried = await stepped(
             interaction,
             channel_id,
             lambda: manager.deal(channel_id, interaction.user.id),
@@ -347,8 +365,20 @@ async def deal(interaction: discord.Interaction, channel_id: int, *, carry: bool
     except Refused as exc:
         await refuse(interaction, exc, channel_id)
         return
+    if carried and not await needs_cards(interaction, view):
+        return  # the table message shows the deal; the dealer's cards are in their DMs
     async with committed(interaction, "deal"):
         await show_hand(interaction, channel_id, t("done.dealt"))
+
+
+async def needs_cards(interaction: discord.Interaction, view: TableView) -> bool:
+    """Whether the dealer of a hand dealt by a click must be shown their cards privately: a
+    hidden hand, and their DMs (where every dealt hand goes) closed or never tried."""
+    open_cards = VARIANTS[view.variant].split  # Abyssinia: every card is on the board
+    dealt_in = any(s.user_id == interaction.user.id for s in view.seats)
+    if not dealt_in or open_cards:
+        return False
+    return not await presenter_of(interaction).dms_known(interaction.user.id)
 
 
 async def post_table(interaction: discord.Interaction, channel_id: int) -> None:
@@ -361,6 +391,18 @@ async def post_table(interaction: discord.Interaction, channel_id: int) -> None:
 
 class TableController:
     """The controller the table message's components call (``bot.ui.controller``)."""
+
+    def ack(self, interaction: discord.Interaction, channel_id: int, action: str) -> Ack:
+        """My hand, Draw and the DM retry: a private answer. Stand pat in the discard
+        picker: that message, updated. A click on the table message now shown: the table
+        (the presenter). Any other (an old table message): a private answer."""
+        if action in PRIVATE_BUTTONS:
+            return Ack.PRIVATE
+        if on_private_message(interaction):
+            return Ack.UPDATE
+        if presenter_of(interaction).carries(interaction, channel_id):
+            return Ack.TABLE
+        return Ack.PRIVATE
 
     async def button(
         self,

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import gettext
 import string
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Iterator, Mapping
 from contextlib import asynccontextmanager, contextmanager
 from contextvars import ContextVar
@@ -82,13 +83,37 @@ def using(locale: object) -> Iterator[str]:
 # --------------------------------------------------------------------------- readers
 
 # Discord tells a user's language only with their interactions: the last one seen is the
-# language of the DMs sent to them (their cards), until the bot restarts.
-_readers: dict[int, str] = {}
+# language of the DMs sent to them (their cards), until the bot restarts. Bounded: the
+# users seen least recently are forgotten (their DMs then use their table's language).
+READERS_KEPT = 50_000
+
+
+class Readers:
+    """The latest language of each of the ``kept`` users seen most recently."""
+
+    def __init__(self, kept: int = READERS_KEPT) -> None:
+        self.kept = kept
+        self._languages: OrderedDict[int, str] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._languages)
+
+    def put(self, user_id: int, language: str) -> None:
+        self._languages[user_id] = language
+        self._languages.move_to_end(user_id)
+        while len(self._languages) > self.kept:
+            self._languages.popitem(last=False)
+
+    def get(self, user_id: int) -> str | None:
+        return self._languages.get(user_id)
+
+
+_readers = Readers()
 
 
 def remember(user_id: int, locale: object) -> str:
     resolved = resolve(locale)
-    _readers[user_id] = resolved
+    _readers.put(user_id, resolved)
     return resolved
 
 

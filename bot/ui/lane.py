@@ -129,6 +129,21 @@ class Lane:
     def __post_init__(self) -> None:
         self.unheld.set()
 
+    def hold(self, carrier: Carrier) -> None:
+        """A click whose answer will carry the table: the editor leaves the message to it."""
+        self.held += 1
+        self.unheld.clear()
+        self.carrier = carrier
+
+    def release(self, carrier: Carrier) -> None:
+        """The click is answered (or failed): the editor shows whatever is left after it."""
+        carrier.answered.set()
+        if self.carrier is carrier:
+            self.carrier = None
+        self.held -= 1
+        if self.held == 0:
+            self.unheld.set()
+
     def busy(self) -> bool:
         return (
             self.dirty.is_set()

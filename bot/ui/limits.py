@@ -33,6 +33,8 @@ COOLDOWNS: dict[str, tuple[int, float]] = {
     "export": (3, 60.0),  # each builds files: fewer
 }
 TABLE_BUDGET = (20, 15.0)  # table commands and buttons per user: a person plays slower
+#: the bucket of ``TABLE_BUDGET``: not "table", which is the ``/<game> table`` cooldown's
+BUDGET_BUCKET = "table-budget"
 CLICKS = (15, 5.0)  # table clicks per user: faster than a person clicks; a script or spammer does
 TABLE_REPOST = 60.0  # seconds during which /<game> table points to the message instead
 
@@ -123,7 +125,7 @@ async def within_budget(interaction: discord.Interaction) -> bool:
     """Spend one use of the user's table budget; past it, refuse privately with when
     to try again (False)."""
     uses, per = TABLE_BUDGET
-    wait = limiter_of(interaction).retry_after("table", interaction.user.id, uses, per)
+    wait = limiter_of(interaction).retry_after(BUDGET_BUCKET, interaction.user.id, uses, per)
     if not wait:
         return True
     text = t("limit.cooldown", seconds=wait_seconds(wait))

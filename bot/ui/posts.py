@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any
 
 import discord
@@ -16,6 +15,7 @@ from .components import let_go, table_components
 from .dm_book import DmBook
 from .lane import Carrier, Host, Lane
 from .render import hand_embed, result_embed, table_embed
+from .table_message import show_closed
 from .text import where
 
 
@@ -44,10 +44,11 @@ async def hand_dm(dms: DmBook, lane: Lane, user_id: int, seat: SeatView, event: 
 
 async def closed(client: discord.Client, lane: Lane, event: TableEvent) -> None:
     """The last word on a closed table: its message without buttons, and a notice for a
-    cancelled hand. Nothing when its thread is gone (archived or deleted)."""
-    message_id, lane.message_id = lane.message_id, None
-    lane.log.clear()
+    cancelled hand. Nothing when its thread is gone (archived or deleted). The closing
+    edit takes the lane's lock, so it comes after an edit or a click's answer in flight
+    (which would otherwise overwrite it with the open table)."""
     if event.params.get("gone"):
+        await show_closed(client, lane, None)
         return
     channel = client.get_partial_messageable(lane.channel_id)
     async with i18n.public(client, event.view.guild_id):
@@ -56,9 +57,9 @@ async def closed(client: discord.Client, lane: Lane, event: TableEvent) -> None:
             "embed": table_embed(event.view, []),
             "view": table_components(event.view),
         }
-    if notice is not None:
-        await channel.send(content=notice)
-    if message_id is not None:
-        with contextlib.suppress(discord.NotFound):  # deleted: nothing left to turn off
-            await channel.get_partial_message(message_id).edit(attachments=[], **content)
-    let_go(content["view"])
+    try:
+        if notice is not None:
+            await channel.send(content=notice)
+        await show_closed(client, lane, content)
+    finally:
+        let_go(content["view"])

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import discord
 
+from bot.history.rows import StoredHand
 from bot.tables.models import Outcome, Refused
 
 from .catalog import t
@@ -16,6 +19,16 @@ NICKS = 7  # bot.nick.0 … bot.nick.6 in the catalog
 
 def bot_name(index: int, level: str) -> str:
     return t("bot.name", nick=t(f"bot.nick.{index % NICKS}"), level=t(f"level.{level}"))
+
+
+def named(stored: StoredHand) -> StoredHand:
+    """The stored hand with its computer players named as the table named them (their
+    nick by the order they were seated; the level is not stored with a hand)."""
+    bots = stored.computers()
+    if not bots:
+        return stored
+    names = {key: t("bot.name.stored", nick=t(f"bot.nick.{i % NICKS}")) for key, i in bots.items()}
+    return replace(stored, names={**names, **stored.names})
 
 
 async def add_bots(

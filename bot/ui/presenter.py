@@ -81,7 +81,6 @@ class Presenter:
     async def start(self) -> None:
         """Attach to the manager's outbox; show whatever waited there during start-up."""
         self._messages = await self.manager.table_messages()
-        await self.dms.load()
         for channel_id in self.manager.channels():
             log_ = self.manager.hand_log(channel_id)[-RECENT_LINES:]
             self._lane(channel_id).log.extend(Line(e) for e in log_)
@@ -158,9 +157,7 @@ class Presenter:
         lane = self._lane(channel_id)
         loop = asyncio.get_running_loop()
         carrier = Carrier(interaction, answer_by=loop.time() + self.answer_within)
-        lane.held += 1
-        lane.unheld.clear()
-        lane.carrier = carrier
+        lane.hold(carrier)
         try:
             task = asyncio.ensure_future(step())
             done, _ = await asyncio.wait({task}, timeout=self.answer_within)
@@ -173,12 +170,7 @@ class Presenter:
                 await carry(self, lane, carrier)
             return result
         finally:
-            carrier.answered.set()
-            if lane.carrier is carrier:
-                lane.carrier = None
-            lane.held -= 1
-            if lane.held == 0:
-                lane.unheld.set()
+            lane.release(carrier)
 
     # ----- taking events from the outbox -------------------------------------------
 
@@ -248,12 +240,12 @@ class Presenter:
         """The user's DM channel, created (one request) only the first time ever."""
         return await self.dms.channel(user_id)
 
-    def dms_closed(self, user_id: int) -> bool:
-        return self.dms.closed(user_id)
+    async def dms_closed(self, user_id: int) -> bool:
+        return await self.dms.closed(user_id)
 
-    def dms_known(self, user_id: int) -> bool:
+    async def dms_known(self, user_id: int) -> bool:
         """A DM channel is known and was not found closed."""
-        return self.dms.known(user_id)
+        return await self.dms.known(user_id)
 
     async def send_dm(self, user_id: int, **content: Any) -> bool:
         """Send a DM unless the user's DMs are known to be closed; a refusal (403) marks them

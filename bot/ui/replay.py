@@ -24,17 +24,24 @@ from bot.render.text import cards_text
 from bot.tables.models import Move
 
 from . import i18n
+from .answering import Ack, Answered
 from .app import app_of
 from .catalog import t
-from .components import done_with
-from .handlers import guarded
+from .handlers import guarded, reply
 from .limits import allow_click
+from .practice import named
 from .render import PngFile, _won_with
 from .text import award_label, esc, game, move_line, returned_line, round_label, shown_hand
 
 REPLAY_FILE = "replay.png"
 BUTTON_TEMPLATE = r"rp:(?P<hand>\d+):(?P<step>\d+):(?P<do>first|prev|next|last|share|post)"
 PICK_TEMPLATE = r"rpk:(?P<user>\d+)"
+
+
+async def _stored(interaction: discord.Interaction, hand_id: int) -> StoredHand | None:
+    """The finished hand, its computer players named as at the table."""
+    stored = await app_of(interaction).exports.hand(hand_id)
+    return None if stored is None else named(stored)
 
 
 def _name(stored: StoredHand, player: str) -> str:
@@ -98,9 +105,12 @@ def step_embed(
     stored: StoredHand, steps: list[Step], index: int, viewer: str | None, shared: bool = False
 ) -> discord.Embed:
     step = steps[index]
+    line = step_line(stored, step)
+    if stored.cancelled and index == len(steps) - 1 and step.kind != "result":
+        line += "\n" + t("history.cancelled")  # where a finished hand shows its result
     embed = discord.Embed(
         title=t("replay.title", hand_id=stored.hand_id, game=game(stored.variant)),
-        description=step_line(stored, step),
+        description=line,
         colour=discord.Colour.gold() if shared else discord.Colour.blurple(),
     )
     if viewer is not None and step.cards:
@@ -113,6 +123,8 @@ def step_embed(
     marks = [t("replay.step", step=index + 1, steps=len(steps))]
     if stored.practice:
         marks.append(t("history.practice"))
+    if stored.cancelled:  # on every step: a cancelled hand has no result step to say so
+        marks.append(t("history.cancelled"))
     embed.set_footer(text=" · ".join(marks))
     embed.set_image(url=f"attachment://{REPLAY_FILE}")
     return embed
@@ -181,7 +193,7 @@ async def show_step(
     interaction: discord.Interaction, hand_id: int, index: int | None, edit: bool
 ) -> None:
     """Answer with step ``index`` (None: the first) of the hand, as this user may see it."""
-    stored = await app_of(interaction).exports.hand(hand_id)
+    stored = await _stored(interaction, hand_id)
     access = replay_access(stored, interaction.guild_id or 0, interaction.user.id)
     if access.refused is not None or stored is None:
         await _refuse(interaction, access.refused or "unknown", hand_id, edit)
@@ -191,8 +203,8 @@ async def show_step(
     embed = step_embed(stored, steps, index, access.viewer)
     image = await step_image(stored, steps[index], access.viewer)
     view = step_buttons(stored, index, len(steps), access.viewer)
-    if edit:
-        await interaction.response.edit_message(embed=embed, attachments=[image], view=view)
+    if edit:  # the replay message itself, its click deferred (``Ack.UPDATE``)
+        await interaction.edit_original_response(embed=embed, attachments=[image], view=view)
     else:
         await interaction.followup.send(embed=embed, file=image, view=view, ephemeral=True)
 
@@ -200,15 +212,14 @@ async def show_step(
 async def _refuse(interaction: discord.Interaction, why: str, hand_id: int, edit: bool) -> None:
     text = t(f"replay.refused.{why}", hand_id=hand_id)
     if edit:
-        await interaction.response.edit_message(content=text, embed=None, attachments=[], view=None)
-    elif interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
+        await interaction.edit_original_response(content=text, embed=None, attachments=[],
+                                                 view=None)  # fmt: skip
     else:
-        await interaction.response.send_message(text, ephemeral=True)
+        await reply(interaction, text)
 
 
 async def confirm_share(interaction: discord.Interaction, hand_id: int, index: int) -> None:
-    stored = await app_of(interaction).exports.hand(hand_id)
+    stored = await _stored(interaction, hand_id)
     access = replay_access(stored, interaction.guild_id or 0, interaction.user.id)
     if access.refused is not None or stored is None or access.viewer is None:
         await _refuse(interaction, access.refused or "not_yours", hand_id, edit=False)
@@ -219,19 +230,19 @@ async def confirm_share(interaction: discord.Interaction, hand_id: int, index: i
     text = t("replay.share.confirm", hand_id=hand_id, step=index + 1, cards=cards_text(cards))
     view = discord.ui.View(timeout=None)
     view.add_item(ReplayButton(hand_id, index, "post", label=t("replay.share.post")))
-    await interaction.response.send_message(text, view=view, ephemeral=True)
+    await reply(interaction, text, view=view)
 
 
 async def post_share(interaction: discord.Interaction, hand_id: int, index: int) -> None:
     """Post the step publicly, with the sharer's own cards and nobody else's."""
-    stored = await app_of(interaction).exports.hand(hand_id)
+    stored = await _stored(interaction, hand_id)
     access = replay_access(stored, interaction.guild_id or 0, interaction.user.id)
     if access.refused is not None or stored is None or access.viewer is None:
         await _refuse(interaction, access.refused or "not_yours", hand_id, edit=True)
         return
     steps = replay_steps(stored.record, access.viewer)
     index = max(0, min(len(steps) - 1, index))
-    await interaction.response.edit_message(
+    await interaction.edit_original_response(
         content=t("replay.share.done", hand_id=hand_id), view=None
     )
     async with i18n.public(interaction.client, interaction.guild_id, interaction.guild_locale):
@@ -257,12 +268,14 @@ async def clicked(interaction: discord.Interaction, hand_id: int, step: int, do:
 
 @guarded
 async def picked(interaction: discord.Interaction, hand_id: int) -> None:
-    await interaction.response.defer(ephemeral=True, thinking=True)
     await show_step(interaction, hand_id, 0, edit=False)
 
 
-class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):
-    """⏮ ◀ ▶ ⏭, Share and Post: the hand, the step to show and what to do, in the id."""
+class ReplayButton(
+    Answered, discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE
+):
+    """⏮ ◀ ▶ ⏭, Share and Post: the hand, the step to show and what to do, in the id.
+    Share answers with a new private confirmation; the others update their message."""
 
     def __init__(self, hand_id: int, step: int, do: str, *, label: str | None = None) -> None:
         style = (
@@ -286,13 +299,19 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTT
         i18n.for_interaction(interaction)
         return await allow_click(interaction)
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    def ack_for(self, interaction: discord.Interaction) -> Ack:
+        return Ack.PRIVATE if self.do == "share" else Ack.UPDATE
+
+    async def answer(self, interaction: discord.Interaction) -> None:
         await clicked(interaction, self.hand_id, self.step, self.do)
-        done_with(interaction, self.view)
 
 
-class ReplayPicker(discord.ui.DynamicItem[discord.ui.Select[Any]], template=PICK_TEMPLATE):
-    """The Replay choice under /history: one option per hand listed."""
+class ReplayPicker(
+    Answered, discord.ui.DynamicItem[discord.ui.Select[Any]], template=PICK_TEMPLATE
+):
+    """The Replay choice under /history: one option per hand listed, answered privately."""
+
+    ack = Ack.PRIVATE
 
     def __init__(self, user_id: int, hand_ids: list[int] | None = None) -> None:
         options = [
@@ -316,11 +335,10 @@ class ReplayPicker(discord.ui.DynamicItem[discord.ui.Select[Any]], template=PICK
         i18n.for_interaction(interaction)
         return await allow_click(interaction)
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def answer(self, interaction: discord.Interaction) -> None:
         data: Any = interaction.data or {}
         values = list(data.get("values", [])) or ["0"]
         await picked(interaction, int(values[0]))
-        done_with(interaction, self.view)
 
 
 def replay_picker(user_id: int, hand_ids: list[int]) -> discord.ui.View:

@@ -11,6 +11,7 @@ the table instead (``carry``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from typing import Any
 
@@ -92,10 +93,14 @@ async def carry(host: Host, lane: Lane, carrier: Carrier) -> None:
     """Answer the carrier's click with the table as it is now (an update of the message, or
     an edit of the original response after a deferral); on failure the editor shows it."""
     interaction = carrier.interaction
-    try:
-        view = host.manager.view(lane.channel_id)
-    except Refused:
-        return  # the table is gone
+    view = _table_of(host, lane)
+    if view is None:  # the step closed the table: its closing edit shows the last of it
+        if not interaction.response.is_done():
+            try:
+                await interaction.response.defer()  # type 6: answered, nothing new shown
+            except (discord.HTTPException, *TRANSIENT) as exc:
+                log.warning("the click at %s could not be deferred (%r)", lane.channel_id, exc)
+        return
     version = lane.version
     making = asyncio.ensure_future(_content(host, lane, view))
     if not interaction.response.is_done():
@@ -131,6 +136,19 @@ async def carry(host: Host, lane: Lane, carrier: Carrier) -> None:
         lane.dirty.clear()
 
 
+async def show_closed(client: discord.Client, lane: Lane, content: dict[str, Any] | None) -> None:
+    """The closed table's last look on its message (``content``; None: its thread is gone),
+    after any edit or click's answer in flight (the lane's lock), and the lane let go of
+    its message."""
+    async with lane.lock:
+        if content is not None and lane.message_id is not None:
+            channel = client.get_partial_messageable(lane.channel_id)
+            with contextlib.suppress(discord.NotFound):  # deleted: nothing left to turn off
+                await channel.get_partial_message(lane.message_id).edit(attachments=[], **content)
+        lane.message_id = None  # after the edit: a retried job edits again
+        lane.log.clear()
+
+
 async def _content(
     host: Host, lane: Lane, view: TableView, *, upload: bool = False
 ) -> dict[str, Any]:
@@ -148,11 +166,22 @@ async def _content(
     return content
 
 
-async def _show(host: Host, lane: Lane) -> None:
+def _table_of(host: Host, lane: Lane) -> TableView | None:
+    """The lane's table as it is now, not as the event saw it; None once it closed. A
+    retired lane never looks its table up by channel: a table opened there again since
+    is another table, with a lane of its own."""
+    if lane.retired:
+        return None
     try:
-        view = host.manager.view(lane.channel_id)  # the state now, not the event's
+        return host.manager.view(lane.channel_id)
     except Refused:
-        return  # the table is gone
+        return None
+
+
+async def _show(host: Host, lane: Lane) -> None:
+    view = _table_of(host, lane)
+    if view is None:
+        return  # the table is gone: the send worker's closing edit shows its last look
     old = lane.message_id
     if old is None or lane.repost or too_old(host, old):
         await _post(host, lane, view, await _content(host, lane, view, upload=True))

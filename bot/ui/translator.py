@@ -6,6 +6,8 @@ choice in Brazilian Portuguese and Vietnamese (English is the source, for ``en-U
 ``en-GB`` alike). The strings come from the gettext catalogs (msgctxt
 ``command:<where>``, msgid the English). The games' group names are their variant ids
 in every language (``/a5-draw``): they are names, not words; other groups are translated.
+Its command tree, ``LocaleTree``, also acknowledges every slash command before it runs
+(the rule is ``bot/ui/answering.py``'s).
 """
 
 from __future__ import annotations
@@ -16,13 +18,19 @@ from discord.app_commands import TranslationContextLocation as Where
 from bot.engine import VARIANTS
 
 from . import i18n
+from .answering import acknowledge, command_ack
 
 
 class LocaleTree(app_commands.CommandTree):
-    """Every slash command and autocomplete is answered in its reader's language."""
+    """Every slash command and autocomplete is answered in its reader's language, and every
+    slash command is acknowledged before its checks and its callback run (see
+    ``bot/ui/answering.py``): nothing it awaits can make it miss Discord's 3 s."""
 
     async def interaction_check(self, interaction: Interaction, /) -> bool:
         i18n.for_interaction(interaction)
+        ack = command_ack(interaction)
+        if ack is not None:
+            await acknowledge(interaction, ack)
         return True
 
 

@@ -47,7 +47,8 @@ async def test_a_click_is_answered_by_update_message_carrying_the_new_table(tmp_
         table = await open_table(h, "a6-draw", [ALICE, BOB])
         dealt = await h.click(ALICE, table, h.message(table.id).custom_id_for("Deal"))
         assert dealt.callback_type == 7 and dealt.message.id == table.id
-        assert dealt.ephemeral and dealt.attachments == ["hand.png"]  # Alice's cards, privately
+        assert dealt.followups == []  # no private message: Alice's cards went by DM
+        assert h.dms(ALICE)[-1].attachments == ["hand.png"]
         assert channel_edits(dealt.sent) == []  # the table went out with the answer
         assert "Check" in [b["label"] for b in h.message(table.id).buttons()]
         assert_table_shows_latest(h, TABLE)
@@ -55,7 +56,7 @@ async def test_a_click_is_answered_by_update_message_carrying_the_new_table(tmp_
         clicked = await h.click(player, table, h.message(table.id).custom_id_for("Check"))
         assert clicked.callback_type == 7
         shown = clicked.callback_data  # the table after the check, in the answer itself
-        assert "checks" in str(shown["embeds"]) and "✅" in str(clicked.embeds)
+        assert "checks" in str(shown["embeds"]) and clicked.followups == []  # nothing private
         assert channel_edits(clicked.sent) == []
         assert_table_shows_latest(h, TABLE)
 
@@ -71,7 +72,7 @@ async def test_a_slow_step_is_deferred_at_once_and_the_table_follows_as_the_orig
         assert first.path.endswith("/callback") and first.json["type"] == 6
         assert any(s.method == "PATCH" and s.path.endswith("/messages/@original") for s in rest)
         assert channel_edits(dealt.sent) == []
-        assert dealt.ephemeral and "hand.png" in dealt.attachments
+        assert dealt.followups == [] and h.dms(ALICE)[-1].attachments == ["hand.png"]
         assert_table_shows_latest(h, TABLE)
 
 

@@ -65,7 +65,7 @@ async def test_nothing_of_the_click_that_ended_a_hand_is_kept(tmp_path):
         await h.settle()
         mine = [s for s in folded.sent if s.interaction_token == folded.token]
         followups = [s for s in mine if s.method == "POST" and not s.path.endswith("/callback")]
-        assert [s.visibility for s in followups] == ["ephemeral", "public"]  # the result
+        assert [s.visibility for s in followups] == ["public"]  # the result (no private one)
         # the send worker is done with that job: its click (interaction, message) is let go
         assert alive(discord.Interaction, discord.Message) == []
 

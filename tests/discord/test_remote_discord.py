@@ -53,7 +53,7 @@ async def test_a_click_answered_by_update_message_shows_the_new_table_over_http(
         since = len(await h.fetch_log())
         dealt = await h.click(ALICE, table, h.message(table.id).custom_id_for("Deal"))
         assert dealt.callback_type == 7 and dealt.message.id == table.id
-        assert dealt.ephemeral and dealt.attachments == ["hand.png"]  # Alice's cards, privately
+        assert dealt.followups == []  # no private message: Alice's cards went by DM
         assert "Check" in [b["label"] for b in h.message(table.id).buttons()]
         assert_table_shows_latest(h, TABLE)
         view = h.bot.manager.view(TABLE)  # type: ignore[attr-defined]

@@ -112,8 +112,8 @@ async def test_dms_and_my_hand_name_the_channel_and_the_hand(tmp_path):
         assert where in h.dms(ALICE)[-1].text  # after the DM check made when she joined
         mine = await click(h, BOB, table, "My hand")
         assert mine.ephemeral and where in str(mine.embeds)
-        acted = await passive_step(h, table)
-        assert where in str(acted.embeds)
+        acted = await h.slash(to_act(h), TABLE, "a6-draw check")  # a command's private answer
+        assert acted.ephemeral and where in str(acted.embeds)
 
 
 # ----------------------------------------------------------------- slash command schema

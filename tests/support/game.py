@@ -70,6 +70,7 @@ class Game:
 
     async def step(self, use_slash: bool) -> Reply:
         before = self.manager.tables[self.channel].hand
+        moves = len(before.actions) if before is not None else 0
         view = self.manager.view(self.channel)
         user = self.by_id[view.to_act_user]
         hand = view.hand
@@ -88,9 +89,23 @@ class Game:
                 reply = await self.h.click(
                     user, self.table, next(c for c in ids if f":{action}:" in c)
                 )
-        assert reply.ephemeral, "action replies are ephemeral: they show the actor's cards"
-        if "✅" not in str(reply.embeds):
+        if reply.callback_type == 4:
             raise AssertionError(f"the action was refused: {reply.content}")
+        picker = reply.message if reply.kind == 3 and reply.callback_type == 6 else None
+        if use_slash:
+            assert reply.ephemeral, "a command's answer is private: it shows the actor's cards"
+            shown = str(reply.embeds)
+        elif picker is not None and picker.ephemeral:  # the discard picker, updated in place
+            assert reply.followups == [], "a draw leaves no private message besides the picker"
+            shown = str(picker.embeds)
+        else:  # a click on the table message: the table is the answer (issue 39)
+            assert reply.callback_type in (6, 7), reply
+            assert [m for m in reply.followups if m.ephemeral] == [], "no private message"
+            now = self.manager.tables[self.channel].hand
+            moved = now is not before or len(now.actions) > moves
+            shown = "✅" if moved else ""  # the step was applied: the table shows it
+        if "✅" not in shown:
+            raise AssertionError(f"the action was not applied: {reply.content}")
         ended = before if before is not self.manager.tables[self.channel].hand else None
         self.check_privacy(ended)
         return reply
