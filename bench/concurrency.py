@@ -22,7 +22,8 @@ closes and forced closes while a hand settles, kicks, computer players, hints, a
   longest stall (the loop thread's CPU time in its longest gap; the wall time is
   printed too).
 
-    python bench/concurrency.py [--seed 1] [--bursts 400] [--database-url URL]
+    python bench/concurrency.py [--seed 1] [--bursts 400] [--without KIND,...]
+                                [--database-url URL]
 
 prints its figures and exits 1 if the audit found anything. ``tests/tables/
 test_concurrency_random.py`` runs a short storm on SQLite and on PostgreSQL.
@@ -854,8 +855,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bursts", type=int, default=400)
     parser.add_argument("--burst-size", type=int, default=12)
     parser.add_argument("--database-url", help="a PostgreSQL URL (default: a SQLite file)")
+    parser.add_argument(
+        "--without",
+        default="",
+        help=f"kinds of request left out, comma-separated: {','.join(KINDS)}",
+    )
     args = parser.parse_args(argv)
-    plan = replace(Plan(), seed=args.seed, bursts=args.bursts, burst_size=args.burst_size)
+    left_out = set(filter(None, args.without.split(",")))
+    if left_out - set(KINDS):
+        parser.error(f"unknown kinds: {', '.join(sorted(left_out - set(KINDS)))}")
+    kinds = tuple(k for k in KINDS if k not in left_out)
+    plan = replace(
+        Plan(), seed=args.seed, bursts=args.bursts, burst_size=args.burst_size, kinds=kinds
+    )
     logging.basicConfig(level=logging.WARNING)
     with tempfile.TemporaryDirectory() as tmp:
         target: Path | str = args.database_url or Path(tmp) / "storm.db"
