@@ -76,9 +76,9 @@ FIRST_USER = 700_000
 # often: mostly play, so that hands finish; the rest now and then.
 KINDS = {
     "open": 2,
-    "join": 3,
+    "join": 4,
     "leave": 1,
-    "sit_out": 1,
+    "sit_out": 2,
     "deal_twice": 2,
     "act": 12,
     "double_click": 3,
@@ -252,8 +252,10 @@ class Storm:
         channel: int | None,
         make: Callable[[], Awaitable[Any]],
         touches: tuple[int, ...] = (),
+        probe: Callable[[], Awaitable[Any]] | None = None,
     ) -> Any:
-        """Run one request; count it; a refusal must leave its table as it was."""
+        """Run one request; count it; a refusal must leave its table as it was (and what
+        ``probe`` reads, when given: a request with no table, e.g. a refill)."""
         self.report.requests[kind] += 1
         mine = (channel, *touches) if channel is not None else touches
         for c in mine:
@@ -262,10 +264,17 @@ class Storm:
         alone = channel is not None and self.in_flight[channel] == 1
         started = self.started[channel] if channel is not None else 0
         before = self._state(channel)
+        probed = await probe() if probe is not None else None
         try:
             return await make()
         except Refused as exc:
             self.report.refusals[exc.code.value] += 1
+            if probe is not None:
+                self.report.refusals_checked += 1
+                if (now := await probe()) != probed:
+                    self.report.violations.append(
+                        f"{kind} was refused ({exc}) but changed {probed} to {now}"
+                    )
             after = self._state(channel)
             alone = alone and channel is not None and self.started[channel] == started
             if alone and after[0] == before[0]:  # nothing else happened there meanwhile
@@ -365,9 +374,25 @@ class Storm:
 
     async def _open(self) -> None:
         free = [c for c in self.channel_guild if not self.m.has_table(c)]
-        if free and self.rng.random() < 0.7:
+        wanted = len(self.channel_guild) - len(free) < self.plan.tables
+        if free and (wanted or self.rng.random() < 0.3):
             channel = self.rng.choice(free)
-            await self.open_one(channel, self.rng.choice(GAMES), practice=self.rng.random() < 0.2)
+            practice = self.rng.random() < 0.2
+            await self.open_one(channel, self.rng.choice(GAMES), practice=practice)
+            if practice:
+                return
+            # people come to a new table: a few of the server's, at once
+            guild = self.channel_guild[channel]
+            free_people = [
+                u for u in self.guild_users(guild) if len(self.seats_of(u)) < self.plan.per_user
+            ]
+            comers = self.rng.sample(free_people, min(len(free_people), self.rng.randint(2, 4)))
+            await asyncio.gather(
+                *(
+                    self.call("join", channel, partial(self.m.join, channel, u, f"p{u}"))
+                    for u in comers
+                )
+            )
             return
         channel = self.rng.choice(list(self.channel_guild))  # a table there, a bad game or size
         guild = self.channel_guild[channel]
@@ -402,7 +427,10 @@ class Storm:
         people = self.people_at(channel) if channel is not None else []
         if channel is None or not people:
             return
-        user = self.rng.choice(people)
+        view = self.m.view(channel)
+        out = [s.user_id for s in view.seats if s.sitting_out and s.bot is None]
+        # the timers sit out whoever times out twice: mostly, someone comes back
+        user = self.rng.choice(out if out and self.rng.random() < 0.8 else people)
         await self.call("sit_out", channel, lambda: self.m.sit_out(channel, user))
 
     async def _deal_twice(self) -> None:
@@ -477,10 +505,20 @@ class Storm:
         try:
             await asyncio.gather(
                 self.call("deal", channel, lambda: self.m.deal(channel, user)),
-                self.call("refill", None, lambda: self.m.refill(guild, user, f"p{user}")),
+                self.call(
+                    "refill",
+                    None,
+                    partial(self.m.refill, guild, user, f"p{user}"),
+                    probe=partial(self.refilled, guild, user),
+                ),
             )
         finally:
             self.busy_users.discard(user)
+
+    async def refilled(self, guild: int, user: int) -> tuple[int, int] | None:
+        """What only a refill changes: the account's refills and its grant."""
+        account = await self.m.store.balance(guild, user)
+        return None if account is None else (account.refilled, account.granted)
 
     async def _forget(self) -> None:
         guild = self.rng.choice(self.guilds)
