@@ -20,8 +20,10 @@ __all__ = [
     "INTEGRITY_ERRORS",
     "Connection",
     "Row",
+    "Timeouts",
     "open_connection",
 ]
+Timeouts = postgres.Timeouts
 
 # A constraint or ledger guard of the database refused a write (either backend).
 INTEGRITY_ERRORS: tuple[type[Exception], ...] = (
@@ -32,10 +34,13 @@ INTEGRITY_ERRORS: tuple[type[Exception], ...] = (
 GUILD_TAKEN = asyncpg.LockNotAvailableError
 
 
-async def open_connection(target: str | Path) -> Connection:
-    """A migrated connection to ``target`` (a SQLite path or a postgresql:// URL)."""
+async def open_connection(
+    target: str | Path, timeouts: postgres.Timeouts | None = None
+) -> Connection:
+    """A migrated connection to ``target`` (a SQLite path or a postgresql:// URL);
+    ``timeouts`` bound PostgreSQL's statements (None: unbounded, for tools)."""
     if postgres.is_postgres_url(target):
-        return await postgres.open_database(str(target))
+        return await postgres.open_database(str(target), timeouts)
     conn = await sqlite.open_database(target)
     conn.row_factory = sqlite3.Row
     return conn

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from bot.storage import postgres
-from bot.storage.backend import Connection, Row, open_connection
+from bot.storage.backend import Connection, Row, Timeouts, open_connection
 from bot.storage.errors import StorageError
 from bot.storage.sqlite import rollback_quietly
 
@@ -51,7 +51,11 @@ class Database:
     cut) is replaced when the next transaction begins: nothing of that transaction
     was sent, so it simply runs on the new session, after every ``on_reconnect``
     hook (``Ownership`` re-claims its guilds there). A transaction cut off midway
-    raises to its caller (it may or may not have committed: the caller reloads)."""
+    raises to its caller (it may or may not have committed: the caller reloads).
+    A session that stops answering (a statement gets no reply within
+    ``Timeouts.silence``) counts as lost: it is given up at once, so the lock is
+    released and the next transaction replaces it (``postgres.reconnect`` first ends
+    the old server session, so whatever it left open is settled before anyone reads)."""
 
     def __init__(self, conn: Connection, clock: Clock = time.time) -> None:
         self.conn = conn  # see backend.open_connection
@@ -69,19 +73,44 @@ class Database:
             try:
                 await conn.execute(sql)
                 return conn
-            except Exception:
+            except Exception as error:
+                self._failed(conn, error)
                 if not conn.lost():
                     raise
         log.warning("the PostgreSQL session was lost; opening a new one")
         self.conn = conn = await postgres.reconnect(conn)
-        for hook in self.on_reconnect:
-            await hook(conn)
-        await conn.execute(sql)
+        try:
+            for hook in self.on_reconnect:
+                await hook(conn)
+            await conn.execute(sql)
+        except BaseException:
+            conn.abandon()  # half set up (guilds not all re-claimed): the next one starts over
+            raise
         return conn
 
+    @staticmethod
+    def _failed(conn: Connection, error: BaseException) -> None:
+        """A statement got no answer in time: the session is taken for dead (the lock
+        must not wait on it again), and the next transaction replaces it."""
+        if isinstance(error, TimeoutError) and isinstance(conn, postgres.PgConnection):
+            conn.abandon()
+
+    @staticmethod
+    async def _rollback(conn: Connection) -> None:
+        """End a failed transaction; on PostgreSQL a session that cannot is given up."""
+        if not isinstance(conn, postgres.PgConnection):
+            await rollback_quietly(conn)
+        elif not conn.lost():
+            try:
+                await conn.execute("ROLLBACK")
+            except Exception:  # its state is unknown now: a new session is safer
+                conn.abandon()
+
     @classmethod
-    async def open(cls, target: str | Path, clock: Clock = time.time) -> Database:
-        return cls(await open_connection(target), clock)
+    async def open(
+        cls, target: str | Path, clock: Clock = time.time, timeouts: Timeouts | None = None
+    ) -> Database:
+        return cls(await open_connection(target, timeouts), clock)
 
     async def close(self) -> None:
         async with self.lock:
@@ -106,8 +135,9 @@ class Database:
             await conn.execute("COMMIT")
             if commit_hook is not None:
                 commit_hook(step, "after")
-        except BaseException:
-            await rollback_quietly(conn)  # nothing to undo if COMMIT already ran
+        except BaseException as error:
+            self._failed(conn, error)
+            await self._rollback(conn)  # nothing to undo if COMMIT already ran
             raise
 
     @asynccontextmanager
@@ -117,8 +147,11 @@ class Database:
             conn = await self._begin("BEGIN")
             try:
                 yield conn
+            except BaseException as error:
+                self._failed(conn, error)
+                raise
             finally:
-                await rollback_quietly(conn)
+                await self._rollback(conn)
 
 
 async def one(conn: Connection, sql: str, args: Sequence[Any] = ()) -> Row | None:

@@ -18,15 +18,27 @@ small connection interface (``backend.Connection``): aiosqlite's, and
   transaction-scoped advisory lock makes concurrent start-ups apply each migration once.
 * durability: PostgreSQL's defaults (``fsync=on``, ``synchronous_commit=on``):
   COMMIT returns once the WAL is flushed, as with SQLite's ``synchronous=FULL``.
+* time bounds (``Timeouts``): the server cancels a statement after
+  ``statement_timeout`` and ends a session left idle inside a transaction; the
+  client gives up on a session that stays silent a while longer (a half-open
+  connection: the network or the server vanished without a reset) and abandons
+  it, and ``reconnect`` ends the old server session before the new one is used, so
+  a transaction the old one left open is settled (committed or rolled back) before
+  anything reads again, and its advisory locks (the guild fence) pass to the new one.
 """
 
 from __future__ import annotations
 
-import contextlib
+import asyncio
 import functools
+import logging
 import re
+import socket
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import asyncpg
 
@@ -34,6 +46,45 @@ from bot.storage.migrations import MIGRATIONS
 from bot.storage.migrations_pg import postgres_script
 
 MIGRATION_LOCK = 0x706F6B6572  # pg_advisory_xact_lock key while migrating ("poker")
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Timeouts:
+    """How long PostgreSQL may keep the bot waiting, in seconds (settings
+    ``DATABASE_STATEMENT_TIMEOUT`` and ``DATABASE_CONNECT_TIMEOUT``).
+
+    ``statement``: the server cancels a statement that runs longer (the transaction
+    fails and its step reloads), and ends a session idle this long inside a transaction.
+    ``silence``: the client waits this long (a little more than ``statement``, so a live
+    server always answers first) before it takes the session for dead and replaces it.
+    ``connect``: opening a session, and ending the replaced one. TCP keepalives (both
+    sides) probe an idle connection after about ``statement`` seconds, so a peer that
+    vanished between transactions is noticed too."""
+
+    statement: float = 10.0
+    connect: float = 10.0
+
+    @property
+    def silence(self) -> float:
+        return self.statement * 1.5
+
+    @property
+    def keepalive(self) -> tuple[int, int, int]:
+        """Seconds idle before the first probe, seconds between probes, probes."""
+        return max(1, round(self.statement)), max(1, round(self.statement / 3)), 3
+
+    def server_settings(self) -> dict[str, str]:
+        ms = str(max(1, round(self.statement * 1000)))
+        idle, interval, count = self.keepalive
+        return {
+            "statement_timeout": ms,
+            "idle_in_transaction_session_timeout": str(round(self.silence * 1000)),
+            "tcp_keepalives_idle": str(idle),
+            "tcp_keepalives_interval": str(interval),
+            "tcp_keepalives_count": str(count),
+            "tcp_user_timeout": str(round(self.silence * 1000)),
+        }
 
 
 def is_postgres_url(target: object) -> bool:
@@ -113,13 +164,31 @@ class PgConnection:
 
     row_factory: Any = None  # asyncpg's records already index by name and position
 
-    def __init__(self, conn: asyncpg.Connection, url: str = "") -> None:
+    def __init__(
+        self,
+        conn: asyncpg.Connection,
+        url: str = "",
+        timeouts: Timeouts | None = None,
+        started: datetime | None = None,
+    ) -> None:
         self.raw = conn
         self.url = url  # to open a new session when this one is lost
+        self.timeouts = timeouts  # None: nothing bounded (tools, tests)
+        # the server session: ended by ``reconnect`` if it outlived its client
+        self.pid: int = conn.get_server_pid()
+        self.started = started
 
     def lost(self) -> bool:
-        """Is the session gone (terminated, the server restarted, the network cut)?"""
+        """Is the session gone (terminated, the server restarted, the network cut, or
+        given up by ``abandon``)?"""
         return bool(self.raw.is_closed())
+
+    def abandon(self) -> None:
+        """Give the session up at once, without a word to the server (it stopped
+        answering, or its state is unknown); the next transaction opens a new one."""
+        if not self.raw.is_closed():
+            log.warning("the PostgreSQL session %s stopped answering; giving it up", self.pid)
+        self.raw.terminate()
 
     def execute(self, sql: str, parameters: Iterable[Any] | None = None) -> Any:
         return _Statement(self.raw, sql, tuple(parameters or ()))
@@ -130,7 +199,10 @@ class PgConnection:
             await self.raw.executemany(translate(sql), rows)
 
     async def close(self) -> None:
-        await self.raw.close()
+        if self.timeouts is None:
+            await self.raw.close()
+        else:  # a silent server must not hold up the shutdown
+            await self.raw.close(timeout=self.timeouts.silence)
 
 
 async def schema_version(conn: asyncpg.Connection) -> int:
@@ -164,24 +236,106 @@ async def migrate(conn: asyncpg.Connection, migrations: list[str] | None = None)
     return version
 
 
-async def connect(url: str) -> asyncpg.Connection:
-    """A connection to ``url`` (extra query parameters are server settings)."""
-    return await asyncpg.connect(url)
+def _keep_alive(conn: asyncpg.Connection, timeouts: Timeouts) -> None:
+    """TCP keepalives on the client's socket (a Unix socket has none)."""
+    transport = getattr(conn, "_transport", None)  # asyncpg offers no public way
+    sock = transport.get_extra_info("socket") if transport is not None else None
+    if sock is None or sock.family not in (socket.AF_INET, socket.AF_INET6):
+        return
+    idle, interval, count = timeouts.keepalive
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+    for option, value in (
+        ("TCP_KEEPIDLE", idle),
+        ("TCP_KEEPINTVL", interval),
+        ("TCP_KEEPCNT", count),
+        ("TCP_USER_TIMEOUT", round(timeouts.silence * 1000)),
+    ):
+        if hasattr(socket, option):  # Linux has them all
+            sock.setsockopt(socket.IPPROTO_TCP, getattr(socket, option), value)
 
 
-async def open_database(url: str) -> PgConnection:
-    """Connect and migrate to the latest schema."""
+async def connect(url: str, timeouts: Timeouts | None = None) -> asyncpg.Connection:
+    """A connection to ``url`` (extra query parameters are server settings, and win
+    over the ones ``timeouts`` sets), bounded by ``timeouts`` if given."""
+    if timeouts is None:
+        return await asyncpg.connect(url)
+    given = parse_qs(urlsplit(url).query)
+    settings = {k: v for k, v in timeouts.server_settings().items() if k not in given}
+    conn = await asyncpg.connect(
+        url,
+        timeout=timeouts.connect,
+        command_timeout=timeouts.silence,
+        server_settings=settings,
+    )
+    _keep_alive(conn, timeouts)
+    return conn
+
+
+async def _identified(
+    conn: asyncpg.Connection, url: str, timeouts: Timeouts | None
+) -> PgConnection:
+    """The working session, with what identifies it on the server (pid and start)."""
+    try:
+        started = await conn.fetchval(
+            "SELECT backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid()"
+        )
+    except BaseException:
+        conn.terminate()
+        raise
+    return PgConnection(conn, url, timeouts, started)
+
+
+async def open_database(url: str, timeouts: Timeouts | None = None) -> PgConnection:
+    """Connect and migrate to the latest schema. With ``timeouts``, the migrations run on
+    a session of their own, with no time bound (a large one may take long)."""
     conn = await connect(url)
     try:
         await migrate(conn)
     except BaseException:
         await conn.close()
         raise
-    return PgConnection(conn, url)
+    if timeouts is not None:
+        await conn.close()
+        conn = await connect(url, timeouts)
+    return await _identified(conn, url, timeouts)
 
 
 async def reconnect(lost: PgConnection) -> PgConnection:
-    """A new session to the database of a lost one (already migrated: no migrations)."""
-    with contextlib.suppress(Exception):
-        await lost.raw.close()  # nothing to close cleanly on a dead socket
-    return PgConnection(await connect(lost.url), lost.url)
+    """A new session to the database of a lost one (already migrated: no migrations).
+
+    The old server session is ended first if it is still there (its client gave it up,
+    but the server may not know): a transaction it left open then rolls back, or its
+    COMMIT has landed, before anything runs on the new one, and the guilds' advisory
+    locks it held are free for the new one to take again."""
+    lost.abandon()  # nothing to close cleanly on a dead socket
+    new = await _identified(await connect(lost.url, lost.timeouts), lost.url, lost.timeouts)
+    try:
+        await _end_session(new.raw, lost)
+    except BaseException:
+        new.raw.terminate()
+        raise
+    return new
+
+
+async def _end_session(conn: asyncpg.Connection, old: PgConnection) -> None:
+    """Terminate ``old``'s server session (same pid and start: never another's) and wait
+    until it is gone, at most ``timeouts.connect`` seconds."""
+    if old.started is None:  # not known on the server (a test's stand-in)
+        return
+    args = (old.pid, old.started)
+    same = "FROM pg_stat_activity WHERE pid = $1 AND backend_start = $2"
+    try:
+        if not await conn.fetchval(f"SELECT count(*) {same}", *args):
+            return
+        log.warning("ending the old PostgreSQL session %s before using the new one", old.pid)
+        await conn.fetchval(f"SELECT pg_terminate_backend(pid) {same}", *args)
+    except asyncpg.InsufficientPrivilegeError:
+        log.warning("may not end the old PostgreSQL session %s; it ends on its own", old.pid)
+        return
+    loop = asyncio.get_running_loop()
+    until = loop.time() + (old.timeouts or Timeouts()).connect
+    while await conn.fetchval(f"SELECT count(*) {same}", *args):
+        if loop.time() > until:
+            log.warning("the old PostgreSQL session %s is still there", old.pid)
+            return
+        await asyncio.sleep(0.01)

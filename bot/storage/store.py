@@ -21,7 +21,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from bot.storage.backend import Connection, open_connection
+from bot.storage.backend import Connection, Timeouts, open_connection
 from bot.storage.database import Clock, Database
 from bot.storage.dm_channels import DmChannel, DmChannels
 from bot.storage.errors import (
@@ -97,11 +97,14 @@ class Store:
         self.stats = Stats(self._db)
 
     @classmethod
-    async def open(cls, target: str | Path, clock: Clock = time.time) -> Store:
+    async def open(
+        cls, target: str | Path, clock: Clock = time.time, timeouts: Timeouts | None = None
+    ) -> Store:
         """Open a SQLite file path or a ``postgresql://`` URL, migrated and repaired: a live
         hand whose table is closed (left by a close that came between a hand's last action
-        and its settlement, before the database refused such closes) is cancelled."""
-        store = cls(await open_connection(target), clock)
+        and its settlement, before the database refused such closes) is cancelled.
+        ``timeouts`` bound PostgreSQL (see ``postgres.Timeouts``); None: unbounded."""
+        store = cls(await open_connection(target, timeouts), clock)
         try:
             for hand_id, channel_id in await store._hands.repair_orphans():
                 log.warning(
