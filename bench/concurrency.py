@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import logging
 import random
@@ -59,6 +60,7 @@ import asyncpg  # noqa: E402
 from bot.engine import VARIANTS  # noqa: E402
 from bot.engine.replay import replay_bytes  # noqa: E402
 from bot.engine.simulate import weighted_move  # noqa: E402
+from bot.heap import freeze_heap, stop_freezing  # noqa: E402
 from bot.practice.driver import PracticeDriver  # noqa: E402
 from bot.storage.errors import PlayerInHand, UnknownAccount  # noqa: E402
 from bot.storage.postgres import translate  # noqa: E402
@@ -126,6 +128,7 @@ class Report:
     live_hands_audited: int = 0
     stall: float = 0.0  # longest gap of the event loop, wall seconds
     stall_cpu: float = 0.0  # the loop thread's CPU seconds within its longest gap
+    gc_pause: float = 0.0  # the garbage collector's longest pass, seconds
     elapsed: float = 0.0
 
     def figures(self) -> str:
@@ -139,7 +142,8 @@ class Report:
             f"({self.replayed_cli} through the CLI); live hands audited {self.live_hands_audited}; "
             f"settings bursts checked {self.settings_checked}",
             f"longest loop stall {self.stall * 1000:.0f} ms wall, "
-            f"{self.stall_cpu * 1000:.0f} ms of the loop thread's CPU",
+            f"{self.stall_cpu * 1000:.0f} ms of the loop thread's CPU; "
+            f"longest garbage collection {self.gc_pause * 1000:.0f} ms",
             f"violations {len(self.violations)}, errors {len(self.errors)}",
         ]
         lines += [f"  violation: {v}" for v in self.violations[:20]]
@@ -189,7 +193,9 @@ class Reader:
         if isinstance(self.target, str):
             self.pg = await asyncpg.connect(self.target)
         else:
-            self.lite = sqlite3.connect(f"file:{self.target}?mode=ro", uri=True)
+            # read off the event loop (the stall monitor runs meanwhile): from a thread
+            uri = f"file:{self.target}?mode=ro"
+            self.lite = sqlite3.connect(uri, uri=True, check_same_thread=False)
         return self
 
     async def __aexit__(self, *exc: object) -> None:
@@ -202,8 +208,9 @@ class Reader:
         if self.pg is not None:
             records = await self.pg.fetch(translate(sql), *args)
             return [tuple(_plain(v) for v in r.values()) for r in records]
-        assert self.lite is not None
-        return self.lite.execute(sql, args).fetchall()
+        lite = self.lite
+        assert lite is not None
+        return await asyncio.to_thread(lambda: lite.execute(sql, args).fetchall())
 
 
 def _plain(value: Any) -> Any:
@@ -704,6 +711,22 @@ async def stall_monitor(report: Report, stop: asyncio.Event) -> None:
     """The longest gap between two wake-ups of a 5 ms sleep, and the loop thread's CPU
     time within it (a blocking call shows as CPU; another process's load does not)."""
     loop = asyncio.get_running_loop()
+    began: list[float] = []
+
+    def collected(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            began[:] = [time.perf_counter()]
+        elif began:
+            report.gc_pause = max(report.gc_pause, time.perf_counter() - began[0])
+
+    gc.callbacks.append(collected)
+    try:
+        await _watch(report, stop, loop)
+    finally:
+        gc.callbacks.remove(collected)
+
+
+async def _watch(report: Report, stop: asyncio.Event, loop: asyncio.AbstractEventLoop) -> None:
     while not stop.is_set():
         start, cpu = loop.time(), time.thread_time()
         await asyncio.sleep(0.005)
@@ -856,7 +879,12 @@ async def run(target: Path | str, plan: Plan) -> Report:
     storm = Storm(manager, book, plan)
     report = storm.report
     stop = asyncio.Event()
-    with errors_logged(report):
+    # the bot's own heap policy (bot/run.py does this after start-up): what is alive now
+    # (in a test process, every earlier test's leftovers too) is never walked again
+    freeze_heap()
+    with errors_logged(report), contextlib.ExitStack() as heap:
+        heap.callback(gc.unfreeze)
+        heap.callback(stop_freezing)
         monitor = asyncio.create_task(stall_monitor(report, stop))
         try:
             await storm.setup()

@@ -22,6 +22,7 @@ SHORT = Plan(seed=11, bursts=120, burst_size=10)
 
 def assert_clean(report: Report) -> None:
     """What the audit found, in full; and that it audited something real."""
+    print(report.figures())  # shown with -s, and with a failure
     assert report.violations == [], report.figures()
     assert report.errors == [], report.figures()
     assert report.stall_cpu < 0.2, report.figures()  # no blocking call on the event loop
