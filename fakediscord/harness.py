@@ -201,15 +201,28 @@ def _code_of(obj: Any) -> Any:
     return getattr(obj, "cr_code", None) or getattr(obj, "gi_code", None)
 
 
-def _sleep_due(coro: Any) -> float | None:
-    """When an ``asyncio.sleep`` in progress ends, read off its own timer: any event loop's
-    (uvloop keeps no list of timers that ``_timer_futures`` could read)."""
-    if _code_of(coro) is not asyncio.tasks.sleep.__code__:
-        return None
-    # CPython's asyncio.sleep keeps its timer in the local ``h``; should that change,
-    # tests/test_harness.py::test_sleeps_are_told_apart_on_uvloop_too fails
-    handle = coro.cr_frame.f_locals.get("h")
-    return None if handle is None else float(handle.when())
+_REAL_SLEEP = asyncio.sleep
+
+
+class _Sleeps:
+    """Every ``asyncio.sleep`` in flight while a harness is active, told to the harness by
+    the sleep itself: which task sleeps, until when (loop time), and whether the sleep is
+    the harness's own (Discord taking its time to answer a request: work in progress,
+    however long). Installed as ``asyncio.sleep`` for the harness's lifetime, so nothing
+    is read off the event loop's or a coroutine's internals, on any loop (uvloop too)."""
+
+    def __init__(self) -> None:
+        self.due: dict[asyncio.Task[Any], tuple[float, bool]] = {}
+
+    async def sleep(self, delay: float, result: Any = None, *, own: bool = False) -> Any:
+        task = asyncio.current_task()
+        if task is None or delay <= 0:
+            return await _REAL_SLEEP(delay, result)
+        self.due[task] = (asyncio.get_running_loop().time() + delay, own)
+        try:
+            return await _REAL_SLEEP(delay, result)
+        finally:
+            self.due.pop(task, None)
 
 
 # --------------------------------------------------------------------------------------------
@@ -271,8 +284,10 @@ class DiscordHarness(FakeDiscord):
     error_loggers:
         Logger names whose ERROR records become test failures.
     short_timer:
-        Sleeps shorter than this many seconds count as "still working" when settling; longer
-        ones (turn timers, view timeouts) count as idle.
+        The bot's own sleeps shorter than this many seconds count as "still working" when
+        settling; longer ones (turn timers, view timeouts) count as idle. Every sleep tells
+        the harness its end (``asyncio.sleep`` is the harness's while it is active); the
+        harness's own request latency is always work in progress, however long.
     auto_sync:
         If the bot did not sync its command tree during setup, sync it globally once (like a
         deploy step) so that the schema used to build slash payloads exists.
@@ -328,6 +343,7 @@ class DiscordHarness(FakeDiscord):
         self._prune_at = 1000
         self._undo: list[Any] = []
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._sleeps = _Sleeps()
 
     # ---------------------------------------------------------------- context management ----
     async def __aenter__(self) -> DiscordHarness:
@@ -389,6 +405,7 @@ class DiscordHarness(FakeDiscord):
 
         loop.set_task_factory(factory)
         self._undo.append(lambda: loop.set_task_factory(previous))
+        self._patch(asyncio, "sleep", self._sleeps.sleep)  # every sleep says when it ends
 
         old_handler = loop.get_exception_handler()
 
@@ -1111,40 +1128,25 @@ class DiscordHarness(FakeDiscord):
             return True
         return any(_code_of(obj) is DiscordHarness.settle.__code__ for obj in chain)
 
-    def _timer_futures(self) -> dict[int, float]:
-        """id(future) -> deadline, for futures a pending loop timer will resolve."""
-        loop = asyncio.get_running_loop()
-        out: dict[int, float] = {}
-        for handle in getattr(loop, "_scheduled", ()):
-            if not handle.cancelled():
-                for arg in getattr(handle, "_args", None) or ():
-                    out[id(arg)] = handle.when()
-        return out
-
-    def _is_idle(self, task: asyncio.Task, timers: dict[int, float]) -> bool:
-        chain = _coro_chain(task)
-        if not chain:
-            return False
-        inner = chain[-1]
-        if _code_of(inner) in _IDLE_CODES:
-            return True
-        due = _sleep_due(inner)
-        if due is None:
-            awaited = getattr(task, "_fut_waiter", None)  # the future the task is blocked on
-            due = timers.get(id(awaited)) if awaited is not None else None
-        if due is not None:
-            # long sleeps (turn timers, view timeouts) are idle; short pauses are waited for
+    def _is_idle(self, task: asyncio.Task) -> bool:
+        asleep = self._sleeps.due.get(task)
+        if asleep is not None:
+            due, own = asleep
+            if own:  # Discord is answering one of the bot's requests: work in progress
+                return False
+            # the bot's own sleeps: a timer (a turn's, a view's timeout) is idle; a pause
+            # shorter than short_timer is part of handling the event, and waited for
             return due - asyncio.get_running_loop().time() > self.short_timer
-        return False
+        chain = _coro_chain(task)
+        return bool(chain) and _code_of(chain[-1]) in _IDLE_CODES
 
     def _busy_tasks(self) -> list[asyncio.Task]:
         current = asyncio.current_task()
-        timers = self._timer_futures()
         busy = []
         for t in self._tasks:
             if t.done() or t is current or self._is_harness_task(t):
                 continue
-            if not self._is_idle(t, timers):
+            if not self._is_idle(t):
                 busy.append(t)
         return busy
 
@@ -1157,10 +1159,10 @@ class DiscordHarness(FakeDiscord):
     async def settle(self, timeout: float | None = None) -> None:
         """Run the loop until every task the bot started is finished or idle.
 
-        Idle = sleeping on a timer due later than ``short_timer`` or waiting on an asyncio
-        Event/Queue/Lock/Condition,
-        ``wait_for`` or ``View.wait``.  Anything else (including thread/executor work) is waited
-        for, up to ``timeout`` seconds.
+        Idle = in an ``asyncio.sleep`` of the bot's own due later than ``short_timer``, or
+        waiting on an asyncio Event/Queue/Lock/Condition, ``wait_for`` or ``View.wait``.
+        Anything else (a request Discord is answering, thread/executor work) is waited for,
+        up to ``timeout`` seconds.
         """
         loop = asyncio.get_running_loop()
         deadline = loop.time() + (self.settle_timeout if timeout is None else timeout)
@@ -1236,7 +1238,8 @@ class DiscordHarness(FakeDiscord):
         latency = self.latency
         if isinstance(latency, tuple):
             latency = self._latency_rng.uniform(*latency)
-        await asyncio.sleep(latency)  # a real request always yields to the loop
+        # a real request always yields to the loop; the harness counts it as work
+        await self._sleeps.sleep(latency, own=True)
 
     async def _answered(self, sent: Sent, answer: Callable[[], Any]) -> Any:
         """Answer a recorded request like Discord, keeping the answer or error on it."""

@@ -406,6 +406,18 @@ async def test_every_request_takes_the_injected_latency(h: DiscordHarness) -> No
     assert 0.01 <= h.sent[-1].done_at - h.sent[-1].at < 0.2
 
 
+async def test_a_request_discord_is_answering_is_work_however_long(h: DiscordHarness) -> None:
+    """The harness's own latency is never mistaken for a timer of the bot's: a request
+    slower than ``short_timer`` is still waited for (the old harness settled with the
+    request unanswered and the command's answer missing)."""
+    h.short_timer = 0.05
+    h.latency = 0.2  # each request: four times what counts as a timer of the bot's
+    reply = await h.slash(ALICE, TABLE, "toy post")
+    assert reply.content == "ok"
+    (post,) = [s for s in reply.sent if s.path == f"/channels/{TABLE}/messages"]
+    assert post.done_at is not None and post.done_at - post.at >= 0.2
+
+
 async def test_a_429_is_retried_by_discord_py_after_retry_after(h: DiscordHarness) -> None:
     fault = h.fail(r"POST /channels/\d+/messages$", status=429, retry_after=0.2)
     reply = await h.slash(ALICE, TABLE, "toy post")

@@ -140,11 +140,12 @@ def test_every_copied_file_is_in_the_build_context():
         for line in (ROOT / ".dockerignore").read_text().splitlines()
         if line.startswith("!")
     ]
-    for ins in dockerfile():
-        if ins.keyword == "COPY" and "--from=" not in ins.args:
-            for source in copy_sources(ins):
-                assert source in allowed, f"{source} is excluded by .dockerignore"
-                assert (ROOT / source).exists()
+    copies = [i for i in dockerfile() if i.keyword == "COPY" and "--from=" not in i.args]
+    assert copies, "the Dockerfile copies nothing from the build context"
+    for ins in copies:
+        for source in copy_sources(ins):
+            assert source in allowed, f"{source} is excluded by .dockerignore"
+            assert (ROOT / source).exists()
 
 
 @pytest.mark.skipif(not shutil.which("hadolint"), reason="hadolint is not installed")
@@ -241,7 +242,8 @@ def test_compose_builds_the_bot_image_once_and_both_bots_run_it():
     assert len(images) == 1 and None not in images, images
     builders = [name for name, s in bots.items() if "build" in s]
     assert len(builders) == 1, builders
-    for name, s in bots.items():
-        if name not in builders:  # the tag is ours, built here: never pulled from a registry
-            assert s.get("pull_policy") == "never", name
+    runners = {name: s for name, s in bots.items() if name not in builders}
+    assert runners, "only one bot service: nothing runs the image the other built"
+    for name, s in runners.items():  # the tag is ours, built here: never pulled from a registry
+        assert s.get("pull_policy") == "never", name
     assert "build" not in services["postgres"]

@@ -169,7 +169,9 @@ def test_database_problem_is_one_line_naming_the_file_and_changes_nothing(tmp_pa
     line = one_error_line(run_bot(tmp_path, DISCORD_TOKEN=TOKEN, DATABASE_PATH=str(path)))
     assert line.startswith(f"error: database {path} ") and reason in line, line
     assert network_log(tmp_path) == []  # checked before any network attempt
-    if before is not None:
+    if before is None:  # nothing was there to change: and nothing was made
+        assert not path.is_file()
+    else:
         assert path.read_bytes() == before
         assert not Path(f"{path}-wal").exists() and not Path(f"{path}-shm").exists()
 
@@ -178,11 +180,11 @@ def test_read_only_database_is_one_line_and_changes_nothing(tmp_path):
     path = tmp_path / "read-only.db"
     before = _bot_database(path)
     path.chmod(0o444)
-    prefix: tuple[str, ...] = ()
-    if os.geteuid() == 0:  # root writes anyway: drop the capability that lets it
-        setpriv = shutil.which("setpriv")
-        assert setpriv, "setpriv (util-linux) is needed to test a read-only file as root"
-        prefix = (setpriv, "--inh-caps=-dac_override", "--bounding-set=-dac_override")
+    root = os.geteuid() == 0  # root writes anyway: drop the capability that lets it
+    setpriv = shutil.which("setpriv") or ""
+    assert setpriv or not root, "setpriv (util-linux) is needed to test a read-only file as root"
+    drop = (setpriv, "--inh-caps=-dac_override", "--bounding-set=-dac_override")
+    prefix: tuple[str, ...] = drop if root else ()
     proc = run_bot(tmp_path, prefix=prefix, DISCORD_TOKEN=TOKEN, DATABASE_PATH=str(path))
     line = one_error_line(proc)
     assert line.startswith(f"error: database {path} ") and "read-only" in line

@@ -1,9 +1,15 @@
 """The bot under Discord's real conditions: every REST call takes time (fakediscord/harness.py
-injects it), and still every interaction is answered at once and the table converges."""
+injects it), and still every interaction is answered at once and the table converges.
+
+"At once" is measured against the delays the tests inject, never against this machine's
+speed: an answer that awaited a REST call made after the interaction arrived was sent at
+least ``REST`` seconds after it, so every answer must be sent sooner than that.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 
@@ -28,6 +34,9 @@ from fakediscord.poker import (
 )
 from tests.support.game import Game
 
+REST = 0.3  # seconds every REST call takes, in the tests that bound the first answer
+HOLD = 0.4  # seconds another step holds the database, in the test that holds it
+
 
 @pytest.mark.parametrize(
     ("variant", "count"),
@@ -47,11 +56,9 @@ async def test_whole_hands_of_every_game_under_injected_latency(tmp_path, varian
         assert len(results) == 1 and "Chips" in results[0].text
 
 
-async def test_every_initial_response_is_sent_within_250_ms_while_rest_calls_take_300_ms(
-    tmp_path,
-):
+async def test_every_initial_response_is_sent_before_any_rest_call_could_answer(tmp_path):
     """Nothing is awaited before the answer: not the table edit, not a DM, not a render."""
-    async with DiscordHarness(make_bot(tmp_path / "p.db"), latency=0.3) as h:
+    async with DiscordHarness(make_bot(tmp_path / "p.db"), latency=REST) as h:
         await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
         table = await open_table(h, "a5-draw", [ALICE, BOB, CAROL])
         await h.slash(CAROL, TABLE, "a5-draw deal")  # a 3-seat deal: an edit and 3 DMs
@@ -72,8 +79,8 @@ async def test_every_initial_response_is_sent_within_250_ms_while_rest_calls_tak
         await h.slash(ALICE, TABLE, "balance")
         replies = h.replies()
         assert len(replies) >= 12
-        slow = {r.interaction_id: r.ack_latency for r in replies if r.ack_latency >= 0.25}
-        assert not slow, slow
+        slow = {r.interaction_id: r.ack_latency for r in replies if r.ack_latency >= REST}
+        assert not slow, slow  # each of these awaited a REST call, or longer
         assert_table_shows_latest(h, TABLE)
 
 
@@ -133,7 +140,7 @@ async def test_dms_and_results_arrive_in_the_order_of_the_game(tmp_path):
 
 
 async def test_a_click_during_a_slow_table_edit_is_not_lost(tmp_path):
-    async with DiscordHarness(make_bot(tmp_path / "p.db"), latency=0.3) as h:
+    async with DiscordHarness(make_bot(tmp_path / "p.db"), latency=REST) as h:
         await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
         table = await open_table(h, "a6-draw", [ALICE, BOB])
         await h.slash(ALICE, TABLE, "a6-draw deal")
@@ -147,31 +154,37 @@ async def test_a_click_during_a_slow_table_edit_is_not_lost(tmp_path):
         turn = h.bot.manager.view(TABLE).turn
         second = await step(h, TABLE)  # the next player acts meanwhile
         await first
-        assert second.ack_latency < 0.25
+        assert second.ack_latency < REST  # it did not wait for the edit in flight
         assert h.bot.manager.view(TABLE).turn == turn + 1
         assert_table_shows_latest(h, TABLE)
 
 
 async def test_account_commands_answer_before_their_database_read(tmp_path):
     """/balance, /refill, /history and /leaderboard defer at once: a busy database (here
-    the store held by another step for 400 ms) never makes Discord wait."""
-    async with DiscordHarness(make_bot(tmp_path / "p.db"), latency=0.3) as h:
+    the store held by another step for ``HOLD`` seconds) never makes Discord wait."""
+    async with DiscordHarness(make_bot(tmp_path / "p.db"), latency=REST) as h:
         await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
         await h.slash(ALICE, TABLE, "balance")  # an account to show
         store = h.bot.store  # type: ignore[attr-defined]
         for command in ("balance", "refill", "history", "leaderboard"):
             held = asyncio.Event()
+            since: list[float] = []
 
-            async def busy(held: asyncio.Event) -> None:
+            async def busy(held: asyncio.Event, since: list[float]) -> None:
                 async with store._lock:  # what a long write of another table does
+                    since.append(time.monotonic())  # the harness's clock
                     held.set()
-                    await asyncio.sleep(0.4)
+                    await asyncio.sleep(HOLD)
 
-            task = asyncio.create_task(busy(held))
+            task = asyncio.create_task(busy(held, since))
             await held.wait()
+            released = since[0] + HOLD  # the store is free no sooner than this
             reply = await h.slash(ALICE, TABLE, command)
             await task
-            assert reply.ack_latency < 0.25, (command, reply.ack_latency)
+            assert reply.ack_latency is not None
+            answered = reply.dispatched_at + reply.ack_latency
+            # an answer after the database read would come after the hold, and a REST call
+            assert answered < released and reply.ack_latency < REST, (command, reply.ack_latency)
             text = (
                 reply.content
                 + str(reply.embeds)

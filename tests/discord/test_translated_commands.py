@@ -63,8 +63,10 @@ async def test_every_command_option_and_choice_is_localised(schema) -> None:
                 assert locale not in names, f"{path}: a game's group is named by its id"
             else:
                 assert names.get(locale), f"{path}: no {locale} name"
-            if not is_choice:
-                descriptions = item.get("description_localizations") or {}
+            descriptions = item.get("description_localizations") or {}
+            if is_choice:  # a choice has a name and a value, nothing to describe
+                assert not descriptions, path
+            else:
                 assert descriptions.get(locale), f"{path}: no {locale} description"
                 assert 1 <= len(descriptions[locale]) <= 100, path
         assert not {"en-US", "en-GB"} & set(names), f"{path}: English is the source"
@@ -77,14 +79,14 @@ async def test_localised_names_follow_discords_rules_and_differ_among_siblings(s
         for locale, name in (item.get("name_localizations") or {}).items():
             if is_choice:
                 assert 1 <= len(name) <= 100, f"{path} ({locale}): {name!r}"
-                continue
-            assert valid_name(name), f"{path} ({locale}): {name!r} is not a valid command name"
-            others = [
-                (s.get("name_localizations") or {}).get(locale, s["name"])
-                for s in siblings
-                if s is not item
-            ]
-            assert name not in others, f"{path} ({locale}): {name!r} is used twice"
+            else:
+                assert valid_name(name), f"{path} ({locale}): {name!r} is not a valid name"
+                others = [
+                    (s.get("name_localizations") or {}).get(locale, s["name"])
+                    for s in siblings
+                    if s is not item
+                ]
+                assert name not in others, f"{path} ({locale}): {name!r} is used twice"
 
 
 async def test_the_players_words_are_the_command_names(schema) -> None:

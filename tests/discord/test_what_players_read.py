@@ -221,14 +221,12 @@ async def test_names_are_escaped_and_nobody_is_pinged(tmp_path):
         moderator = discord.Permissions(manage_channels=True, use_application_commands=True)
         h.add_member(make_member(ALICE, permissions=moderator))
         await h.slash(ALICE, TABLE, "table-admin close")  # a public notice, in words
-        with_content = 0
-        for sent in h.public_payloads():
-            body = sent.json if isinstance(sent.json, dict) else {}
-            data = body.get("data", body)  # an interaction callback wraps its message
-            if data.get("content"):  # only content can ping; embeds never do
-                with_content += 1
-                assert data.get("allowed_mentions", {}).get("parse") == [], sent
+        bodies = [sent.json if isinstance(sent.json, dict) else {} for sent in h.public_payloads()]
+        datas = [body.get("data", body) for body in bodies]  # a callback wraps its message
+        with_content = [data for data in datas if data.get("content")]  # embeds never ping
         assert with_content
+        for data in with_content:
+            assert data.get("allowed_mentions", {}).get("parse") == [], data
 
 
 # ----------------------------------------------------------------- honest errors

@@ -80,22 +80,27 @@ def test_start_refuses_a_deck_with_a_value_that_is_no_card():
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_cheap_accessors_match_the_decision(variant):
     v = VARIANTS[variant]
+    phases: set[str] = set()
     for seed in range(40):
         rng = random.Random(seed)
         hand = new_random_hand(variant, v.min_seats + seed % (v.max_seats - v.min_seats + 1), rng)
         while not hand.complete:
             d = hand.decision()
+            phases.add(d.phase)
             assert hand.legal_actions() == d.legal
             if d.phase == "buy":
                 assert hand.buy_sources() == tuple(o.source for o in d.market)
-            if d.phase == "bet":
+            elif d.phase == "bet":
                 assert list(d.costs) == list(d.legal)
+            else:
+                assert d.phase == "draw", d.phase
             hand.apply(random_action(hand, rng))
         assert hand.decision() is None and hand.legal_actions() == ()
         for award in hand.awards:  # names come from a cache keyed by hand value
             ranking = {"high": "high", "low": "a5"}.get(award.label, v.ranking)
             for player, name in award.hand_names.items():
                 assert name == describe(ranking, hand.holdings[hand.seat_of(player)])
+    assert phases == ({"bet", "buy"} if v.split else {"bet", "draw"})  # each branch was taken
 
 
 def test_random_draws_cover_every_count_and_stay_in_hand():
@@ -105,10 +110,12 @@ def test_random_draws_cover_every_count_and_stay_in_hand():
         hand = new_random_hand("a5-triple", 6, rng)
         while not hand.complete:
             action = random_action(hand, rng)
-            if action.action == "discard":
-                held = hand.holdings[hand.to_act]
-                assert set(action.cards) <= set(held)
-                assert len(set(action.cards)) == len(action.cards)
-                counts.add(len(action.cards))
+            if action.action != "discard":
+                hand.apply(action)
+                continue
+            held = hand.holdings[hand.to_act]
+            assert set(action.cards) <= set(held)
+            assert len(set(action.cards)) == len(action.cards)
+            counts.add(len(action.cards))
             hand.apply(action)
     assert counts == {0, 1, 2, 3, 4, 5}

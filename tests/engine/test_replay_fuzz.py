@@ -141,11 +141,12 @@ def mutated_records(draw: st.DrawFn) -> tuple[dict[str, Any], bool]:
 def test_mutated_records_give_a_state_or_an_indexed_error(case):
     record, untouched = case
     code, state = run_main(json.dumps(record).encode("utf-8", "surrogatepass"))
-    if untouched:  # a played record replays cleanly
-        assert code == 0 and state["error"] is None
     error = state["error"]
-    if error and error["index"] is not None:
-        assert 0 <= error["index"] < len(record["actions"])
+    if error is None:
+        assert code == 0
+    else:
+        assert not untouched, f"a played record must replay cleanly: {error}"
+        assert error["index"] is None or 0 <= error["index"] < len(record["actions"])
 
 
 @FUZZ

@@ -327,12 +327,15 @@ def test_triple_draw_bet_sizes_2_2_4_4_and_table_minimum_48():
     hand = hand_of(record("a5-triple", ["a", "b"], 0, deck, [], stack=48))
     capped_rounds = 0
     for action in parse_actions(record("a5-triple", ["a", "b"], 0, deck, acts)["actions"]):
-        if action.action == "call":  # every round's third raise was just made: raising is over
-            d = hand.decision()
-            assert d.player == action.player and d.legal == ("call", "fold")
-            with pytest.raises(IllegalAction):
-                hand.apply(Action(action.player, "raise"))
-            capped_rounds += 1
+        if action.action != "call":
+            hand.apply(action)
+            continue
+        # every round's third raise was just made: raising is over
+        d = hand.decision()
+        assert d.player == action.player and d.legal == ("call", "fold")
+        with pytest.raises(IllegalAction):
+            hand.apply(Action(action.player, "raise"))
+        capped_rounds += 1
         hand.apply(action)
     assert capped_rounds == 4 and hand.complete
     assert hand.contributed == [48, 48]
