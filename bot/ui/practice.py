@@ -1,4 +1,4 @@
-"""Practice tables in Discord: seating computer players, and hints (private)."""
+"""Practice tables in Discord: seating and naming computer players, and hints (private)."""
 
 from __future__ import annotations
 

@@ -19,7 +19,10 @@ async def test_the_discord_benchmark_plays_every_game_and_its_counts_agree(tmp_p
         figures.tally.refused
     )
     assert len(figures.ack) == len(figures.tally.tokens)
-    assert len(figures.answer) == len(figures.tally.tokens)  # each got its private answer
+    # each command got its private answer; a click on the table message none (issue 39),
+    # unless it was refused after its deferral (a button the table had moved past)
+    commands = len(figures.tally.tokens) - figures.tally.clicks
+    assert commands <= len(figures.answer) <= commands + len(figures.tally.refused)
     assert figures.edits == figures.presenter_edits > 0
     assert figures.requests >= figures.webhook >= 2 * len(figures.tally.tokens)
     assert 0 < figures.loop_busy <= 1.05  # the loop thread's CPU over wall time
