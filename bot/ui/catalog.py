@@ -294,6 +294,7 @@ MESSAGES: dict[str, str | Plural] = {
     "result.high.named": "{pot}, high half ({amount})",
     "result.low.named": "{pot}, low half ({amount})",
     "result.returned": "**{name}** gets {chips} back: nobody else could win it",
+    "board.all_in": "{name} (all-in)",
     "result.net": "{name} {net:+d}",
     # ----- general commands
     "leaderboard.title": "Leaderboard — net chips won",

@@ -155,7 +155,9 @@ def board_of(view: TableView) -> Board | None:
     market = tuple(  # the slots' labels too, in the table's language
         (t(f"source.{o.source}"), o.card, o.price) for o in hand.market if o.source != "blind"
     )
-    players = tuple((view.name(s.player), tuple(s.open_cards), s.folded) for s in hand.seats)
+    players = tuple(
+        (_board_name(view, s.player, s.all_in), tuple(s.open_cards), s.folded) for s in hand.seats
+    )
     if hand.complete:  # shown between its last action and its settlement: no round is left
         title = t("table.title.hand", game=game(view.variant), hand_id=view.hand_id)
     else:
@@ -171,6 +173,12 @@ def board_of(view: TableView) -> Board | None:
         locale=i18n.current(),  # numbers written the table's way
     )
     return market, players, hand.pot, labels
+
+
+def _board_name(view: TableView, player: str, all_in: bool) -> str:
+    """A player's name on the board, marked when all-in (a tournament hand, RULES.md §8)."""
+    name = view.name(player)
+    return t("board.all_in", name=name) if all_in else name
 
 
 async def board_files(board: Board | None) -> list[discord.File]:
