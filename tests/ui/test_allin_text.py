@@ -57,8 +57,8 @@ def view_of(rec: dict):
 
 WORDS = {
     "en": ("all-in", "Main pot 75: Ann, Ben, Cara", "Side pot 1 40: Ben, Cara"),
-    "pt-BR": ("all-in", "Pote principal 75: Ann, Ben, Cara", "Pote paralelo 1 40: Ben, Cara"),
-    "vi": ("all-in", "Pot chính 75: Ann, Ben, Cara", "Pot phụ 1 40: Ben, Cara"),
+    "pt-BR": ("all-in", "Pote principal 75: Ann, Ben, Cara", "Side pot 1 40: Ben, Cara"),
+    "vi": ("all-in", "Pot chính 75: Ann, Ben, Cara", "Side pot 1 40: Ben, Cara"),
 }
 
 
@@ -84,8 +84,8 @@ def test_cash_hand_table_message_is_unchanged():
 
 RESULTS = {
     "en": ("Main pot (75)", "**Ann** wins 75 with", "Side pot 1 (120)", "**Cara** wins 120 with"),
-    "pt-BR": ("Pote principal (75)", "**Ann** ganha 75 com", "Pote paralelo 1 (120)", "**Cara**"),
-    "vi": ("Pot chính (75)", "**Ann** ăn 75", "Pot phụ 1 (120)", "**Cara** ăn 120"),
+    "pt-BR": ("Pote principal (75)", "**Ann** ganha 75 com", "Side pot 1 (120)", "**Cara**"),
+    "vi": ("Pot chính (75)", "**Ann** ăn 75", "Side pot 1 (120)", "**Cara** ăn 120"),
 }
 
 
