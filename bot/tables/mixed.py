@@ -21,6 +21,7 @@ from .steps import Steps
 from .table import Table, table_row
 
 log = logging.getLogger(__name__)
+POLL = 0.5  # seconds between looks at the clock while a choice is awaited
 
 
 class Mixing:
@@ -77,7 +78,7 @@ class Mixing:
                     chooser=chooser.user_id if chooser else None,
                     name=chooser.name if chooser else None,
                 )
-            await self._take(table, rotation.choose(game))
+            await self._take(table, rotation.choose(game, chooser.seat))
             step.emit(self._chosen(table, chooser.user_id, chooser.name, game))
         self._after_choice(table)
         return table.view()
@@ -96,9 +97,8 @@ class Mixing:
         chooser = table.chooser()
         if chooser is None or chooser.bot:
             return False
-        timeout = table.settings.turn_timeout
-        deadline = table.choice_deadline = self.steps.clock() + timeout
-        self.steps.spawn(self._time_out(table, deadline, timeout))
+        deadline = table.choice_deadline = self.steps.clock() + table.settings.turn_timeout
+        self.steps.spawn(self._time_out(table, deadline))
         return True
 
     def open_windows(self) -> None:
@@ -107,8 +107,10 @@ class Mixing:
             if table.choice_deadline is None:
                 self.open_window(table)
 
-    async def _time_out(self, table: Table, deadline: float, wait: float) -> None:
-        await asyncio.sleep(wait)
+    async def _time_out(self, table: Table, deadline: float) -> None:
+        # by the table's clock, looked at again at least every POLL seconds
+        while (wait := deadline - self.steps.clock()) > 0:
+            await asyncio.sleep(min(wait, POLL))
         if self.steps.tables.get(table.channel_id) is not table:
             return  # closed meanwhile
         try:
@@ -123,7 +125,7 @@ class Mixing:
                     return  # chosen, or dealt with the default already
                 chooser = table.chooser()
                 game = rotation.upcoming
-                await self._take(table, rotation.choose(game))
+                await self._take(table, rotation.choose(game, chooser.seat if chooser else None))
                 who = (chooser.user_id, chooser.name) if chooser else (None, None)
                 step.emit(self._chosen(table, who[0], who[1], game, timeout=True))
         except Exception:

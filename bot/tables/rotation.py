@@ -9,7 +9,8 @@ Three kinds (``RotationKind``):
 - ``hands``: each game for ``every`` hands, in the order given;
 - ``choice``: dealer's choice: the first orbit is the first game; each later orbit is
   the game its first dealer picks (``choose``), or, if they let their time run out, the
-  game after the last one in the list (as Poker Mavens does).
+  game after the last one in the list (as Poker Mavens does). The first choice is the
+  next dealer's, and each later one passes to the next player clockwise.
 Nothing here knows seats, clocks or Discord: the table service says who chooses and
 when the time ran out; tournaments can use the same value.
 """
@@ -42,6 +43,7 @@ class Rotation:
     current: int = -1  # index of the game of the block dealt last (-1: no hand dealt yet)
     left: int = 0  # hands of that block still to deal (0: the next deal starts a new one)
     chosen: str | None = None  # ``choice``: the game picked for the next block
+    chooser: int | None = None  # ``choice``: the seat that chose last (the next is clockwise)
 
     @classmethod
     def make(cls, kind: str, games: Sequence[str], every: int | None = None) -> Rotation:
@@ -115,14 +117,15 @@ class Rotation:
 
     # ----- what changes it ------------------------------------------------------
 
-    def choose(self, game: str) -> Rotation:
-        """The chooser's pick for the next block; refused if no choice is awaited or the
-        game is not one of the table's."""
+    def choose(self, game: str, seat: int | None = None) -> Rotation:
+        """The pick for the next block by the chooser at ``seat`` (or for them when
+        their time ran out); refused if no choice is awaited or the game is not one of
+        the table's."""
         if not self.awaiting_choice:
             raise Refused(Code.NO_CHOICE_NOW)
         if game not in self.games:
             raise Refused(Code.UNKNOWN_GAME, game=game, games=self.games)
-        return replace(self, chosen=game)
+        return replace(self, chosen=game, chooser=self.chooser if seat is None else seat)
 
     def dealt(self, players: int) -> Rotation:
         """The rotation after a hand of ``upcoming`` is dealt to ``players`` players."""
@@ -144,6 +147,7 @@ class Rotation:
             "current": self.current,
             "left": self.left,
             "chosen": self.chosen,
+            "chooser": self.chooser,
         }
 
     @classmethod
@@ -155,4 +159,5 @@ class Rotation:
             int(stored.get("current", -1)),
             int(stored.get("left", 0)),
             stored.get("chosen"),
+            stored.get("chooser"),
         )

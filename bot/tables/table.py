@@ -64,16 +64,21 @@ class Table:
             self.variant = VARIANTS[self.rotation.upcoming]
 
     def chooser(self) -> SeatState | None:
-        """Dealer's choice: who picks the next game now (the seat the button goes to
-        next among those playing on), or None if no choice is awaited."""
+        """Dealer's choice: who picks the next game now, or None if no choice is awaited:
+        the first time the seat the button goes to next, then the next seat clockwise
+        from the last chooser, among those playing on (one who left is passed over)."""
         rotation = self.rotation
         if rotation is None or not rotation.awaiting_choice or self.hand is not None:
             return None
         playing = [s for s in self.seats if not s.sitting_out]
         if not playing:
             return None
-        button = self.next_dealer(playing)
-        return next(s for s in playing if s.seat == button)
+        if rotation.chooser is None:
+            seat = self.next_dealer(playing)
+        else:
+            numbers = sorted(s.seat for s in playing)
+            seat = next((n for n in numbers if n > rotation.chooser), numbers[0])
+        return next(s for s in playing if s.seat == seat)
 
     def rotation_for_deal(self, players: int, now: float) -> Rotation | None:
         """The rotation after dealing the next hand to ``players`` (None: not mixed).
@@ -92,7 +97,7 @@ class Table:
                     name=chooser.name,
                     deadline=self.choice_deadline,
                 )
-            rotation = rotation.choose(rotation.upcoming)
+            rotation = rotation.choose(rotation.upcoming, chooser.seat if chooser else None)
         return rotation.dealt(players)
 
     def mixed_view(self) -> MixedView | None:
