@@ -49,6 +49,7 @@ EXTENSIONS = (
     "cogs.admin",
     "cogs.history",
     "cogs.table_admin",
+    "cogs.mixed",
 )
 
 

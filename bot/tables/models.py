@@ -134,6 +134,7 @@ class MixedView:
     chooser: int | None = None  # a choice awaited: whose (user id)
     chooser_name: str | None = None
     deadline: float | None = None  # the choice's deadline (unix time)
+    every: int = 0  # hands per game of a hands rotation
 
 
 @dataclass(frozen=True)

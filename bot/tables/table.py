@@ -107,7 +107,8 @@ class Table:
         kind, games = rotation.kind.value, rotation.games
         if self.hand is not None:
             now = self.variant.id
-            return MixedView(kind, games, now, rotation.left, rotation.following(now))
+            following = rotation.following(now)
+            return MixedView(kind, games, now, rotation.left, following, every=rotation.every)
         if rotation.awaiting_choice:
             chooser = self.chooser()
             now = rotation.games[rotation.current]
@@ -120,13 +121,14 @@ class Table:
                 chooser.user_id if chooser else None,
                 chooser.name if chooser else None,
                 self.choice_deadline,
+                rotation.every,
             )
         now = rotation.upcoming
         left = rotation.left
         if left == 0:  # a new block starts with the next hand
             playing = sum(1 for s in self.seats if not s.sitting_out)
             left = rotation.every if rotation.kind is RotationKind.HANDS else max(playing, 2)
-        return MixedView(kind, games, now, left, rotation.following(now))
+        return MixedView(kind, games, now, left, rotation.following(now), every=rotation.every)
 
     def seat_of(self, user_id: int) -> SeatState | None:
         return next((s for s in self.seats if s.user_id == user_id), None)

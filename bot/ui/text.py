@@ -140,6 +140,8 @@ def refusal(
             return t("refused.bad_cards.not_text", legend=t("cards.legend"))
         token = shown_token(p["token"])  # quoted, cut short
         return t("refused.bad_cards", token=token, legend=t("cards.legend"))
+    if code in MIXED_CODES:
+        return mixed_refusal(exc)
     if code in (
         Code.REFILL_IN_HAND,
         Code.REFILL_NOT_LOW,
@@ -148,6 +150,35 @@ def refusal(
         Code.TOO_MANY_TABLES,
     ):
         return t(f"refused.{code.value}", **p)
+    return t(f"refused.{code.value}")
+
+
+MIXED_CODES = (
+    Code.BAD_ROTATION,
+    Code.MIX_TOO_FEW,
+    Code.BAD_EVERY,
+    Code.NO_CHOICE_NOW,
+    Code.NOT_CHOOSER,
+    Code.CHOICE_PENDING,
+)
+
+
+def mixed_refusal(exc: Refused) -> str:
+    """A mixed table's refusals (issue 38)."""
+    p, code = exc.params, exc.code
+    if code is Code.BAD_ROTATION:
+        return t("refused.bad_rotation", given=f"'{p['given']}'", kinds=join_list(p["kinds"]))
+    if code is Code.BAD_EVERY:
+        return t("refused.bad_every", min=p["min"], max=p["max"])
+    if code is Code.NO_CHOICE_NOW and p.get("late"):
+        return t("refused.no_choice_now.late")
+    if code is Code.NOT_CHOOSER:
+        if p.get("name") is None:
+            return t("refused.not_chooser.nobody")
+        return t("refused.not_chooser", name=esc(p["name"]))
+    if code is Code.CHOICE_PENDING:
+        deadline = f"<t:{int(p['deadline'])}:R>"
+        return t("refused.choice_pending", name=esc(p["name"]), deadline=deadline)
     return t(f"refused.{code.value}")
 
 
@@ -257,6 +288,9 @@ def event_line(event: TableEvent) -> str:
         return t("event.dealt", hand_id=event.hand_id, names=names)
     if event.kind == "finished":
         return t("event.finished", hand_id=event.hand_id)
+    if event.kind == "chosen":
+        key = "event.chosen.timeout" if p["timeout"] else "event.chosen"
+        return t(key, name=esc(p.get("name") or "?"), game=game(p["game"]))
     if event.kind == "left" and "name" not in p:
         return t("event.left.erased")  # the player erased their data: no name is left
     return t(f"event.{event.kind}", **{**p, "name": esc(p.get("name", ""))})
