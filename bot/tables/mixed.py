@@ -11,6 +11,7 @@ A restart gives the chooser a fresh turn time.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable, Sequence
 
@@ -21,7 +22,7 @@ from .steps import Steps
 from .table import Table, table_row
 
 log = logging.getLogger(__name__)
-POLL = 0.5  # seconds between looks at the clock while a choice is awaited
+POLL = 1.0  # seconds between looks at the clock while a choice is awaited (a jump too)
 
 
 class Mixing:
@@ -32,6 +33,7 @@ class Mixing:
         # what happens after a hand otherwise (the automatic deal): after the choice here
         self._then: Callable[[Table], None] | None = steps.hand_over
         steps.hand_over = self._hand_over
+        self._chosen_now: dict[int, asyncio.Event] = {}  # channel -> its timer's wake-up
 
     async def open_mixed(
         self,
@@ -108,9 +110,14 @@ class Mixing:
                 self.open_window(table)
 
     async def _time_out(self, table: Table, deadline: float) -> None:
-        # by the table's clock, looked at again at least every POLL seconds
+        # by the table's clock, looked at again at least every POLL seconds; a choice
+        # made meanwhile ends the wait at once
+        chosen = self._chosen_now[table.channel_id] = asyncio.Event()
         while (wait := deadline - self.steps.clock()) > 0:
-            await asyncio.sleep(min(wait, POLL))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(chosen.wait(), min(wait, POLL))
+            if chosen.is_set():
+                return
         if self.steps.tables.get(table.channel_id) is not table:
             return  # closed meanwhile
         try:
@@ -143,6 +150,8 @@ class Mixing:
             raise
         table.choice_deadline = None
         table.show_next_game()
+        if (waiting := self._chosen_now.pop(table.channel_id, None)) is not None:
+            waiting.set()
 
     def _chosen(
         self,

@@ -397,6 +397,7 @@ MESSAGES: dict[str, str | Plural] = {
     "mixed.line.choosing": "Now: {game} · next: {name} chooses the game ({deadline})",
     "mixed.opened": "Mixed table: {games}, {rotation}.",
     "mixed.chose": "You chose {game} for the next orbit.",
+    "mixed.menu": "Dealer's choice: the next game",
     "mixed.rules": (
         "**Mixed table**: {games}, {rotation}. The game changes only between hands: a hand "
         "is played to its end as the game it was dealt. The seats are the smallest maximum "

@@ -5,14 +5,7 @@ from __future__ import annotations
 from bot.tables.models import MixedView
 
 from .catalog import t
-from .text import esc, game, join_list, slash
-
-
-def rotation_text(kind: str, every: int) -> str:
-    """How the table rotates its games, in words."""
-    if kind == "hands":
-        return t("mixed.rotation.hands", count=every)
-    return t(f"mixed.rotation.{kind}")
+from .text import esc, game, join_list, rotation_text, slash
 
 
 def mixed_line(mixed: MixedView) -> str:

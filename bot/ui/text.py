@@ -274,8 +274,13 @@ def event_line(event: TableEvent) -> str:
         return move_line(event.move)
     p = event.params
     if event.kind == "opened":
-        variant = event.view.variant
-        return t("event.opened", game=game(variant), command=cmd(variant, "join"))
+        variant, mixed = event.view.variant, event.view.mixed
+        line = t("event.opened", game=game(variant), command=cmd(variant, "join"))
+        if mixed is not None:  # a mixed table: its games and how they change
+            games = join_list(game(g) for g in mixed.games)
+            rotation = rotation_text(mixed.kind, mixed.every)
+            line += " " + t("mixed.opened", games=games, rotation=rotation)
+        return line
     if event.kind == "dealt":
         names = join_list(esc(n) for n in p["players"])
         if p["skipped"]:
@@ -294,6 +299,13 @@ def event_line(event: TableEvent) -> str:
     if event.kind == "left" and "name" not in p:
         return t("event.left.erased")  # the player erased their data: no name is left
     return t(f"event.{event.kind}", **{**p, "name": esc(p.get("name", ""))})
+
+
+def rotation_text(kind: str, every: int) -> str:
+    """How a mixed table rotates its games, in words."""
+    if kind == "hands":
+        return t("mixed.rotation.hands", count=every)
+    return t(f"mixed.rotation.{kind}")
 
 
 def where(channel_id: int, hand_id: int | None) -> str:
