@@ -23,7 +23,8 @@ from bot.ui.catalog import t
 from bot.ui.mixed_text import mixed_line
 from bot.ui.text import game
 from fakediscord.harness import DiscordHarness, Msg
-from fakediscord.poker import GUILD, TABLE, uid
+from fakediscord.poker import ALICE, GUILD, TABLE, uid
+from tests.discord.test_practice_end_to_end import play_with_bots
 from tests.discord.test_three_languages import (
     DISCORD_CODES,
     EN,
@@ -34,6 +35,7 @@ from tests.discord.test_three_languages import (
     assert_in,
     private_messages,
 )
+from tests.support.game import Game
 
 PLAYERS = (PT, VI, EN)
 
@@ -50,9 +52,9 @@ class Clock:
 
 def mixed_bot(path: Path, clock: Clock) -> PokerBot:
     """The production bot on a SQLite file, with the test's clock (turn timers and the
-    dealer's choice run by it) and no automatic deal."""
+    dealer's choice run by it), no automatic deal, computer players with no pause."""
     settings = Settings(  # type: ignore[call-arg]
-        _env_file=None, database_path=path, turn_timeout=3600, next_hand_delay=0
+        _env_file=None, database_path=path, turn_timeout=3600, next_hand_delay=0, bot_pause=0
     )
     return PokerBot(settings, rng=random.Random(5), clock=clock)
 
@@ -191,3 +193,58 @@ async def test_dealers_choice_from_the_menu_then_timed_out_after_a_restart(tmp_p
         await play_hands(h, clock, 1, games, "en")
         check_languages(h, "en")
     assert games == ["a6-draw"] * 3 + ["a5-draw"] * 3 + ["a6-draw"]
+
+
+async def test_computer_players_play_every_game_of_a_practice_mixed_table(tmp_path) -> None:
+    """A practice mixed table: the computer players play all four games; no chips move."""
+    clock = Clock()
+    async with DiscordHarness(mixed_bot(tmp_path / "practice.db", clock)) as h:
+        await h.connect(GUILD, {TABLE: "poker"}, list(PLAYERS))
+        opened = await h.slash(ALICE, TABLE, "mixed open", rotation="hands", hands=1, bots=2)
+        assert opened.message is not None and opened.message.deleted
+        manager = h.bot.manager  # type: ignore[attr-defined]
+        assert [s.bot for s in manager.view(TABLE).seats] == [None, "normal", "normal"]
+        game = Game(h, TABLE, table_message(h), seed=9)
+        played = []
+        for _ in range(4):
+            played.append(manager.view(TABLE).variant)
+            clock.ahead += 60  # a minute between hands: the rate limits refill
+            await play_with_bots(game, 1)
+        assert played == ["a6-draw", "a5-draw", "a5-triple", "abyssinia"]
+        account = await h.bot.store.balance(GUILD, uid(ALICE))  # type: ignore[attr-defined]
+        assert account.balance == 200 and account.hands_played == 0
+
+
+async def test_a_computer_player_whose_turn_it_is_to_choose_takes_the_next_game(
+    tmp_path,
+) -> None:
+    clock = Clock()
+    async with DiscordHarness(mixed_bot(tmp_path / "choice.db", clock)) as h:
+        await h.connect(GUILD, {TABLE: "poker"}, list(PLAYERS))
+        await h.slash(
+            ALICE, TABLE, "mixed open", games="a5-draw,a6-draw", rotation="choice", bots=2
+        )
+        manager = h.bot.manager  # type: ignore[attr-defined]
+        game = Game(h, TABLE, table_message(h), seed=10)
+        played = []
+        for _ in range(3):
+            played.append(manager.view(TABLE).variant)
+            clock.ahead += 60  # a minute between hands: the rate limits refill
+            await play_with_bots(game, 1)
+        assert manager.view(TABLE).mixed.chooser == uid(ALICE)  # the button's next seat
+        chose = await h.slash(ALICE, TABLE, "mixed choose", game="a5-draw")
+        assert (
+            chose.ephemeral
+            and chose.content == "You chose Ace-to-Five Lowball Draw for the next orbit."
+        )
+        for _ in range(3):
+            played.append(manager.view(TABLE).variant)
+            clock.ahead += 60  # a minute between hands: the rate limits refill
+            await play_with_bots(game, 1)
+        chooser = manager.view(TABLE).mixed.chooser
+        assert next(s for s in manager.view(TABLE).seats if s.user_id == chooser).bot
+        played.append(manager.view(TABLE).variant)  # the default, announced before the deal
+        await play_with_bots(
+            game, 1
+        )  # dealt at once: a computer player never keeps a table waiting
+        assert played == ["a5-draw"] * 6 + ["a6-draw"]
