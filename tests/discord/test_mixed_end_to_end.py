@@ -133,6 +133,18 @@ async def test_an_orbit_of_each_game_in_a_portuguese_server_with_a_restart(tmp_p
         history = await h.slash(PT, TABLE, "history")
         with i18n.using("pt_BR"):
             assert game("a5-draw") in history.content and game("a6-draw") in history.content
+        # each hand keeps its own game: /stats per game and in total, /replay, exports
+        for which, count in (("a5-draw", 3), ("a6-draw", 3), (None, 6)):
+            options = {"game": which} if which else {}
+            clock.ahead += 60  # past /stats' cooldown
+            stats = await h.slash(EN, TABLE, "stats", **options)
+            assert t("stats.hands", "en", count=count) in stats.message.text
+        manager = h.bot.manager  # type: ignore[attr-defined]
+        for summary in await manager.recent_hands(GUILD, uid(EN), 10):
+            clock.ahead += 60  # past /replay's cooldown
+            replay = await h.slash(EN, TABLE, "replay", hand=summary.hand_id)
+            title = t("replay.title", "en", hand_id=summary.hand_id, game=game(summary.variant))
+            assert title in replay.message.text
     assert games == ["a5-draw"] * 3 + ["a6-draw"] * 3
 
 
