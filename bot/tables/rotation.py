@@ -95,6 +95,12 @@ class Rotation:
             return self.chosen or (self.games[0] if self.current < 0 else self.after_current)
         return self.after_current
 
+    @property
+    def between_hands(self) -> str:
+        """The game a table shows between hands: the next hand's, or while a choice is
+        awaited the last one's (the chooser may still pick another)."""
+        return self.games[self.current] if self.awaiting_choice else self.upcoming
+
     def following(self, game: str) -> str | None:
         """The game of the block after ``game``'s (None: dealer's choice decides it)."""
         if self.kind is RotationKind.CHOICE:

@@ -61,7 +61,7 @@ class Table:
     def show_next_game(self) -> None:
         """Between hands a mixed table is the game its next hand will be dealt in."""
         if self.rotation is not None and self.hand is None:
-            self.variant = VARIANTS[self.rotation.upcoming]
+            self.variant = VARIANTS[self.rotation.between_hands]
 
     def chooser(self) -> SeatState | None:
         """Dealer's choice: who picks the next game now, or None if no choice is awaited:

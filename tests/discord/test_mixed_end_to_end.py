@@ -255,8 +255,7 @@ async def test_a_computer_player_whose_turn_it_is_to_choose_takes_the_next_game(
             await play_with_bots(game, 1)
         chooser = manager.view(TABLE).mixed.chooser
         assert next(s for s in manager.view(TABLE).seats if s.user_id == chooser).bot
-        played.append(manager.view(TABLE).variant)  # the default, announced before the deal
-        await play_with_bots(
-            game, 1
-        )  # dealt at once: a computer player never keeps a table waiting
-        assert played == ["a5-draw"] * 6 + ["a6-draw"]
+        await play_with_bots(game, 1)  # dealt at once: a computer player keeps nobody waiting
+        (last, *earlier) = await manager.recent_hands(GUILD, uid(ALICE), 10)
+        assert [h.variant for h in reversed(earlier)] == played == ["a5-draw"] * 6
+        assert last.variant == "a6-draw"  # the next game in the list

@@ -41,6 +41,7 @@ def test_dealers_choice_first_orbit_is_the_first_game_then_the_pick_or_the_next(
     games, rotation = deal_games(rotation, [2, 2])
     assert games == ["a5-draw"] * 2 and rotation.awaiting_choice
     assert rotation.upcoming == "abyssinia"  # the default: the next game in the list
+    assert rotation.between_hands == "a5-draw"  # shown until the choice is made
     picked = rotation.choose("a6-draw")
     assert not picked.awaiting_choice and picked.upcoming == "a6-draw"
     games, after = deal_games(picked, [2, 2])
