@@ -19,7 +19,7 @@ class Code(StrEnum):
     NO_TABLE = "no_table"  # no table in the channel
     TABLE_EXISTS = "table_exists"  # variant: the existing table's game
     UNKNOWN_GAME = "unknown_game"  # game, games: the known ids
-    BAD_SEATS = "bad_seats"  # variant, min, max, given
+    BAD_SEATS = "bad_seats"  # variant, games (a mixed table's), min, max, given
     BAD_TIMEOUT = "bad_timeout"  # min, max, given
     ALREADY_SEATED = "already_seated"
     TABLE_FULL = "table_full"  # seats

@@ -68,7 +68,15 @@ class Seating:
             )
             limit = most_seats if seat_limit is None else seat_limit
             if not fewest <= limit <= most_seats:
-                raise Refused(Code.BAD_SEATS, variant=v.id, min=fewest, max=most_seats, given=limit)
+                games = rotation.games if rotation else (v.id,)
+                raise Refused(
+                    Code.BAD_SEATS,
+                    variant=v.id,
+                    games=games,
+                    min=fewest,
+                    max=most_seats,
+                    given=limit,
+                )
             low, high = TIMEOUT_RANGE
             if turn_timeout is not None and not low <= turn_timeout <= high:
                 raise Refused(Code.BAD_TIMEOUT, min=low, max=high, given=turn_timeout)

@@ -106,7 +106,8 @@ def refusal(
     if code is Code.UNKNOWN_GAME:
         return t("refused.unknown_game", game=p["game"], games=join_list(p["games"]))
     if code is Code.BAD_SEATS:
-        return t("refused.bad_seats", game=game(p["variant"]), **_pick(p, "min", "max", "given"))
+        games = join_list(game(g) for g in p.get("games") or (p["variant"],))  # mixed: all
+        return t("refused.bad_seats", game=games, **_pick(p, "min", "max", "given"))
     if code is Code.BAD_TIMEOUT:
         return t("refused.bad_timeout", min=p["min"], max=p["max"])
     if code is Code.TABLE_FULL:

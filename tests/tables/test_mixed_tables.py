@@ -100,6 +100,7 @@ async def test_every_n_hands_and_the_bad_settings_that_change_nothing(
         assert not m.has_table(CH)
     too_many = await refused(m.open_mixed(GUILD, CH, ["a5-triple", "abyssinia"], "orbit", 2, 7))
     assert too_many.code is Code.BAD_SEATS and too_many.params["max"] == 6
+    assert too_many.params["games"] == ("a5-triple", "abyssinia")  # the refusal names both
     assert not m.has_table(CH)
     await m.open_mixed(GUILD, CH, ["a5-draw", "a6-draw"], "hands", 2)
     for user in (A, B):
