@@ -30,6 +30,7 @@ from bot.ui.components import DiscardSelect, TableButton, done_with
 from bot.ui.export import ExportButton
 from bot.ui.handlers import TableController, apologize, refuse, reply
 from bot.ui.limits import RateLimiter, wait_seconds
+from bot.ui.mixed_menu import GameSelect
 from bot.ui.presenter import Presenter
 from bot.ui.replay import ReplayButton, ReplayPicker
 from bot.ui.translator import CatalogTranslator, LocaleTree
@@ -49,6 +50,7 @@ EXTENSIONS = (
     "cogs.admin",
     "cogs.history",
     "cogs.table_admin",
+    "cogs.mixed",
 )
 
 
@@ -135,6 +137,7 @@ class PokerBot(commands.Bot):
         for extension in EXTENSIONS:
             await self.load_extension(extension_name(extension))
         self.add_dynamic_items(TableButton, DiscardSelect)  # persistent: survive restarts
+        self.add_dynamic_items(GameSelect)  # a mixed table's dealer's choice (issue 38)
         self.add_dynamic_items(ReplayButton, ReplayPicker, ExportButton)  # issue 21
         await self.tree.set_translator(CatalogTranslator())  # localised command names
         # The commands are global: with split shards, the process running shard 0 syncs.

@@ -77,6 +77,7 @@ class Storage(Protocol):
         deadline: float | None = KEEP,
         practice: bool = False,
         seats: Sequence[SeatRow] | None = None,
+        settings: Mapping[str, Any] | None = KEEP,
     ) -> int: ...
     async def append_action(
         self,

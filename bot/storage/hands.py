@@ -67,6 +67,7 @@ class Hands:
         deadline: float | None = KEEP,
         practice: bool = False,
         seats: Sequence[SeatRow] | None = None,
+        settings: Mapping[str, Any] | None = KEEP,
     ) -> int:
         """Record a new live hand and hold each player's chips; return its hand_id.
 
@@ -85,7 +86,8 @@ class Hands:
         touches no account: every hold must be 0, and only people (user ids
         above 0) get a ``hand_players`` row, for /history. ``seats`` (if given)
         replace the table's seats in the same transaction (refilled practice
-        stacks).
+        stacks), and ``settings`` (if given) the table's settings (a mixed table's
+        rotation moves with the deal).
         """
         check_hand_args(header, holds, seat_users)
         if practice and any(holds.values()):
@@ -115,7 +117,9 @@ class Hands:
             if seats is not None:
                 await self._tables.replace_seats(conn, channel_id, seats)
             updates = {"button": button, "turn_deadline": deadline}
-            changes = {column: value for column, value in updates.items() if value is not KEEP}
+            changes: dict[str, Any] = {c: v for c, v in updates.items() if v is not KEEP}
+            if settings is not KEEP:
+                changes["settings_json"] = dumps(dict(settings or {}))
             if changes:
                 sets = ", ".join(f"{column} = ?" for column in changes)
                 cursor = await conn.execute(

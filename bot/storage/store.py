@@ -238,6 +238,7 @@ class Store:
         deadline: float | None = KEEP,
         practice: bool = False,
         seats: Sequence[SeatRow] | None = None,
+        settings: Mapping[str, Any] | None = KEEP,
     ) -> int:
         return await self._hands.start_hand(
             guild_id,
@@ -251,6 +252,7 @@ class Store:
             deadline=deadline,
             practice=practice,
             seats=seats,
+            settings=settings,
         )
 
     async def append_action(

@@ -228,6 +228,7 @@ class Steps:
             stored["reshuffles"] = live.reshuffles[: hand.reshuffles_used]
             hand = Hand.replay(parse_record(stored), rng=self.rng)
         table.hand, table.hand_id = hand, live.hand_id
+        table.variant = hand.variant  # a mixed table's hand is the game it was dealt
         table.hand_users = {p: int(p) for p in hand.players}  # keys are user ids (bots' too)
         table.hand_names = {str(u): name for u, name in live.names.items()}
         return True

@@ -18,6 +18,7 @@ from bot.tables.models import TableEvent, TableView
 from . import i18n
 from .catalog import t
 from .cycles import PngFile
+from .mixed_text import mixed_line
 from .text import (
     action_name,
     award_label,
@@ -125,6 +126,8 @@ def table_embed(view: TableView, log: list[str] | None = None) -> discord.Embed:
             join=cmd(variant.id, "join"),
             deal=cmd(variant.id, "deal"),
         )
+    if view.mixed is not None and not view.closed:  # a mixed table: its rotation's line
+        embed.description = mixed_line(view.mixed) + "\n" + (embed.description or "")
     if view.closing and embed.description:
         embed.description = t("table.closing") + "\n" + embed.description
     lines = [_seat_line(view, i) for i in range(len(view.seats))] or [t("table.nobody")]
@@ -136,12 +139,18 @@ def table_embed(view: TableView, log: list[str] | None = None) -> discord.Embed:
     embed.set_footer(
         text=t(
             "table.footer",
-            minimum=variant.table_minimum,
+            minimum=table_minimum(view),
             timeout=int(view.settings.turn_timeout),
             command=command(variant.id, "hand"),
         )
     )
     return embed
+
+
+def table_minimum(view: TableView) -> int:
+    """Chips to be dealt in: a mixed table's is the largest of its games'."""
+    games = view.mixed.games if view.mixed else (view.variant,)
+    return max(VARIANTS[g].table_minimum for g in games)
 
 
 Board = tuple[Any, ...]
