@@ -17,16 +17,19 @@ Nothing here talks to Discord.  The harness
   ``CommandTree.on_error``, unretrieved task exceptions, ERROR records of the ``discord``/project
   loggers), unknown API routes and real network attempts into test failures.
 
-Usage::
+Usage (``fakediscord.poker`` has the poker bot's players, channels and helpers)::
 
     ALICE, BOB = users(2)
-    async with DiscordHarness(make_bot(), dms_closed={int(BOB["id"])}) as h:
-        await h.connect(GUILD_ID, [TABLE_CHANNEL], [ALICE, make_member(BOB, nick="Bobby")])
-        reply = await h.slash(ALICE, TABLE_CHANNEL, "poker start", stakes=10)
-        assert not reply.ephemeral
-        table = h.messages(TABLE_CHANNEL)[-1]
-        await h.click(BOB, table, "poker:join")
-        assert "Bob" in h.message(table.id).content
+    async with DiscordHarness(make_bot(tmp_path / "p.db"), dms_closed={int(BOB["id"])}) as h:
+        await h.connect(GUILD, {TABLE: "poker"}, [ALICE, make_member(BOB, nick="Bobby")])
+        await h.slash(ALICE, TABLE, "a5-draw open")
+        table = h.messages(TABLE, include_ephemeral=False)[-1]  # the table message
+        await h.click(BOB, table, table.custom_id_for("Join"))
+        assert "Bobby" in str(h.message(table.id).embeds)
+
+``settle()`` (after every event) waits until each task the bot started is finished or
+idle: waiting on an event, a lock or a queue, or sleeping in one of the bot's timers
+(``TIMERS``); any other sleep, and Discord answering a request, is work in progress.
 """
 
 from __future__ import annotations
