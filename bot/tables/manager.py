@@ -160,7 +160,7 @@ class TableManager:
         ``idle_sweep``: seconds between looks for idle tables to close (None: never)."""
         restored = await self.recovery.start()
         if idle_sweep is not None and self.timers.idle_after is not None:
-            self.steps.spawn(self.timers.sweep(idle_sweep))
+            self.steps.spawn(self.timers.sweep(idle_sweep), "the idle-table sweep")
         return restored
 
     async def close(self) -> None:

@@ -93,6 +93,7 @@ class Play:
                 practice=practice,
                 # practice stacks refilled for this hand (the ledger is never touched)
                 seats=seat_rows(table.seats) if practice else None,
+                generation=table.generation,
             )
         except InsufficientChips as exc:  # a hand elsewhere took the chips meanwhile
             _set_rng_state(rng, rng_state)  # a refusal changes nothing, the rng neither
@@ -306,7 +307,7 @@ class Play:
         if hand_id is not None:
             await self.store.cancel_hand(hand_id, close_channel=table.channel_id)
         else:
-            await self.store.close_table(table.channel_id)
+            await self.store.close_table(table.channel_id, generation=table.generation)
         view = replace(  # what the table message shows from now on: no hand, no seats
             table.view(),
             closed=True,
