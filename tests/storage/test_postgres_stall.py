@@ -165,6 +165,7 @@ async def test_a_cut_off_network_fails_steps_in_bounded_time_and_play_resumes() 
             after = manager.view(CH)
             assert (after.hand_id, after.turn) == (before.hand_id, before.turn)
             proxy.heal()
+            await asyncio.sleep(SHORT.connect)  # the next try of a new session
             assert await bounded(play(manager, CH, seed=1)) > 0
             assert manager.view(CH).hand is None or manager.view(CH).hand.complete
             recent = await store.recent_hands(G3, 1)
@@ -172,6 +173,28 @@ async def test_a_cut_off_network_fails_steps_in_bounded_time_and_play_resumes() 
         finally:
             await manager.close()
             await store.close()
+
+
+async def test_while_the_database_is_unreachable_queued_writes_fail_at_once() -> None:
+    """Ten servers' writes queued behind a silent session, nothing getting through: the
+    first waits out the silence and one connect timeout, the rest fail at once (before,
+    each would wait a connect timeout of its own: ten of them)."""
+    async with (
+        stall_proxy(new_schema()) as (url, proxy),
+        await Store.open(url, timeouts=SHORT) as store,
+    ):
+        proxy.stall(new=True)
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        writes = [store.ensure_account(G4 + g, 1, "u1", 100) for g in range(1, 11)]
+        results = await bounded(asyncio.gather(*writes, return_exceptions=True))
+        elapsed = loop.time() - started
+        assert all(isinstance(r, OSError) for r in results), results
+        assert elapsed < 5 * SHORT.connect  # not 10 connect timeouts one after the other
+        proxy.heal()
+        await asyncio.sleep(SHORT.connect)
+        await store.ensure_account(G4 + 1, 1, "u1", 100)
+        assert (await store.balance(G4 + 1, 1)).balance == 100  # type: ignore[union-attr]
 
 
 async def test_other_servers_wait_at_most_the_timeouts_behind_a_silent_session() -> None:
