@@ -33,7 +33,7 @@ T = TypeVar("T")
 pytestmark = pytest.mark.skipif(not PG_URL, reason=SKIP_REASON)
 
 # advisory locks are database-wide: guilds no other test claims
-G1, G2, G3, G4 = 3_400_001, 3_400_002, 3_400_003, 3_400_004
+G1, G2, G3, G4, G5 = 3_400_001, 3_400_002, 3_400_003, 3_400_004, 3_400_005
 CH = 77
 SHORT = Timeouts(statement=0.4, connect=2.0)  # silence 0.6 s
 BOUND = 20.0  # seconds: many times the injected timeouts; a hang lasts for ever
@@ -142,6 +142,43 @@ async def test_a_commit_whose_answer_never_came_is_settled_before_anything_reads
         assert [a["player"] for a in record["actions"]] == ["1"]
         await store.append_action(hand, 1, check(2))
         assert await store.finish_hand(hand, {1: 5, 2: -5})
+
+
+async def test_a_step_whose_commit_answer_was_lost_fails_and_shows_what_landed() -> None:
+    """Through the step pipeline: the player's action reached the database but its answer
+    never came back. The step fails (the player is not told it went through), the table
+    is reloaded from the database and shows the action, and play goes on from there."""
+    async with stall_proxy(new_schema()) as (url, proxy):
+        store = await Store.open(url, timeouts=SHORT)
+        manager = TableManager(store, starting_grant=GRANT, turn_timeout=3600)
+        try:
+            await manager.start()
+            await manager.open_table(G5, CH, "a6-draw")
+            for user in (1, 2):
+                await manager.join(CH, user, f"u{user}")
+            await manager.deal(CH)
+            before = manager.view(CH)
+            assert before.to_act_user is not None
+
+            def answer_lost(step: str, moment: str) -> None:
+                if step == "append_action" and moment == "before":
+                    proxy.stall(to_server=False)  # the COMMIT goes, its answer does not
+                    database_module.commit_hook = None  # once
+
+            database_module.commit_hook = answer_lost
+            try:
+                with pytest.raises(OutOfSequence):
+                    await bounded(manager.act(CH, before.to_act_user, "check"))
+            finally:
+                database_module.commit_hook = None
+            after = manager.view(CH)
+            assert (after.hand_id, after.turn) == (before.hand_id, before.turn + 1)
+            record = await store.hand_record(before.hand_id)  # type: ignore[arg-type]
+            assert [a["action"] for a in record["actions"]] == ["check"]
+            assert await bounded(play(manager, CH, seed=2)) > 0
+        finally:
+            await manager.close()
+            await store.close()
 
 
 async def test_a_cut_off_network_fails_steps_in_bounded_time_and_play_resumes() -> None:
