@@ -14,6 +14,8 @@ margin: without the fix these calls never return.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable
+from typing import TypeVar
 
 import asyncpg
 import pytest
@@ -27,13 +29,25 @@ from tests.support.manager_helpers import GRANT, play
 from tests.support.stall_proxy import stall_proxy
 from tests.support.storage_helpers import a_header
 
+T = TypeVar("T")
 pytestmark = pytest.mark.skipif(not PG_URL, reason=SKIP_REASON)
 
 # advisory locks are database-wide: guilds no other test claims
-G1, G2, G3, G4 = 3_400_001, 3_400_002, 3_400_003, 3_400_004
+G1, G2, G3, G4, G5 = 3_400_001, 3_400_002, 3_400_003, 3_400_004, 3_400_005
 CH = 77
 SHORT = Timeouts(statement=0.4, connect=2.0)  # silence 0.6 s
 BOUND = 20.0  # seconds: many times the injected timeouts; a hang lasts for ever
+
+
+async def bounded(work: Awaitable[T]) -> T:
+    """``work``'s result or its own error; an AssertionError if it is still waiting after
+    BOUND seconds (what the old code did: it waited on the silent connection for ever)."""
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=BOUND)
+    if not done:
+        task.cancel()
+        raise AssertionError(f"still waiting after {BOUND} s")
+    return task.result()
 
 
 def session(store: Store) -> PgConnection:
@@ -89,11 +103,11 @@ async def test_a_silent_session_is_replaced_and_the_write_carried_on() -> None:
         assert await store.claim_guild(G1)
         hand = await start_hand(store, G1)
         await store.append_action(hand, 0, check(1))
-        old = session(store).pid
+        old = session(store).raw.get_server_pid()
         proxy.stall()  # the connection goes silent; new connections still pass
         assert not await other.claim_guild(G1)  # the old session still holds it
-        await asyncio.wait_for(store.append_action(hand, 1, check(2)), BOUND)
-        assert session(store).pid != old and not await alive(old)
+        await bounded(store.append_action(hand, 1, check(2)))
+        assert session(store).raw.get_server_pid() != old and not await alive(old)
         assert await store.finish_hand(hand, {1: 5, 2: -5})
         record = await store.hand_record(hand)
         assert [a["player"] for a in record["actions"]] == ["1", "2"]
@@ -121,13 +135,50 @@ async def test_a_commit_whose_answer_never_came_is_settled_before_anything_reads
         database_module.commit_hook = answer_lost
         try:
             with pytest.raises(OutOfSequence):  # retried alone: already there
-                await asyncio.wait_for(store.append_action(hand, 0, check(1)), BOUND)
+                await bounded(store.append_action(hand, 0, check(1)))
         finally:
             database_module.commit_hook = None
         record = await store.hand_record(hand)
         assert [a["player"] for a in record["actions"]] == ["1"]
         await store.append_action(hand, 1, check(2))
         assert await store.finish_hand(hand, {1: 5, 2: -5})
+
+
+async def test_a_step_whose_commit_answer_was_lost_fails_and_shows_what_landed() -> None:
+    """Through the step pipeline: the player's action reached the database but its answer
+    never came back. The step fails (the player is not told it went through), the table
+    is reloaded from the database and shows the action, and play goes on from there."""
+    async with stall_proxy(new_schema()) as (url, proxy):
+        store = await Store.open(url, timeouts=SHORT)
+        manager = TableManager(store, starting_grant=GRANT, turn_timeout=3600)
+        try:
+            await manager.start()
+            await manager.open_table(G5, CH, "a6-draw")
+            for user in (1, 2):
+                await manager.join(CH, user, f"u{user}")
+            await manager.deal(CH)
+            before = manager.view(CH)
+            assert before.to_act_user is not None
+
+            def answer_lost(step: str, moment: str) -> None:
+                if step == "append_action" and moment == "before":
+                    proxy.stall(to_server=False)  # the COMMIT goes, its answer does not
+                    database_module.commit_hook = None  # once
+
+            database_module.commit_hook = answer_lost
+            try:
+                with pytest.raises(OutOfSequence):
+                    await bounded(manager.act(CH, before.to_act_user, "check"))
+            finally:
+                database_module.commit_hook = None
+            after = manager.view(CH)
+            assert (after.hand_id, after.turn) == (before.hand_id, before.turn + 1)
+            record = await store.hand_record(before.hand_id)  # type: ignore[arg-type]
+            assert [a["action"] for a in record["actions"]] == ["check"]
+            assert await bounded(play(manager, CH, seed=2)) > 0
+        finally:
+            await manager.close()
+            await store.close()
 
 
 async def test_a_cut_off_network_fails_steps_in_bounded_time_and_play_resumes() -> None:
@@ -146,18 +197,41 @@ async def test_a_cut_off_network_fails_steps_in_bounded_time_and_play_resumes() 
             before = manager.view(CH)
             assert before.hand is not None and before.to_act_user is not None
             proxy.stall(new=True)
-            with pytest.raises(Exception):  # noqa: B017 - unreachable: whatever the error
-                await asyncio.wait_for(manager.act(CH, before.to_act_user, "check"), BOUND)
+            with pytest.raises((OSError, asyncpg.PostgresError, asyncpg.InterfaceError)):
+                await bounded(manager.act(CH, before.to_act_user, "check"))  # unreachable
             after = manager.view(CH)
             assert (after.hand_id, after.turn) == (before.hand_id, before.turn)
             proxy.heal()
-            assert await asyncio.wait_for(play(manager, CH, seed=1), BOUND) > 0
+            await asyncio.sleep(SHORT.connect)  # the next try of a new session
+            assert await bounded(play(manager, CH, seed=1)) > 0
             assert manager.view(CH).hand is None or manager.view(CH).hand.complete
             recent = await store.recent_hands(G3, 1)
             assert [h.hand_id for h in recent] == [before.hand_id]
         finally:
             await manager.close()
             await store.close()
+
+
+async def test_while_the_database_is_unreachable_queued_writes_fail_at_once() -> None:
+    """Ten servers' writes queued behind a silent session, nothing getting through: the
+    first waits out the silence and one connect timeout, the rest fail at once (before,
+    each would wait a connect timeout of its own: ten of them)."""
+    async with (
+        stall_proxy(new_schema()) as (url, proxy),
+        await Store.open(url, timeouts=SHORT) as store,
+    ):
+        proxy.stall(new=True)
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        writes = [store.ensure_account(G4 + g, 1, "u1", 100) for g in range(1, 11)]
+        results = await bounded(asyncio.gather(*writes, return_exceptions=True))
+        elapsed = loop.time() - started
+        assert all(isinstance(r, OSError) for r in results), results
+        assert elapsed < 5 * SHORT.connect  # not 10 connect timeouts one after the other
+        proxy.heal()
+        await asyncio.sleep(SHORT.connect)
+        await store.ensure_account(G4 + 1, 1, "u1", 100)
+        assert (await store.balance(G4 + 1, 1)).balance == 100  # type: ignore[union-attr]
 
 
 async def test_other_servers_wait_at_most_the_timeouts_behind_a_silent_session() -> None:
@@ -170,6 +244,6 @@ async def test_other_servers_wait_at_most_the_timeouts_behind_a_silent_session()
         await store.ensure_account(G4, 1, "u1", 100)
         proxy.stall()
         writes = [store.ensure_account(G4, user, f"u{user}", 100) for user in range(2, 12)]
-        await asyncio.wait_for(asyncio.gather(*writes), BOUND)
+        await bounded(asyncio.gather(*writes))
         accounts = [await store.balance(G4, user) for user in range(1, 12)]
         assert all(a is not None and a.balance == 100 for a in accounts)
