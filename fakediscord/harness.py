@@ -215,9 +215,10 @@ _REAL_SLEEP = asyncio.sleep
 TIMERS = (
     "discord.ui.view:BaseView._BaseView__timeout_task_impl",  # a view's timeout
     "discord.http:Ratelimit._refresh",  # a rate-limit bucket's reset
-    "bot.tables.timers:Timers.sweep",  # the look for idle tables
+    # a supervised loop's wait between passes and its back-off: the look for idle tables,
+    # the take-over's retry
+    "bot.tables.supervise:forever",
     "bot.tables.timers:Timers._auto_deal",  # the pause before the automatic deal
-    "bot.tables.recovery:Recovery._claim_later",  # the take-over's retry
     "bot.practice.driver:PracticeDriver._move",  # a computer player's human-like pause
 )
 
