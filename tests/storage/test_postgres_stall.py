@@ -14,6 +14,7 @@ margin: without the fix these calls never return.
 from __future__ import annotations
 
 import asyncio
+import socket
 from collections.abc import Awaitable
 from typing import TypeVar
 
@@ -24,7 +25,7 @@ from bot.storage import OutOfSequence, Store, TableRow
 from bot.storage import database as database_module
 from bot.storage.postgres import PgConnection, Timeouts
 from bot.tables.manager import TableManager
-from tests.support.databases import PG_URL, SKIP_REASON, new_schema
+from tests.support.databases import PG_URL, SKIP_REASON, new_schema, with_settings
 from tests.support.manager_helpers import GRANT, play
 from tests.support.stall_proxy import stall_proxy
 from tests.support.storage_helpers import a_header
@@ -83,12 +84,24 @@ async def test_the_session_is_bounded_on_both_sides() -> None:
         await Store.open(url, timeouts=SHORT) as store,
     ):
         raw = session(store).raw
+        sock = raw._transport.get_extra_info("socket")  # the client's keepalives
+        assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE) == 1
+        assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE) == 1
+        assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT) == 600
         assert await raw.fetchval("SHOW statement_timeout") == "400ms"
         assert await raw.fetchval("SHOW idle_in_transaction_session_timeout") == "600ms"
         with pytest.raises(asyncpg.QueryCanceledError):  # the server's bound
             await raw.execute("SELECT pg_sleep(5)")
         assert not session(store).lost()  # a cancelled statement leaves a good session
         assert await store.guild_settings(G1) is not None
+
+
+async def test_settings_in_the_url_win_over_the_bounds() -> None:
+    url = with_settings(new_schema(), statement_timeout="3000")
+    async with await Store.open(url, timeouts=SHORT) as store:
+        raw = session(store).raw
+        assert await raw.fetchval("SHOW statement_timeout") == "3s"
+        assert await raw.fetchval("SHOW idle_in_transaction_session_timeout") == "600ms"
 
 
 async def test_a_silent_session_is_replaced_and_the_write_carried_on() -> None:
