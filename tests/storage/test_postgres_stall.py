@@ -24,6 +24,7 @@ import pytest
 from bot.storage import OutOfSequence, Store, TableRow
 from bot.storage import database as database_module
 from bot.storage.postgres import PgConnection, Timeouts
+from bot.tables.guild_settings import Defaults, GuildSettings, GuildSettingsBook
 from bot.tables.manager import TableManager
 from tests.support.databases import PG_URL, SKIP_REASON, new_schema, with_settings
 from tests.support.manager_helpers import GRANT, play
@@ -192,6 +193,33 @@ async def test_a_step_whose_commit_answer_was_lost_fails_and_shows_what_landed()
         finally:
             await manager.close()
             await store.close()
+
+
+async def test_a_settings_change_whose_answer_was_lost_is_read_again() -> None:
+    """/settings: the change reached the database but its answer never came back. The
+    moderator gets an error, and the server's settings are read again from the database
+    (which has the change), not kept from before."""
+    async with (
+        stall_proxy(new_schema()) as (url, proxy),
+        await Store.open(url, timeouts=SHORT) as store,
+    ):
+        book = GuildSettingsBook(store, Defaults(turn_timeout=60, auto_deal=True))
+        assert (await book.get(G5)).turn_timeout is None  # cached
+
+        def answer_lost(step: str, moment: str) -> None:
+            if step == "save_guild_settings" and moment == "before":
+                proxy.stall(to_server=False)
+                database_module.commit_hook = None
+
+        database_module.commit_hook = answer_lost
+        try:
+            with pytest.raises(TimeoutError):
+                await bounded(book.set_turn_timeout(G5, 30))
+        finally:
+            database_module.commit_hook = None
+        assert (await book.get(G5)).turn_timeout == 30  # what landed, read again
+        await book.set_language(G5, "vi")  # and the next change starts from it
+        assert await store.guild_settings(G5) == GuildSettings(G5, turn_timeout=30, language="vi")
 
 
 async def test_a_cut_off_network_fails_steps_in_bounded_time_and_play_resumes() -> None:
