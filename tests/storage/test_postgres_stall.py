@@ -14,6 +14,7 @@ margin: without the fix these calls never return.
 from __future__ import annotations
 
 import asyncio
+import socket
 from collections.abc import Awaitable
 from typing import TypeVar
 
@@ -23,8 +24,9 @@ import pytest
 from bot.storage import OutOfSequence, Store, TableRow
 from bot.storage import database as database_module
 from bot.storage.postgres import PgConnection, Timeouts
+from bot.tables.guild_settings import Defaults, GuildSettings, GuildSettingsBook
 from bot.tables.manager import TableManager
-from tests.support.databases import PG_URL, SKIP_REASON, new_schema
+from tests.support.databases import PG_URL, SKIP_REASON, new_schema, with_settings
 from tests.support.manager_helpers import GRANT, play
 from tests.support.stall_proxy import stall_proxy
 from tests.support.storage_helpers import a_header
@@ -83,12 +85,24 @@ async def test_the_session_is_bounded_on_both_sides() -> None:
         await Store.open(url, timeouts=SHORT) as store,
     ):
         raw = session(store).raw
+        sock = raw._transport.get_extra_info("socket")  # the client's keepalives
+        assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE) == 1
+        assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE) == 1
+        assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT) == 600
         assert await raw.fetchval("SHOW statement_timeout") == "400ms"
         assert await raw.fetchval("SHOW idle_in_transaction_session_timeout") == "600ms"
         with pytest.raises(asyncpg.QueryCanceledError):  # the server's bound
             await raw.execute("SELECT pg_sleep(5)")
         assert not session(store).lost()  # a cancelled statement leaves a good session
         assert await store.guild_settings(G1) is not None
+
+
+async def test_settings_in_the_url_win_over_the_bounds() -> None:
+    url = with_settings(new_schema(), statement_timeout="3000")
+    async with await Store.open(url, timeouts=SHORT) as store:
+        raw = session(store).raw
+        assert await raw.fetchval("SHOW statement_timeout") == "3s"
+        assert await raw.fetchval("SHOW idle_in_transaction_session_timeout") == "600ms"
 
 
 async def test_a_silent_session_is_replaced_and_the_write_carried_on() -> None:
@@ -179,6 +193,33 @@ async def test_a_step_whose_commit_answer_was_lost_fails_and_shows_what_landed()
         finally:
             await manager.close()
             await store.close()
+
+
+async def test_a_settings_change_whose_answer_was_lost_is_read_again() -> None:
+    """/settings: the change reached the database but its answer never came back. The
+    moderator gets an error, and the server's settings are read again from the database
+    (which has the change), not kept from before."""
+    async with (
+        stall_proxy(new_schema()) as (url, proxy),
+        await Store.open(url, timeouts=SHORT) as store,
+    ):
+        book = GuildSettingsBook(store, Defaults(turn_timeout=60, auto_deal=True))
+        assert (await book.get(G5)).turn_timeout is None  # cached
+
+        def answer_lost(step: str, moment: str) -> None:
+            if step == "save_guild_settings" and moment == "before":
+                proxy.stall(to_server=False)
+                database_module.commit_hook = None
+
+        database_module.commit_hook = answer_lost
+        try:
+            with pytest.raises(TimeoutError):
+                await bounded(book.set_turn_timeout(G5, 30))
+        finally:
+            database_module.commit_hook = None
+        assert (await book.get(G5)).turn_timeout == 30  # what landed, read again
+        await book.set_language(G5, "vi")  # and the next change starts from it
+        assert await store.guild_settings(G5) == GuildSettings(G5, turn_timeout=30, language="vi")
 
 
 async def test_a_cut_off_network_fails_steps_in_bounded_time_and_play_resumes() -> None:
