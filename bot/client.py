@@ -18,6 +18,7 @@ from bot.opponents import warm_up
 from bot.practice.driver import PracticeDriver
 from bot.settings import Settings
 from bot.storage.api import Storage
+from bot.storage.backend import Timeouts
 from bot.storage.shards import Shards
 from bot.storage.store import Store
 from bot.tables.guild_settings import Defaults, GuildSettingsBook
@@ -100,7 +101,8 @@ class PokerBot(commands.Bot):
     async def setup_hook(self) -> None:
         s = self.settings
         await asyncio.to_thread(warm_up)  # the computer players' tables, off the loop
-        self.store = await Store.open(s.database, clock=self._clock)
+        timeouts = Timeouts(s.database_statement_timeout, s.database_connect_timeout)
+        self.store = await Store.open(s.database, clock=self._clock, timeouts=timeouts)
         auto_deal = s.next_hand_delay > 0
         self.guild_settings = GuildSettingsBook(
             self.store, Defaults(s.turn_timeout, auto_deal, s.idle_close_hours)

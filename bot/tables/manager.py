@@ -164,7 +164,7 @@ class TableManager:
         restored = await self.recovery.start()
         self.mixing.open_windows()  # a dealer's choice awaited: its time starts again
         if idle_sweep is not None and self.timers.idle_after is not None:
-            self.steps.spawn(self.timers.sweep(idle_sweep))
+            self.steps.spawn(self.timers.sweep(idle_sweep), "the idle-table sweep")
         return restored
 
     async def close(self) -> None:

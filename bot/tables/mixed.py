@@ -100,7 +100,7 @@ class Mixing:
         if chooser is None or chooser.bot:
             return False
         deadline = table.choice_deadline = self.steps.clock() + table.settings.turn_timeout
-        self.steps.spawn(self._time_out(table, deadline))
+        self.steps.spawn(self._time_out(table, deadline), "the dealer's choice time limit")
         return True
 
     def open_windows(self) -> None:

@@ -97,6 +97,7 @@ class Play:
                 seats=seat_rows(table.seats) if practice else None,
                 # a mixed table's rotation moves with the deal
                 settings=rotated_settings(table, rotation) if rotation else KEEP,
+                generation=table.generation,
             )
         except InsufficientChips as exc:  # a hand elsewhere took the chips meanwhile
             _set_rng_state(rng, rng_state)  # a refusal changes nothing, the rng neither
@@ -312,7 +313,7 @@ class Play:
         if hand_id is not None:
             await self.store.cancel_hand(hand_id, close_channel=table.channel_id)
         else:
-            await self.store.close_table(table.channel_id)
+            await self.store.close_table(table.channel_id, generation=table.generation)
         view = replace(  # what the table message shows from now on: no hand, no seats
             table.view(),
             closed=True,

@@ -91,8 +91,8 @@ class Seating:
                 raise Refused(Code.GUILD_ELSEWHERE)
             table = Table(channel_id, guild_id, v, TableSettings(limit, timeout, auto), [])
             table.opener, table.rotation = opener, rotation
-            async with self.steps.step(table) as step:
-                await self.store.save_table(table_row(table))
+            async with self.steps.step(table, opening=True) as step:
+                table.generation = await self.store.save_table(table_row(table))
                 self.steps.tables[channel_id] = table
                 step.emit(TableEvent("opened", table.view()))
             return table.view()
@@ -207,7 +207,9 @@ class Seating:
     # ----- helpers ------------------------------------------------------------
 
     async def _save_seats(self, table: Table) -> None:
-        await self.store.save_seats(table.channel_id, seat_rows(table.seats))
+        await self.store.save_seats(
+            table.channel_id, seat_rows(table.seats), generation=table.generation
+        )
 
 
 def _stand_bots_if_no_person(table: Table) -> None:

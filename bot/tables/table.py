@@ -41,6 +41,10 @@ class Table:
     deadline: float | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     stale: bool = False  # a step failed and reloading did too: reload before the next one
+    # which opening of the channel's table this is (the database counts them; None until
+    # stored): every write for the table names it, and is refused once it is closed or
+    # replaced
+    generation: int | None = None
     # server controls (issue 9), stored with the table's settings
     opener: int | None = None  # who opened it: may close it while nobody else is seated
     closing: bool = False  # closes as soon as the hand in play ends
@@ -257,7 +261,13 @@ def table_row(table: Table) -> TableRow:
         **controls_json(table),
     }
     return TableRow(
-        table.channel_id, table.guild_id, table.variant.id, settings, table.button, table.deadline
+        table.channel_id,
+        table.guild_id,
+        table.variant.id,
+        settings,
+        table.button,
+        table.deadline,
+        generation=table.generation,
     )
 
 
@@ -271,6 +281,7 @@ def table_of(row: TableRow, seats: Sequence[SeatRow]) -> Table:
     settings = TableSettings(**{k: row.settings[k] for k in SETTINGS if k in row.settings})
     table = Table(row.channel_id, row.guild_id, VARIANTS[row.variant], settings, seats_of(seats))
     table.button, table.deadline = row.button, row.turn_deadline
+    table.generation = row.generation
     restore_controls(table, row.settings)
     return table
 
