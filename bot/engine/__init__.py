@@ -1,8 +1,9 @@
 """The rules engine: pure, synchronous and deterministic (no I/O, clock or global random)."""
 
 from .cards import Card, CardError, format_card, parse_card, parse_cards, pretty_card
-from .hand import Award, Decision, Hand, IllegalAction, MarketOffer
+from .hand import Award, Decision, Hand, IllegalAction, MarketOffer, Pot
 from .record import Action, HandRecord, RecordError, Seat, parse_header
+from .stakes import Stakes
 from .variants import VARIANTS, Variant
 from .views import PublicView, SeatInfo, SeatView, public_view, seat_view
 
@@ -17,11 +18,13 @@ __all__ = [
     "HandRecord",
     "IllegalAction",
     "MarketOffer",
+    "Pot",
     "PublicView",
     "RecordError",
     "Seat",
     "SeatInfo",
     "SeatView",
+    "Stakes",
     "Variant",
     "format_card",
     "parse_card",

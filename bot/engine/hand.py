@@ -1,8 +1,13 @@
 """One hand of any of the four tables as an explicit state machine.
 
-A hand starts from its record header (seats, dealer, deck, reshuffles) and
+A hand starts from its record header (seats, dealer, deck, reshuffles, stakes) and
 moves only through ``apply(action)``. Every action is checked completely
 before anything changes, so a refused action leaves the hand exactly as it was.
+
+A cash hand never runs short (the table minimum sees to it), so stacks are tracked only
+in a tournament hand (``header.allin``, RULES.md §8): there forced bets, bets and
+purchases are capped by the stack, all-in players stop betting, and the chips are
+divided into a main pot and side pots at the showdown.
 """
 
 from __future__ import annotations
@@ -16,9 +21,17 @@ from typing import NoReturn
 from .cards import Card, format_card, format_cards, rank_of
 from .rankings import VALUE, describe
 from .record import BUY_SOURCES, Action, HandRecord, RecordError, new_header
-from .variants import MAX_BETS_PER_ROUND, VARIANTS, Variant, buy_price
+from .stakes import Stakes
+from .variants import MAX_BETS_PER_ROUND, VARIANTS, Variant
 
 SLOTS = ("left", "right")
+
+# Why a tournament player may not bet or raise (RULES.md §8.3), by refusal code.
+_BLOCKS = {
+    "short": "you cannot cover more than the call: call all-in or fold",
+    "not_reopened": "only an incomplete all-in raise came since you acted: call or fold",
+    "others_all_in": "every other player still in is all-in, so nobody could answer",
+}
 
 
 class IllegalAction(ValueError):
@@ -65,6 +78,23 @@ class Award:
     amount: int
     shares: dict[str, int]
     hand_names: dict[str, str]  # winners' hand names (empty when uncontested)
+    pot: int = 0  # which pot it pays: 0 the main pot, 1 the first side pot, …
+
+
+@dataclass(frozen=True)
+class Pot:
+    """One pot of RULES.md §8.5: its chips, who may win it, and (once complete) who did.
+
+    A cash hand, or a tournament hand with nobody all-in, has exactly one pot. In
+    Abyssinia ``high`` and ``low`` name each half's winners and ``winners`` is both, in
+    seat order; in the other games ``high`` and ``low`` stay empty.
+    """
+
+    amount: int
+    players: tuple[str, ...]  # eligible, in seat order
+    winners: tuple[str, ...] = ()
+    high: tuple[str, ...] = ()
+    low: tuple[str, ...] = ()
 
 
 # describe() by (ranking, value): equal values are the same hand, so the same name. Naming
@@ -86,6 +116,10 @@ class Hand:
         variant = VARIANTS[header.variant]
         self.variant: Variant = variant
         self.header = header
+        self.stakes: Stakes = header.hand_stakes
+        self.bet_sizes = self.stakes.bet_sizes(variant.id)
+        self.allin = header.allin  # a tournament hand: stacks can run out (RULES.md §8)
+        self.stack0 = [s.stack for s in header.seats]
         self.players: tuple[str, ...] = tuple(s.player for s in header.seats)
         self.n = len(self.players)
         self.dealer = header.dealer
@@ -108,8 +142,11 @@ class Hand:
         self.to_act: int | None = None
         self.queue: list[int] = []  # draw / buy order
         self.round_bets = [0] * self.n
-        self.current_bet = 0
-        self.bet_count = 0
+        self.current_bet = 0  # the level: the most anyone must have put in this round
+        self.full_bet = 0  # the level set by the last full bet or raise (RULES.md §8.3)
+        self.bet_count = 0  # full bets and raises this round (the big blind counts as one)
+        self.acted_at: list[int | None] = [None] * self.n  # the level at each seat's last action
+        self.is_all_in = [False] * self.n
         self.pending: set[int] = set()
         self.first_bettor: int | None = None  # of the first betting round
         # What the player to act may do, worked out once when the turn passes (agents
@@ -146,7 +183,11 @@ class Hand:
         return hand
 
     def _start(self) -> None:
-        self.contributed = [self.variant.ante] * self.n
+        ante = self.stakes.ante
+        self.contributed = [ante] * self.n
+        if self.allin:  # a stack at or below the ante posts all of it and is all-in
+            self.contributed = [min(ante, stack) for stack in self.stack0]
+            self.is_all_in = [stack <= ante for stack in self.stack0]
         if self.variant.streets[0] != "buy":
             # Five cards each, one at a time clockwise from the dealer's left: the
             # i-th seat in that order gets stub cards i, i + n, i + 2n, …
@@ -173,12 +214,23 @@ class Hand:
     def active(self) -> list[int]:
         return list(self.in_seats)
 
+    @property
+    def all_in(self) -> tuple[str, ...]:
+        """The players who are all-in, in seat order (never anyone in a cash hand)."""
+        return tuple(p for p, flag in zip(self.players, self.is_all_in, strict=True) if flag)
+
+    def chips_left(self, seat: int) -> int:
+        """What ``seat`` has behind: its header stack less everything it has put in."""
+        return self.stack0[seat] - self.contributed[seat]
+
     def legal_actions(self) -> tuple[str, ...]:
         """The action names the player to act may use now (``Decision.legal``); () when complete."""
         return self._legal
 
     def buy_sources(self) -> tuple[str, ...]:
         """Buying round: where the player to act may buy from (``Decision.market`` sources)."""
+        if self.to_act is not None and self.is_all_in[self.to_act]:
+            return ("blind",)  # an all-in player gets the stub's top card, free (§8.4)
         if None not in self.market:
             return BUY_SOURCES  # always, in practice: the stub never runs out in Abyssinia
         market = zip(SLOTS, self.market, strict=True)
@@ -197,6 +249,8 @@ class Hand:
             list(h.deck),
             [list(r) for r in self.reshuffles],
             list(self.actions),
+            stakes=h.stakes,
+            allin=h.allin,
         )
 
     def net(self) -> dict[str, int]:
@@ -218,40 +272,89 @@ class Hand:
             hand = tuple(self.holdings[seat])
             return Decision(player, seat, "draw", ("discard",), 0, 0, 0, {}, hand, ())
         if self.phase == "buy":
-            return Decision(player, seat, "buy", ("buy",), 0, 0, 0, {}, (), self._offers())
+            offers = self._offers()
+            if self.is_all_in[seat]:
+                offers = offers[-1:]  # only the blind card, free (§8.4)
+            return Decision(player, seat, "buy", ("buy",), 0, 0, 0, {}, (), offers)
         return self._bet_decision(seat)
 
     def _bet_decision(self, seat: int) -> Decision:
-        size = self.variant.bet_sizes[self.bet_round]
-        owed = self.current_bet - self.round_bets[seat]
+        size = self.bet_sizes[self.bet_round]
+        owed = self._owed(seat)
         raises_left = MAX_BETS_PER_ROUND - self.bet_count
         legal = self._bet_legal(seat)
         costs = {kind: self._bet_cost(seat, kind) for kind in legal}
         player = self.players[seat]
         return Decision(player, seat, "bet", legal, owed, size, raises_left, costs, (), ())
 
+    def _owed(self, seat: int) -> int:
+        """The amount to call (RULES.md §8.3): the level less this round's chips, except that
+        the only player still in with chips calls at most what another player still in has
+        put in this round."""
+        target = self.current_bet
+        if self.allin and not self._others_have_chips(seat):
+            target = min(target, max(self.round_bets[s] for s in self.in_seats if s != seat))
+        return max(0, target - self.round_bets[seat])
+
+    def _others_have_chips(self, seat: int) -> bool:
+        flags = self.is_all_in
+        return any(not flags[s] for s in self.in_seats if s != seat)
+
+    def _may_raise(self, seat: int, owed: int) -> bool:
+        """Whether ``seat`` may bet or raise now (RULES.md §3 and §8.3)."""
+        if self.bet_count >= MAX_BETS_PER_ROUND:
+            return False
+        if not self.allin:
+            return True
+        return self._raise_block(seat, owed) is None
+
+    def _raise_block(self, seat: int, owed: int) -> str | None:
+        """Why a tournament player may not bet or raise now, as a refusal code, or None."""
+        if self.bet_count >= MAX_BETS_PER_ROUND:
+            return "capped"
+        if not self._others_have_chips(seat):
+            return "others_all_in"  # nobody could answer
+        if self.chips_left(seat) <= owed:
+            return "short"  # cannot cover more than the call
+        last = self.acted_at[seat]
+        if last is not None and 2 * (self.current_bet - last) < self.bet_sizes[self.bet_round]:
+            return "not_reopened"  # only incomplete all-ins since this player acted
+        return None
+
     def _bet_legal(self, seat: int) -> tuple[str, ...]:
-        """The betting actions legal for ``seat`` now, in display order (RULES.md §3)."""
-        if self.current_bet == 0:
-            return ("check", "bet")
-        can_raise = self.bet_count < MAX_BETS_PER_ROUND
-        if self.round_bets[seat] == self.current_bet:  # nothing owed: the big blind's option
-            return ("check", "raise") if can_raise else ("check",)
+        """The betting actions legal for ``seat`` now, in display order (RULES.md §3, §8.3)."""
+        owed = self._owed(seat)
+        can_raise = self._may_raise(seat, owed)
+        if owed == 0:  # nothing owed: check, or bet (raise: the big blind's option)
+            if not can_raise:
+                return ("check",)
+            return ("check", "bet") if self.current_bet == 0 else ("check", "raise")
         return ("call", "raise", "fold") if can_raise else ("call", "fold")
+
+    def _needs_to_act(self, seat: int) -> bool:
+        """Whether a pending tournament player acts at all: one who owes nothing and may
+        neither bet nor raise does not (RULES.md §8.3)."""
+        if self.is_all_in[seat]:
+            return False
+        owed = self._owed(seat)
+        return owed > 0 or (self.acted_at[seat] is None and self._may_raise(seat, owed))
 
     def _bet_cost(self, seat: int, kind: str) -> int:
         """The chips a legal betting action of ``seat`` puts in now."""
         if kind == "check" or kind == "fold":
             return 0
-        owed = self.current_bet - self.round_bets[seat]
         if kind == "call":
-            return owed
-        size = self.variant.bet_sizes[self.bet_round]
-        return size if kind == "bet" else owed + size  # a raise calls, then adds a bet
+            cost = self._owed(seat)
+        else:  # a bet or raise goes one increment above the full level
+            cost = self.full_bet + self.bet_sizes[self.bet_round] - self.round_bets[seat]
+        if self.allin:
+            return min(cost, self.chips_left(seat))  # short: all-in with the whole stack
+        return cost
 
     def _offers(self) -> tuple[MarketOffer, ...]:
+        price = self.stakes.price
         offers = [
-            MarketOffer(slot, card, buy_price(rank_of(card)))
+            MarketOffer(slot, card, price(rank_of(card)))
             for slot, card in zip(SLOTS, self.market, strict=True)
             if card is not None
         ]
@@ -266,6 +369,8 @@ class Hand:
             return Action(d.player, "discard", cards=())
         if d.phase == "buy":
             priced = [o for o in d.market if o.price is not None]
+            if not priced:  # an all-in player: the free blind card
+                return Action(d.player, "buy", source="blind")
             cheapest = min(priced, key=lambda o: o.price or 0)  # min keeps the left on a tie
             return Action(d.player, "buy", source=cheapest.source)
         return Action(d.player, "check" if d.to_call == 0 else "fold")
@@ -315,22 +420,37 @@ class Hand:
         cost = self._bet_cost(seat, kind)
         self.contributed[seat] += cost
         self.round_bets[seat] += cost
+        if self.allin and self.chips_left(seat) == 0:
+            self.is_all_in[seat] = True
         if kind == "bet" or kind == "raise":
-            self.current_bet = self.round_bets[seat]
-            self.bet_count += 1
-            self.pending = set(self.in_seats)
+            level = self.round_bets[seat]
+            if 2 * (level - self.full_bet) >= self.bet_sizes[self.bet_round]:
+                # A full bet or raise (small all-ins that add up count too): it counts
+                # toward the cap and reopens the betting.
+                self.full_bet = level
+                self.bet_count += 1
+                self.pending = set(self.in_seats)
+            else:  # incomplete all-in: whoever now owes acts again, without a new raise
+                bets = self.round_bets
+                flags = self.is_all_in
+                self.pending.update(s for s in self.in_seats if bets[s] < level and not flags[s])
+            self.current_bet = level
             if self.first_bettor is None and self.bet_round == 0:
                 self.first_bettor = seat
         elif kind == "fold":
             self.folded[seat] = True
             self.in_seats = tuple(s for s in self.in_seats if s != seat)
             self.dead.extend(self.holdings[seat])
+        self.acted_at[seat] = self.current_bet
         self.pending.discard(seat)
         self._after_turn(seat)
 
     def _refusal(self, kind: str, d: Decision) -> tuple[str, str]:
         """The refusal's code and its message."""
         legal = ", ".join(d.legal)
+        block = self._raise_block(d.seat, d.to_call) if self.allin else None
+        if kind in ("bet", "raise") and block in _BLOCKS and kind not in d.legal:
+            return block, f"{kind} is not allowed now: {_BLOCKS[block]}; legal now: {legal}"
         reasons = {
             "fold": ("nothing_owed", "you may not fold when nothing is owed"),
             "check": ("owes", f"you owe {d.to_call} to stay in"),
@@ -406,6 +526,13 @@ class Hand:
 
     def _buy(self, seat: int, source: str) -> None:
         sources = self.buy_sources()
+        if source not in sources and self.is_all_in[seat] and source in SLOTS:
+            raise IllegalAction(
+                "you are all-in: you receive the stub's top card free (buy blind)",
+                "all_in_buys_blind",
+                source=source,
+                sources=sources,
+            )
         if source not in sources:
             raise IllegalAction(
                 f"buy from {', '.join(sources)}, not {source!r}",
@@ -422,7 +549,8 @@ class Hand:
             card = offered
             self.market[slot] = self._take()
         self.holdings[seat].append(card)
-        self._put(seat, buy_price(rank_of(card)))
+        if not self.is_all_in[seat]:  # an all-in player's card is free (§8.4)
+            self._put(seat, self.stakes.price(rank_of(card)))
         self.queue.pop(0)
         self._after_queue()
 
@@ -438,7 +566,18 @@ class Hand:
         elif not self.pending:
             self._next_street()
         else:
-            self._bet_turn(self._first_pending(seat + 1))
+            self._advance_bet(seat + 1)
+
+    def _advance_bet(self, start: int) -> None:
+        """Pass the turn to the first pending seat from ``start`` that acts at all; when
+        none does, the betting round is over."""
+        while self.pending:
+            seat = self._first_pending(start)
+            if not self.allin or self._needs_to_act(seat):
+                self._bet_turn(seat)
+                return
+            self.pending.discard(seat)
+        self._next_street()
 
     def _bet_turn(self, seat: int) -> None:
         """Pass the betting turn to ``seat`` and work out what it may do."""
@@ -461,51 +600,128 @@ class Hand:
     def _begin_betting(self) -> None:
         self.bet_round += 1
         self.round_bets = [0] * self.n
-        self.current_bet = self.bet_count = 0
-        self.pending = set(self.in_seats)
+        self.current_bet = self.full_bet = self.bet_count = 0
+        self.acted_at = [None] * self.n
+        if self.allin:  # all-in players take no further betting action
+            self.pending = {s for s in self.in_seats if not self.is_all_in[s]}
+        else:
+            self.pending = set(self.in_seats)
         first = self.dealer + 1
-        if self.bet_round == 0 and self.variant.blinds:
+        if self.bet_round == 0 and self.stakes.blinds:
             first = self._post_blinds() + 1
         elif self.bet_round == 1 and self.variant.draws == 1 and self.first_bettor is not None:
             first = self.first_bettor  # the first bettor of round 1 opens round 2
-        self._bet_turn(self._first_pending(first))
+        self._advance_bet(first)
 
     def _post_blinds(self) -> int:
-        """Post both blinds as round 1's opening bet; return the big blind's seat."""
-        small, big = self.variant.blinds or (0, 0)
+        """Post both blinds as round 1's opening bet; return the big blind's seat.
+
+        A short blind posts what it has and is all-in; the level and full level are the
+        full big blind all the same (RULES.md §8.2, §8.3).
+        """
+        small, big = self.stakes.blinds or (0, 0)
         sb = self.dealer if self.n == 2 else (self.dealer + 1) % self.n
         bb = (sb + 1) % self.n
         for seat, amount in ((sb, small), (bb, big)):
-            self._put(seat, amount)
-            self.round_bets[seat] = amount
-        self.current_bet, self.bet_count = big, 1
+            self.round_bets[seat] = self._put(seat, amount)
+            if self.is_all_in[seat]:
+                self.pending.discard(seat)
+        self.current_bet = self.full_bet = big
+        self.bet_count = 1
         return bb
 
     # ----- showdown and payouts -------------------------------------------
 
     def _finish_uncontested(self) -> None:
-        winner = self.active[0]
+        winner = self.active[0]  # takes every pot (RULES.md §8.5): one pot, all theirs
         self._pay([Award("pot", self.pot, {self.players[winner]: self.pot}, {})])
 
     def _showdown(self) -> None:
         self.phase, self.to_act, self.showdown = "showdown", None, True
-        pot = self.pot
-        if self.variant.split:
-            high = pot - pot // 2  # an odd chip of the pot goes to the high half
-            awards = [self._award("high", "high", high), self._award("low", "a5", pot // 2)]
-        else:
-            awards = [self._award("pot", self.variant.ranking, pot)]
+        awards: list[Award] = []
+        for index, (pot, eligible) in enumerate(self._layers()):
+            if len(eligible) == 1:  # a bet nobody could call comes back (§8.5)
+                awards.append(Award("pot", pot, {self.players[eligible[0]]: pot}, {}, index))
+            elif self.variant.split:
+                high = pot - pot // 2  # an odd chip of the pot goes to the high half
+                awards.append(self._award("high", "high", high, eligible, index))
+                awards.append(self._award("low", "a5", pot // 2, eligible, index))
+            else:
+                awards.append(self._award("pot", self.variant.ranking, pot, eligible, index))
         self._pay(awards)
 
-    def _award(self, label: str, ranking: str, amount: int) -> Award:
+    def _layers(self) -> list[tuple[int, list[int]]]:
+        """The pots of RULES.md §8.5 as (amount, eligible seats), the main pot first.
+
+        Contributions are cut at each all-in contribution of a player still in; a layer
+        nobody still in may win (only the top one can be) joins the pot below it.
+        """
+        flags = self.is_all_in
+        caps = sorted({self.contributed[s] for s in self.in_seats if flags[s]})
+        if not caps:
+            return [(self.pot, list(self.in_seats))]
+        layers: list[tuple[int, list[int]]] = []
+        below = 0
+        for cap in [*caps, None]:
+            amount = sum(
+                (c if cap is None else min(c, cap)) - min(c, below) for c in self.contributed
+            )
+            eligible = [
+                s
+                for s in self.in_seats
+                if not flags[s] or (cap is not None and self.contributed[s] >= cap)
+            ]
+            if cap is not None:
+                below = cap
+            if amount == 0:
+                continue
+            if not eligible:
+                last, players = layers[-1]
+                layers[-1] = (last + amount, players)
+            else:
+                layers.append((amount, eligible))
+        return layers
+
+    def pots(self) -> list[Pot]:
+        """The pots, main first, with their eligible players and, once complete, winners."""
+        if self.complete and len(self.in_seats) == 1:
+            return [Pot(self.pot, (self.players[self.in_seats[0]],), *self._pot_winners(0))]
+        out = []
+        for index, (amount, eligible) in enumerate(self._layers()):
+            names = tuple(self.players[s] for s in eligible)
+            won = self._pot_winners(index) if self.complete else ((), (), ())
+            out.append(Pot(amount, names, *won))
+        return out
+
+    def _pot_winners(self, index: int) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+        """(winners, high, low) of pot ``index``, each in seat order."""
+        by_label: dict[str, set[str]] = {"pot": set(), "high": set(), "low": set()}
+        for award in self.awards:
+            if award.pot == index:
+                by_label[award.label].update(award.shares)
+        order = self.players
+        if self.variant.split:
+            high = by_label["high"] | by_label["pot"]
+            low = by_label["low"] | by_label["pot"]
+            both = high | low
+            return (
+                tuple(p for p in order if p in both),
+                tuple(p for p in order if p in high),
+                tuple(p for p in order if p in low),
+            )
+        return tuple(p for p in order if p in by_label["pot"]), (), ()
+
+    def _award(
+        self, label: str, ranking: str, amount: int, eligible: list[int], index: int
+    ) -> Award:
         value = VALUE[ranking]
-        scores = {s: value(self.holdings[s]) for s in self.active}
+        scores = {s: value(self.holdings[s]) for s in eligible}
         best = max(scores.values())
-        winners = [s for s in self._clockwise(self.dealer + 1) if scores[s] == best]
+        winners = [s for s in self._clockwise(self.dealer + 1) if scores.get(s) == best]
         share, odd = divmod(amount, len(winners))
         shares = {self.players[s]: share + (1 if i < odd else 0) for i, s in enumerate(winners)}
         names = {self.players[s]: _hand_name(ranking, scores[s], self.holdings[s]) for s in winners}
-        return Award(label, amount, shares, names)
+        return Award(label, amount, shares, names, index)
 
     def _pay(self, awards: list[Award]) -> None:
         payouts = [0] * self.n
@@ -532,8 +748,16 @@ class Hand:
             seat = (seat + 1) % self.n
         return seat
 
-    def _put(self, seat: int, chips: int) -> None:
+    def _put(self, seat: int, chips: int) -> int:
+        """Put ``chips`` in for ``seat`` (in a tournament hand at most its stack, going
+        all-in when that empties it); return what went in."""
+        if self.allin:
+            left = self.chips_left(seat)
+            if chips >= left:
+                chips = left
+                self.is_all_in[seat] = True
         self.contributed[seat] += chips
+        return chips
 
     def _take(self) -> Card:
         card = self.stub[self.stub_pos]

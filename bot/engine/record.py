@@ -8,20 +8,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import FULL_DECK, Card, CardError, format_cards, parse_card, shown_token
+from .record_error import RecordError
+from .stakes import Stakes
 from .variants import VARIANTS, Variant
+
+__all__ = ["RecordError", "Stakes"]  # re-exported: callers import both from here
 
 ACTION_NAMES = ("check", "bet", "call", "raise", "fold", "discard", "buy")
 BUY_SOURCES = ("left", "right", "blind")
 FULL_DECK_SET = frozenset(FULL_DECK)
-
-
-class RecordError(ValueError):
-    """A record that breaks the rules; ``index`` is the bad action's, or None for the header."""
-
-    def __init__(self, index: int | None, message: str) -> None:
-        super().__init__(message)
-        self.index = index
-        self.message = message
 
 
 @dataclass(frozen=True)
@@ -99,14 +94,27 @@ class HandRecord:
     deck: list[Card]
     reshuffles: list[list[Card]] = field(default_factory=list)
     actions: list[Action] = field(default_factory=list)
+    stakes: Stakes | None = None  # None: the cash table's (RULES.md §8.1)
+    allin: bool = False  # a tournament hand (RULES.md §8)
 
     def header_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "variant": self.variant,
             "seats": [{"player": s.player, "stack": s.stack} for s in self.seats],
             "dealer": self.dealer,
             "deck": format_cards(self.deck),
         }
+        # Written only when set, so a cash record stays byte-for-byte what it was.
+        if self.allin:
+            out["allin"] = True
+        if self.stakes is not None:
+            out["stakes"] = self.stakes.to_json()
+        return out
+
+    @property
+    def hand_stakes(self) -> Stakes:
+        """The stakes this hand is played at: the header's, or the cash table's."""
+        return self.stakes or Stakes.cash(self.variant)
 
     def to_json(self) -> dict[str, Any]:
         out = self.header_json()
@@ -124,14 +132,30 @@ def parse_header(obj: Any) -> HandRecord:
     raw_seats: list[Any] = raw if isinstance(raw, list) else []
     _check_seat_count(len(raw_seats) if isinstance(raw, list) else None, variant)
     seats = _make_seats(_json_seat(item) for item in raw_seats)
-    dealer = _check_table(variant, seats, obj.get("dealer"))
+    allin = _parse_allin(obj)
+    stakes = Stakes.from_json(variant.id, obj["stakes"]) if "stakes" in obj else None
+    dealer = _check_table(variant, seats, obj.get("dealer"), stakes, allin)
     deck = _parse_deck(obj.get("deck"))
     reshuffles = _parse_reshuffles(obj.get("reshuffles", []), variant.draws > 1)
-    return HandRecord(variant.id, seats, dealer, deck, reshuffles)
+    return HandRecord(variant.id, seats, dealer, deck, reshuffles, stakes=stakes, allin=allin)
+
+
+def _parse_allin(obj: dict[str, Any]) -> bool:
+    if "allin" not in obj:
+        return False
+    if obj["allin"] is not True:
+        raise RecordError(None, f"allin must be true when given, not {shown(obj['allin'])}")
+    return True
 
 
 def new_header(
-    variant_id: str, seats: Iterable[tuple[str, int]], dealer: int, deck: Iterable[Card]
+    variant_id: str,
+    seats: Iterable[tuple[str, int]],
+    dealer: int,
+    deck: Iterable[Card],
+    *,
+    stakes: Stakes | None = None,
+    allin: bool = False,
 ) -> HandRecord:
     """The header of a new live hand, from card ints, checked exactly as ``parse_header``.
 
@@ -142,13 +166,15 @@ def new_header(
     variant = _variant(variant_id)
     _check_seat_count(len(pairs), variant)
     checked = _make_seats(pairs)
-    dealer = _check_table(variant, checked, dealer)
+    if stakes is not None:  # a Stakes built in code is checked as a record's would be
+        stakes = Stakes.from_json(variant.id, stakes.to_json())
+    dealer = _check_table(variant, checked, dealer, stakes, allin is True)
     cards = list(deck)
     if not FULL_DECK_SET.issuperset(cards):
         unknown = next(c for c in cards if c not in FULL_DECK_SET)
         raise RecordError(None, f"deck: {unknown!r} is not a card")
     _check_deck(cards)
-    return HandRecord(variant.id, checked, dealer, cards, [])
+    return HandRecord(variant.id, checked, dealer, cards, [], stakes=stakes, allin=allin is True)
 
 
 def _variant(name: Any) -> Variant:
@@ -189,10 +215,22 @@ def _make_seats(pairs: Iterable[tuple[Any, Any]]) -> list[Seat]:
     return seats
 
 
-def _check_table(variant: Variant, seats: list[Seat], dealer: Any) -> int:
-    """Every stack covers the table minimum, and the dealer is one of the seats; the dealer."""
-    minimum = variant.table_minimum
+def _check_table(
+    variant: Variant, seats: list[Seat], dealer: Any, stakes: Stakes | None, allin: bool
+) -> int:
+    """Every stack covers the table minimum, and the dealer is one of the seats; the dealer.
+
+    A tournament hand (``allin``) has no table minimum: any stack of 1 chip or more plays.
+    """
+    if allin:
+        minimum = 1
+    elif stakes is None:
+        minimum = variant.table_minimum
+    else:
+        minimum = stakes.table_minimum(variant.id)
     for seat in seats:
+        if seat.stack < minimum and allin:
+            raise RecordError(None, f"{seat.player}'s stack {seat.stack} is below 1 chip")
         if seat.stack < minimum:
             raise RecordError(
                 None, f"{seat.player}'s stack {seat.stack} is below the table minimum {minimum}"

@@ -1,4 +1,4 @@
-"""Replaying a hand record to the JSON state of RULES.md §7."""
+"""Replaying a hand record to the JSON state of RULES.md §7 (and §8.6 for tournament hands)."""
 
 from __future__ import annotations
 
@@ -6,14 +6,16 @@ import json
 from typing import Any
 
 from .cards import format_cards
-from .hand import Hand, IllegalAction
+from .hand import Hand, IllegalAction, Pot
 from .record import RecordError, parse_actions, parse_header
 
 
 def state_json(hand: Hand) -> dict[str, Any]:
+    """The replayed state; a tournament hand's adds ``pots`` and ``all_in`` (§8.6), while a
+    cash hand's output stays exactly what it was."""
     d = hand.decision()
     paid = hand.payouts or [0] * hand.n
-    return {
+    out: dict[str, Any] = {
         "complete": hand.complete,
         "pot": hand.pot,
         "to_act": d.player if d else None,
@@ -23,6 +25,19 @@ def state_json(hand: Hand) -> dict[str, Any]:
         "hands": {hand.players[s]: format_cards(hand.holdings[s]) for s in hand.active},
         "error": None,
     }
+    if hand.allin:
+        out["pots"] = [pot_json(pot, hand.variant.split) for pot in hand.pots()]
+        out["all_in"] = list(hand.all_in)
+    return out
+
+
+def pot_json(pot: Pot, split: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {"amount": pot.amount, "players": list(pot.players)}
+    if split:
+        out["high"], out["low"] = list(pot.high), list(pot.low)
+    else:
+        out["winners"] = list(pot.winners)
+    return out
 
 
 def header_error(message: str) -> dict[str, Any]:
