@@ -129,3 +129,33 @@ async def test_sit_and_go_to_a_winner_across_a_restart(db_path: Target, variant:
         assert (net_won, held) == (0, 0)
         assert balance == granted + refilled + sng
     await close_manager(store, manager)
+
+
+async def test_away_players_stay_and_a_closed_table_cancels(db_path: Target) -> None:
+    clock = Clock()
+    store, manager, driver = await _open(db_path, clock)
+    t = await driver.service.create(GUILD, 500, USERS[0], "a5-draw", seats=3, fee=FEE)
+    for user in USERS:
+        t, _ = await driver.service.register(GUILD, t.tournament_id, user, f"p{user}")
+    await driver.begin(t, THREAD)
+    # a moderator's kick and a player's leave: both only away, still dealt in
+    assert await manager.kick(THREAD, USERS[1]) is False
+    await manager.leave(THREAD, USERS[2])
+    seats = {s.user_id: s for s in manager.view(THREAD).seats}
+    assert set(seats) == set(USERS)
+    assert seats[USERS[1]].sitting_out and seats[USERS[2]].sitting_out
+    await play(manager, THREAD, "away", random_agent)
+    await driver.wait_closed()
+    view = await manager.deal(THREAD)
+    assert view.hand is not None
+    dealt = {view.names.get(s.player) for s in view.hand.seats}
+    assert {"p12", "p13"} <= dealt  # away players are dealt in
+    # a moderator closes the table mid-hand: the tournament is cancelled, fees come back
+    assert await manager.close_table(THREAD, 1, moderator=True, force=True)
+    await driver.wait_closed()
+    row = await store.tournaments.get(t.tournament_id)
+    assert row is not None and row.status == "cancelled"
+    for user in USERS:
+        account = await store.balance(GUILD, user)
+        assert account is not None and account.balance == GRANT
+    await close_manager(store, manager)
