@@ -147,6 +147,15 @@ class Server:
             )
             await self._forget_in_tables(conn, guild_id, user_id)
             await stats.erase(conn, guild_id, user_id)
+            # Sit & Gos (issue 36): the name kept with each entry, and who created one
+            await conn.execute(
+                "UPDATE tournament_entries SET display_name = ? WHERE person_id = ?",
+                (DELETED_NAME, person),
+            )
+            await conn.execute(
+                "UPDATE tournaments SET creator_id = ? WHERE guild_id = ? AND creator_id = ?",
+                (anon, guild_id, user_id),
+            )
         return anon
 
     async def _forget_in_tables(self, conn: Connection, guild_id: int, user_id: int) -> None:

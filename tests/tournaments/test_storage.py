@@ -200,3 +200,26 @@ async def test_register_killed_after_commit_charges_once(store: Store, db_path: 
     await _refused("already_registered", store.tournaments.register(tid, 1, "Ann"))
     assert await _balance(store, 1) == GRANT - FEE
     audit(db_path)
+
+
+async def test_erasing_a_player_forgets_their_name_in_tournaments(
+    store: Store, db_path: Target
+) -> None:
+    await seat_players(store, [1, 2])
+    tid = await _new(store)
+    await store.tournaments.register(tid, 1, "Secret Name")
+    await store.tournaments.register(tid, 2, "Ben")
+    await store.tournaments.unregister(tid, 2)
+    await store.erase_player(G, 1)
+    entries = await store.tournaments.entries(tid)
+    assert [e.display_name for e in entries] == ["deleted player"]
+    assert entries[0].user_id < 0
+    t = await store.tournaments.get(tid)
+    assert t is not None and t.creator_id < 0  # user 1 created it
+    db = open_reader(db_path)
+    try:
+        dump = repr(db.execute("SELECT * FROM tournament_entries").fetchall())
+        dump += repr(db.execute("SELECT * FROM tournaments").fetchall())
+    finally:
+        db.close()
+    assert "Secret Name" not in dump
