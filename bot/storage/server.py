@@ -114,6 +114,14 @@ class Server:
                 "AND completed_at IS NULL",  # hand_players_recent: live hands only
                 (person,),
             )
+            if live is None:  # nor in a Sit & Go still open to them (its fee, its chips)
+                live = await one(
+                    conn,
+                    "SELECT 1 FROM tournament_entries e JOIN tournaments t "
+                    "ON t.tournament_id = e.tournament_id WHERE e.person_id = ? AND "
+                    "(t.status = 'registering' OR (t.status = 'running' AND e.place IS NULL))",
+                    (person,),
+                )
             if live is not None:
                 raise PlayerInHand(guild_id, user_id)
             lowest = await one(

@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.storage import Store
+from bot.storage import PlayerInHand, Store
 from bot.storage.tournaments import Final, TournamentRefused
 from tests.support.databases import Target, open_reader
 from tests.support.failpoints import InjectedFailure, failing_commits
@@ -210,6 +210,9 @@ async def test_erasing_a_player_forgets_their_name_in_tournaments(
     await store.tournaments.register(tid, 1, "Secret Name")
     await store.tournaments.register(tid, 2, "Ben")
     await store.tournaments.unregister(tid, 2)
+    with pytest.raises(PlayerInHand):  # registered: the fee is still held
+        await store.erase_player(G, 1)
+    await store.tournaments.cancel(tid)
     await store.erase_player(G, 1)
     entries = await store.tournaments.entries(tid)
     assert [e.display_name for e in entries] == ["deleted player"]
