@@ -118,6 +118,9 @@ async def test_sit_and_go_to_a_winner_across_a_restart(db_path: Target, variant:
             "SELECT balance, granted, refilled, net_won, tournament_net, held FROM accounts"
         ).fetchall()
         cash = db.execute("SELECT COUNT(*) FROM ledger WHERE kind = 'hand'").fetchone()[0]
+        marked = db.execute(
+            "SELECT DISTINCT tournament_id FROM hands WHERE channel_id = ?", (THREAD,)
+        ).fetchall()
     finally:
         db.close()
     assert len(headers) == hands
@@ -125,6 +128,7 @@ async def test_sit_and_go_to_a_winner_across_a_restart(db_path: Target, variant:
     assert headers[0]["stakes"] == structures.level_at(variant, 1).stakes_json()
     assert headers[-1]["stakes"] != headers[0]["stakes"]
     assert cash == 0
+    assert marked == [(tid,)]  # every hand marked with its tournament
     for balance, granted, refilled, net_won, sng, held in accounts:
         assert (net_won, held) == (0, 0)
         assert balance == granted + refilled + sng
