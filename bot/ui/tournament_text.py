@@ -46,4 +46,5 @@ MESSAGES: dict[str, str] = {
     "sng.stakes.triple": "blinds {small_blind}/{big_blind}, bets {small_bet}/{big_bet}",
     "sng.stakes.abyssinia": "ante {ante}, bet {bet}, cards {low}/{middle}/{ace}",
     "sng.time": "{minutes}:{seconds}",
+    "history.sng": "Sit & Go #{id}, level {level}",
 }

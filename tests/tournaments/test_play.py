@@ -16,6 +16,8 @@ from bot.tournaments import structures
 from bot.tournaments.driver import TournamentDriver
 from bot.tournaments.service import TournamentService
 from bot.tournaments.structures import Speed
+from bot.ui import i18n
+from bot.ui.history import summarize
 from tests.support.databases import Target, open_reader
 from tests.support.manager_helpers import (
     GRANT,
@@ -129,6 +131,14 @@ async def test_sit_and_go_to_a_winner_across_a_restart(db_path: Target, variant:
     assert headers[-1]["stakes"] != headers[0]["stakes"]
     assert cash == 0
     assert marked == [(tid,)]  # every hand marked with its tournament
+    # /history marks them with the tournament and the level, not as practice
+    recent = await store.recent_hands(GUILD, USERS[0], limit=3)
+    assert recent and all(h.tournament_id == tid for h in recent)
+    with i18n.using("en-US"):
+        line = summarize(recent[-1], USERS[0], clock.now)
+    level = structures.level_number(variant, recent[-1].record["stakes"])
+    assert level is not None and f"Sit & Go #{tid}, level {level}" in line
+    assert "practice" not in line
     for balance, granted, refilled, net_won, sng, held in accounts:
         assert (net_won, held) == (0, 0)
         assert balance == granted + refilled + sng
