@@ -47,4 +47,9 @@ MESSAGES: dict[str, str] = {
     "sng.stakes.abyssinia": "ante {ante}, bet {bet}, cards {low}/{middle}/{ace}",
     "sng.time": "{minutes}:{seconds}",
     "history.sng": "Sit & Go #{id}, level {level}",
+    # ----- the public summary at the end
+    "sng.summary.title": "🏆 Sit & Go #{id} ({game}) is over.",
+    "sng.summary.hands": "Hands played: {hands}. The longest: hand #{hand_id}, {actions} actions.",
+    "sng.summary.place.prize": "{place}. {name}: {prize} chips",
+    "sng.summary.place": "{place}. {name}",
 }

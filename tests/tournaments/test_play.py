@@ -18,6 +18,7 @@ from bot.tournaments.service import TournamentService
 from bot.tournaments.structures import Speed
 from bot.ui import i18n
 from bot.ui.history import summarize
+from bot.ui.tournaments import summary_text
 from tests.support.databases import Target, open_reader
 from tests.support.manager_helpers import (
     GRANT,
@@ -139,6 +140,17 @@ async def test_sit_and_go_to_a_winner_across_a_restart(db_path: Target, variant:
     level = structures.level_number(variant, recent[-1].record["stakes"])
     assert level is not None and f"Sit & Go #{tid}, level {level}" in line
     assert "practice" not in line
+    # the public summary at the end: places, prizes, hands played, the longest hand
+    with i18n.using("en-US"):
+        summary = summary_text(row, entries)
+    lines = summary.splitlines()
+    assert lines[0].startswith(f"🏆 Sit & Go #{tid} (")
+    assert lines[1] == (
+        f"Hands played: {hands}. The longest: hand #{row.longest_hand_id}, "
+        f"{row.longest_actions} actions."
+    )
+    assert lines[2] == f"1. {winner.display_name}: {3 * FEE} chips"
+    assert len(lines) == 5 and all(line[0] in "123" for line in lines[2:])
     for balance, granted, refilled, net_won, sng, held in accounts:
         assert (net_won, held) == (0, 0)
         assert balance == granted + refilled + sng
