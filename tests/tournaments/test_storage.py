@@ -226,3 +226,67 @@ async def test_erasing_a_player_forgets_their_name_in_tournaments(
     finally:
         db.close()
     assert "Secret Name" not in dump
+
+
+@pytest.mark.parametrize("moment", ["before", "after"])
+@pytest.mark.parametrize(
+    "step", ["register", "unregister", "start_tournament", "record_tournament_hand", "cancel"]
+)
+async def test_a_kill_at_any_write_moves_fees_once(
+    store: Store, db_path: Target, step: str, moment: str
+) -> None:
+    """Each write of a tournament killed before or after its COMMIT, then retried as a
+    restarted bot would (a refusal on the retry means it was done): fees and prizes once."""
+    from bot.storage import database as store_module
+
+    await seat_players(store, [1, 2])
+    tid = await _new(store, seats=2)
+    final = Final(places={1: 1, 2: 2}, prizes={1: 2 * FEE, 2: 0}, points={1: 100})
+    calls = {
+        "register": lambda: store.tournaments.register(tid, 2, "Ben"),
+        "unregister": lambda: store.tournaments.unregister(tid, 2),
+        "start_tournament": lambda: store.tournaments.start(tid, {1: 0, 2: 1}, 0),
+        "record_tournament_hand": lambda: store.tournaments.record_hand(
+            tid,
+            7,
+            {1: 6000, 2: 0},
+            places={2: 2},
+            actions=5,
+            clock_elapsed=9.0,
+            button=0,
+            final=final,
+        ),  # fmt: skip
+        "cancel": lambda: store.tournaments.cancel(tid),
+    }
+    # the steps before the one killed
+    await store.tournaments.register(tid, 1, "Ann")
+    if step != "register":
+        await store.tournaments.register(tid, 2, "Ben")
+    if step == "record_tournament_hand":
+        await store.tournaments.start(tid, {1: 0, 2: 1}, 0)
+    name = "cancel_tournament" if step == "cancel" else step
+
+    def kill(s: str, m: str) -> None:
+        if s == name and m == moment:
+            raise InjectedFailure(f"killed {moment} the COMMIT of {s}")
+
+    store_module.commit_hook = kill
+    try:
+        with pytest.raises(InjectedFailure):
+            await calls[step]()
+    finally:
+        store_module.commit_hook = None
+    try:  # the retry
+        await calls[step]()
+    except TournamentRefused as exc:
+        assert moment == "after", exc  # refused only because it was done
+    sums = await store.tournaments.ledger_sums(tid)
+    expected = {
+        "register": {"sng_fee": -2 * FEE},
+        "unregister": {"sng_fee": -2 * FEE, "sng_refund": FEE},
+        "start_tournament": {"sng_fee": -2 * FEE},
+        "record_tournament_hand": {"sng_fee": -2 * FEE, "sng_prize": 2 * FEE},
+        "cancel": {"sng_fee": -2 * FEE, "sng_refund": 2 * FEE},
+    }[step]
+    assert sums == expected
+    audit(db_path)
