@@ -21,6 +21,7 @@ from bot.engine.cards import Card
 from bot.engine.record import HandRecord, new_header
 from bot.engine.stakes import Stakes
 from bot.storage.tournaments import TournamentRow
+from bot.tables import supervise
 from bot.tables.manager import TableManager
 from bot.tables.models import Code, Refused, SeatState, TableEvent, TableView
 from bot.tournaments.service import HandCounted, SngRefused, TournamentService
@@ -165,10 +166,9 @@ class TournamentDriver:
                 log.exception("could not keep the clock of tournament %d", tournament_id)
 
     async def run_clock(self, interval: float = CLOCK_TICK) -> None:
-        """Tick until cancelled (the bot runs it as a task)."""
-        while True:
-            await asyncio.sleep(interval)
-            await self.tick()
+        """Tick until cancelled (the bot runs it as a task); a failed tick is logged and
+        the clock goes on (``supervise.forever``)."""
+        await supervise.forever("the Sit & Go level clock", self.tick, every=interval)
 
     async def _close(self, channel_id: int) -> None:
         try:
