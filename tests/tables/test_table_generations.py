@@ -8,6 +8,8 @@ was closed or replaced since it was dealt, whatever path writes them.
 
 from __future__ import annotations
 
+import random
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -16,7 +18,10 @@ from bot.storage import MIGRATIONS, SeatRow, Store, TableRow
 from bot.storage.backend import INTEGRITY_ERRORS, open_connection
 from bot.storage.errors import TableClosed
 from bot.storage.sqlite import connect, migrate
+from bot.tables.manager import TableManager
+from bot.tables.models import Code
 from tests.support.databases import Target
+from tests.support.manager_helpers import refused
 from tests.support.storage_helpers import G, a_header, audit, seat_players
 
 CH = 42
@@ -139,3 +144,31 @@ async def test_tables_stored_before_generations_are_the_first(tmp_path: Path) ->
         assert [(r.channel_id, r.generation) for r in rows] == [(CH, 1), (CH + 1, 1)]
         assert await store.save_table(TableRow(CH + 1, G, "a6-draw")) == 2  # reopened
         assert await store.save_table(TableRow(CH, G, "a6-draw")) == 1  # still open
+
+
+async def test_a_table_closed_behind_the_bots_back_is_dropped_at_its_next_step(
+    tmp_path: Path,
+) -> None:
+    """Memory says open, the database says closed (written past the bot): the next
+    step's write is refused, the reload finds the table closed, the step is refused
+    "no table" and the channel has no table from then on."""
+    path = tmp_path / "t.db"
+    store = await Store.open(path)
+    m = TableManager(store, rng=random.Random(1))
+    await m.start()
+    await m.open_table(G, CH, "a6-draw")
+    await m.join(CH, 1, "one")
+    lite = sqlite3.connect(path, isolation_level=None)
+    try:
+        lite.execute("UPDATE tables SET open = 0 WHERE channel_id = ?", (CH,))
+        lite.execute("DELETE FROM seats WHERE channel_id = ?", (CH,))
+    finally:
+        lite.close()
+    no = await refused(m.join(CH, 2, "two"))
+    assert no.code is Code.NO_TABLE
+    assert not m.has_table(CH)
+    assert await store.load_seats(CH) == []
+    await m.open_table(G, CH, "a6-draw")  # the channel can have a table again
+    assert (await store.load_table(CH)).generation == 2  # type: ignore[union-attr]
+    await m.close()
+    await store.close()
