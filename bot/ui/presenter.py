@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import discord
 
 from bot.engine import VARIANTS
+from bot.tables import supervise
 from bot.tables.outbox import Outgoing
 
 from . import posts
@@ -184,6 +185,8 @@ class Presenter:
                 loop.create_task(edit_worker(self, lane), name=f"table-edits-{channel_id}"),
                 loop.create_task(self._sends(lane), name=f"table-sends-{channel_id}"),
             ]
+            for task in lane.tasks:  # a worker that ever dies is never silent
+                supervise.watch(task, f"{task.get_name()} (the table's lane)")
         return lane
 
     def _wake(self, channel_id: int) -> None:
