@@ -10,6 +10,7 @@ in its own dialect: ``migrations_pg``.
 from __future__ import annotations
 
 from bot.storage.migration_people import PEOPLE
+from bot.storage.migration_seasons import SEASONS
 from bot.storage.migration_tournaments import TOURNAMENTS
 
 _V1 = """
@@ -306,4 +307,5 @@ MIGRATIONS: list[str] = [
     IDLE_CLOSE,
     PEOPLE,
     TOURNAMENTS,
+    SEASONS,  # issue 37 (the integrator orders the migrations across branches)
 ]

@@ -52,6 +52,7 @@ from bot.storage.rows import (
     SeatRow,
     TableRow,
 )
+from bot.storage.seasons import Seasons
 from bot.storage.server import Server
 from bot.storage.stats import Stats
 from bot.storage.tables import Tables
@@ -97,6 +98,7 @@ class Store:
         self.exports = Exports(self._db)
         self.stats = Stats(self._db)
         self.tournaments = Tournaments(self._db)  # Sit & Gos (bot/tournaments drives them)
+        self.seasons = Seasons(self._db)  # seasons and their standings (issue 37)
 
     @classmethod
     async def open(cls, target: str | Path, clock: Clock = time.time) -> Store:
