@@ -50,6 +50,7 @@ class Code(StrEnum):
     NOT_PRACTICE = "not_practice"  # hints are for practice tables (with computer players)
     NO_PERSON_DEALT = "no_person_dealt"  # skipped: a practice hand needs a person dealt in
     TOO_MANY_TABLES = "too_many_tables"  # most: the server's open tables are at its cap
+    TOURNAMENT_TABLE = "tournament_table"  # a tournament's table: seats come from registering
 
 
 class Refused(Exception):

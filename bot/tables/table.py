@@ -38,6 +38,7 @@ class Table:
     # the last practice hand and the level its review compares with (My hand, after it)
     last_practice: tuple[int, str] | None = None
     last_step: float = 0.0  # clock time of the last step that changed anything (idle expiry)
+    tournament_id: int | None = None  # a tournament's table: its chips (tournament_mode.py)
 
     def seat_of(self, user_id: int) -> SeatState | None:
         return next((s for s in self.seats if s.user_id == user_id), None)
@@ -57,8 +58,9 @@ class Table:
 
     @property
     def practice(self) -> bool:
-        """A table with any computer player: its hands move no chips in the ledger."""
-        return any(s.bot for s in self.seats)
+        """A table with any computer player, or a tournament's: its hands move no chips in
+        the ledger (the seats' stacks are the table's own)."""
+        return self.tournament_id is not None or any(s.bot for s in self.seats)
 
     def humans(self) -> list[SeatState]:
         return [s for s in self.seats if not s.bot]
@@ -203,10 +205,16 @@ def seats_of(rows: Sequence[SeatRow]) -> list[SeatState]:
 
 def controls_json(table: Table) -> dict[str, Any]:
     """The server-control state kept with a table's settings (opener, closing, kicked)."""
-    return {"opener": table.opener, "closing": table.closing, "kicked": sorted(table.kicked)}
+    return {
+        "opener": table.opener,
+        "closing": table.closing,
+        "kicked": sorted(table.kicked),
+        "tournament": table.tournament_id,
+    }
 
 
 def restore_controls(table: Table, stored: dict[str, Any]) -> None:
     table.opener = stored.get("opener")
     table.closing = bool(stored.get("closing", False))
     table.kicked = set(stored.get("kicked", ()))
+    table.tournament_id = stored.get("tournament")
