@@ -18,6 +18,7 @@ from bot.opponents import warm_up
 from bot.practice.driver import PracticeDriver
 from bot.settings import Settings
 from bot.storage.api import Storage
+from bot.storage.seasons import Seasons
 from bot.storage.shards import Shards
 from bot.storage.store import Store
 from bot.tables.guild_settings import Defaults, GuildSettingsBook
@@ -49,12 +50,14 @@ EXTENSIONS = (
     "cogs.admin",
     "cogs.history",
     "cogs.table_admin",
+    "cogs.seasons",
 )
 
 
 class PokerBot(commands.Bot):
     manager: TableManager
     store: Storage
+    seasons: Seasons
     guild_settings: GuildSettingsBook
     presenter: Presenter
     app: App
@@ -98,7 +101,8 @@ class PokerBot(commands.Bot):
     async def setup_hook(self) -> None:
         s = self.settings
         await asyncio.to_thread(warm_up)  # the computer players' tables, off the loop
-        self.store = await Store.open(s.database, clock=self._clock)
+        store = await Store.open(s.database, clock=self._clock)
+        self.store, self.seasons = store, store.seasons
         auto_deal = s.next_hand_delay > 0
         self.guild_settings = GuildSettingsBook(
             self.store, Defaults(s.turn_timeout, auto_deal, s.idle_close_hours)
