@@ -126,3 +126,12 @@ def test_prizes_always_add_up_to_the_pool(pool: int, starts: list[int]) -> None:
         for b in users:
             if places[a] < places[b]:
                 assert got[a] >= got[b] - 1  # an odd chip of a split may go either way
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_every_level_is_a_valid_engine_stakes(variant: str) -> None:
+    from bot.engine.stakes import Stakes
+
+    for level in structures.STRUCTURES[variant]:
+        stakes = Stakes.from_json(variant, level.stakes_json())  # RecordError if bad
+        assert stakes.to_json() == level.stakes_json()
