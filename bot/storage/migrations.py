@@ -9,8 +9,8 @@ in its own dialect: ``migrations_pg``.
 
 from __future__ import annotations
 
+from bot.storage.migration_mtt import MULTI_TABLE
 from bot.storage.migration_people import PEOPLE
-from bot.storage.migration_seasons import SEASONS
 from bot.storage.migration_tournaments import TOURNAMENTS
 
 _V1 = """
@@ -307,5 +307,5 @@ MIGRATIONS: list[str] = [
     IDLE_CLOSE,
     PEOPLE,
     TOURNAMENTS,
-    SEASONS,  # issue 37 (the integrator orders the migrations across branches)
+    MULTI_TABLE,  # issue 37 (the integrator orders the migrations across branches)
 ]
