@@ -18,6 +18,11 @@ Rows:
   ``RegularLowHand``), blinds 1/2, small bet 2, big bet 4, no ante, stacks of
   1000, with every non-decision step (posting, dealing, burning, collecting,
   showdown, pushing and pulling chips) automated. Target: 20x PokerKit.
+* replaying recorded hands (``Hand.replay``), tournament hands (RULES.md §8: ``"allin"``,
+  a level row's stakes, stacks from 1 chip to 40 big bets, so all-ins and side pots are
+  common) beside cash hands of the same game at the same seats, both from random play
+  that never folds (to a showdown, as all-in players must go), in CPU time. Target: a
+  tournament hand's replay within 1.5x of a cash hand's (per hand; per action shown too).
 
 Everything is seeded (``--seed``), so inputs repeat from run to run.
 
@@ -27,6 +32,7 @@ Run ``.venv/bin/python bench/engine.py`` (``--quick`` for a short run).
 from __future__ import annotations
 
 import argparse
+import gc
 import random
 import sys
 import time
@@ -37,12 +43,23 @@ if __package__ in (None, ""):  # run as a script: make ``bot`` and ``bench`` imp
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.rankings_bench import bench_rankings
-from bot.engine import VARIANTS
-from bot.engine.simulate import play_random_hand
+from bot.engine import VARIANTS, Hand, HandRecord, Stakes
+from bot.engine.cards import FULL_DECK
+from bot.engine.simulate import play_random_hand, random_action
 
 EVALS_TARGET = 2_000_000
 EVALS_RATIO_TARGET = 10
 HANDS_RATIO_TARGET = 20
+REPLAY_RATIO_TARGET = 1.5
+REPLAY_PASSES = 7  # replays are short: more passes, the fastest of each chunk
+REPLAY_CHUNK = 100  # hands timed together
+# A middle level of a tournament's structure per game (its stakes keys, RULES.md §8.1).
+LEVEL = {
+    "a6-draw": Stakes(ante=5, small_bet=10, big_bet=20),
+    "a5-draw": Stakes(ante=5, small_bet=10, big_bet=20),
+    "a5-triple": Stakes(small_blind=5, big_blind=10, small_bet=10, big_bet=20),
+    "abyssinia": Stakes(ante=2, bet=5, prices=(10, 5, 20)),
+}
 PK_SEATS = 6
 PK_STACK = 1000
 
@@ -85,6 +102,73 @@ def bench_our_hands(
 ) -> tuple[float, int, int, int]:
     """(hands per second, hands completed, hands that raised, decisions) for our engine."""
     return _best(lambda: _our_pass(variant, seats, n_hands, seed))
+
+
+def _records(variant: str, seats: int, n_hands: int, seed: int, tournament: bool) -> list:
+    """Records of random-play hands: cash (stacks of 100) or tournament (a level's stakes,
+    stacks from 1 chip to 40 big bets)."""
+    rng = random.Random(seed)
+    stakes = LEVEL[variant]
+    top = 40 * max(stakes.bet_sizes(variant))
+    out = []
+    for _ in range(n_hands):
+        deck = sorted(FULL_DECK, key=lambda _: rng.random())
+        dealer = rng.randrange(seats)
+        if tournament:
+            players = [(f"p{i}", rng.randint(1, top)) for i in range(seats)]
+            hand = Hand.start(variant, players, dealer, deck, rng, stakes=stakes, allin=True)
+        else:
+            players = [(f"p{i}", 100) for i in range(seats)]
+            hand = Hand.start(variant, players, dealer, deck, rng)
+        while not hand.complete:
+            action = random_action(hand, rng)
+            while action.action == "fold":  # to a showdown: see bench_replay
+                action = random_action(hand, rng)
+            hand.apply(action)
+        out.append(hand.record())
+    return out
+
+
+def _replay_time(records: list[HandRecord]) -> float:
+    """CPU seconds to replay ``records`` (the collector off: the records just built must
+    not be collected on the clock; on a shared machine wall time counts others' turns)."""
+    gc.disable()
+    try:
+        start = time.process_time()
+        for record in records:
+            Hand.replay(record)
+        return time.process_time() - start
+    finally:
+        gc.enable()
+
+
+def bench_replay(variant: str, seats: int, n_hands: int, seed: int) -> dict[str, tuple]:
+    """For cash and tournament records: (actions replayed per second, hands per second,
+    actions per hand).
+
+    The hands are random play that never folds, so both kinds go to a showdown: with
+    folds, a tournament hand (whose all-in players cannot fold) reaches a showdown
+    three times as often as a cash one, and the comparison would weigh that, not the
+    all-in rules. The records are timed in chunks of ``REPLAY_CHUNK``, a cash chunk then
+    the tournament chunk beside it, and each chunk's time is its fastest of
+    ``REPLAY_PASSES``: a busy moment of the machine slows one chunk of each, not one
+    kind."""
+    kinds = ("cash", "tournament")
+    records = {k: _records(variant, seats, n_hands, seed, k == "tournament") for k in kinds}
+    chunks = range(0, n_hands, REPLAY_CHUNK)
+    best = {kind: [float("inf")] * len(chunks) for kind in kinds}
+    gc.collect()
+    for _ in range(REPLAY_PASSES):
+        for i, first in enumerate(chunks):
+            for kind in kinds:
+                spent = _replay_time(records[kind][first : first + REPLAY_CHUNK])
+                best[kind][i] = min(best[kind][i], spent)
+    out = {}
+    for kind in kinds:
+        elapsed = sum(best[kind])
+        actions = sum(len(r.actions) for r in records[kind])
+        out[kind] = (actions / elapsed, n_hands / elapsed, actions / n_hands)
+    return out
 
 
 # --- PokerKit ----------------------------------------------------------------
@@ -227,6 +311,24 @@ def main(argv: list[str] | None = None) -> None:
         else:
             rows.append((label, ours, None, "—", None))
 
+    replay_rows = []
+    for variant in VARIANTS.values():
+        seats = variant.max_seats
+        got = bench_replay(variant.id, seats, n_ours, args.seed)
+        (cash_a, cash_h, cash_n), (tour_a, tour_h, tour_n) = got["cash"], got["tournament"]
+        per_hand = cash_h / tour_h  # time per hand, tournament over cash: the target
+        replay_rows.append(
+            (
+                f"{variant.id}, {seats} seats",
+                _fmt(cash_h),
+                _fmt(tour_h),
+                f"{per_hand:.2f}x",
+                f"{cash_a / tour_a:.2f}x",
+                f"{cash_n:.1f} / {tour_n:.1f}",
+                "yes" if per_hand <= REPLAY_RATIO_TARGET else "NO",
+            )
+        )
+
     head = ("item", "ours per s", "PokerKit per s", "ratio", "target", "met?")
     table = [head]
     for item, ours, theirs, target, met in rows:
@@ -256,6 +358,41 @@ def main(argv: list[str] | None = None) -> None:
     )
     for note in notes:
         print(note)
+
+    replay_head = (
+        "replay",
+        "cash hands/s",
+        "tournament hands/s",
+        "time per hand",
+        "per action",
+        "actions per hand",
+        "≤1.5x?",
+    )
+    _print_table(replay_head, replay_rows, right={1, 2, 3, 4, 5})
+    print(
+        f"\n{n_ours:,} random-play records per game and kind (never folding: both go to a "
+        f"showdown), replayed with Hand.replay, CPU time, each chunk of {REPLAY_CHUNK} "
+        f"hands the fastest of {REPLAY_PASSES} passes, cash and tournament chunks "
+        f"interleaved; tournament stakes: "
+        f"{', '.join(f'{v} {s.to_json()}' for v, s in LEVEL.items())}."
+    )
+
+
+def _print_table(head: tuple[str, ...], rows: list[tuple[str, ...]], right: set[int]) -> None:
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
+
+    def line(cells: tuple[str, ...]) -> str:
+        parts = [
+            c.rjust(w) if i in right else c.ljust(w)
+            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+        ]
+        return "| " + " | ".join(parts) + " |"
+
+    print()
+    print(line(head))
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for r in rows:
+        print(line(r))
 
 
 if __name__ == "__main__":

@@ -16,9 +16,10 @@ import random
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import NoReturn
 
-from .cards import Card, format_card, format_cards, rank_of
+from .cards import FULL_DECK, Card, format_card, format_cards, rank_of
 from .rankings import VALUE, describe
 from .record import BUY_SOURCES, Action, HandRecord, RecordError, new_header
 from .stakes import Stakes
@@ -109,6 +110,13 @@ def _hand_name(ranking: str, value: int, cards: list[Card]) -> str:
     return name
 
 
+@lru_cache(maxsize=64)
+def _price_table(prices: tuple[int, int, int] | None) -> dict[Card, int]:
+    """Each card's price at these stakes (the cash table's when None), for every hand."""
+    stakes = Stakes(prices=prices)
+    return {card: stakes.price(rank_of(card)) for card in FULL_DECK}
+
+
 class Hand:
     """The state of one hand; build it with ``Hand.start`` or ``Hand.replay``."""
 
@@ -118,6 +126,7 @@ class Hand:
         self.header = header
         self.stakes: Stakes = header.hand_stakes
         self.bet_sizes = self.stakes.bet_sizes(variant.id)
+        self._prices = _price_table(self.stakes.prices)  # Abyssinia: each card's price
         self.allin = header.allin  # a tournament hand: stacks can run out (RULES.md §8)
         self.stack0 = [s.stack for s in header.seats]
         self.players: tuple[str, ...] = tuple(s.player for s in header.seats)
@@ -147,6 +156,8 @@ class Hand:
         self.bet_count = 0  # full bets and raises this round (the big blind counts as one)
         self.acted_at: list[int | None] = [None] * self.n  # the level at each seat's last action
         self.is_all_in = [False] * self.n
+        self.with_chips = self.n  # players still in who are not all-in
+        self._owed_now = 0  # what the player to act owes (worked out with ``_legal``)
         self.pending: set[int] = set()
         self.first_bettor: int | None = None  # of the first betting round
         # What the player to act may do, worked out once when the turn passes (agents
@@ -167,9 +178,12 @@ class Hand:
         dealer: int,
         deck: Sequence[Card],
         rng: random.Random | None = None,
+        *,
+        stakes: Stakes | None = None,
+        allin: bool = False,
     ) -> Hand:
         """A new live hand; the header is validated exactly as a record's would be."""
-        return cls(new_header(variant, seats, dealer, deck), rng)
+        return cls(new_header(variant, seats, dealer, deck, stakes=stakes, allin=allin), rng)
 
     @classmethod
     def replay(cls, record: HandRecord, rng: random.Random | None = None) -> Hand:
@@ -188,6 +202,7 @@ class Hand:
         if self.allin:  # a stack at or below the ante posts all of it and is all-in
             self.contributed = [min(ante, stack) for stack in self.stack0]
             self.is_all_in = [stack <= ante for stack in self.stack0]
+            self.with_chips = self.is_all_in.count(False)
         if self.variant.streets[0] != "buy":
             # Five cards each, one at a time clockwise from the dealer's left: the
             # i-th seat in that order gets stub cards i, i + n, i + 2n, …
@@ -297,8 +312,8 @@ class Hand:
         return max(0, target - self.round_bets[seat])
 
     def _others_have_chips(self, seat: int) -> bool:
-        flags = self.is_all_in
-        return any(not flags[s] for s in self.in_seats if s != seat)
+        """Whether another player still in has chips (``seat`` is still in)."""
+        return self.with_chips > (0 if self.is_all_in[seat] else 1)
 
     def _may_raise(self, seat: int, owed: int) -> bool:
         """Whether ``seat`` may bet or raise now (RULES.md §3 and §8.3)."""
@@ -307,6 +322,22 @@ class Hand:
         if not self.allin:
             return True
         return self._raise_block(seat, owed) is None
+
+    def _options(self, seat: int) -> tuple[int, bool]:
+        """(``_owed``, ``_may_raise``) of a tournament player with chips, worked out in one
+        pass: this runs at every betting turn of a tournament hand."""
+        bets = self.round_bets
+        level = self.current_bet
+        if self.with_chips <= 1:  # the only player still in with chips: no raise
+            top = max(bets[s] for s in self.in_seats if s != seat)
+            return max(0, min(level, top) - bets[seat]), False
+        owed = level - bets[seat]
+        if self.bet_count >= MAX_BETS_PER_ROUND or self.chips_left(seat) <= owed:
+            return owed, False
+        last = self.acted_at[seat]
+        if last is not None and 2 * (level - last) < self.bet_sizes[self.bet_round]:
+            return owed, False
+        return owed, True
 
     def _raise_block(self, seat: int, owed: int) -> str | None:
         """Why a tournament player may not bet or raise now, as a refusal code, or None."""
@@ -324,27 +355,21 @@ class Hand:
     def _bet_legal(self, seat: int) -> tuple[str, ...]:
         """The betting actions legal for ``seat`` now, in display order (RULES.md §3, §8.3)."""
         owed = self._owed(seat)
-        can_raise = self._may_raise(seat, owed)
+        return self._legal_from(owed, self._may_raise(seat, owed))
+
+    def _legal_from(self, owed: int, can_raise: bool) -> tuple[str, ...]:
         if owed == 0:  # nothing owed: check, or bet (raise: the big blind's option)
             if not can_raise:
                 return ("check",)
             return ("check", "bet") if self.current_bet == 0 else ("check", "raise")
         return ("call", "raise", "fold") if can_raise else ("call", "fold")
 
-    def _needs_to_act(self, seat: int) -> bool:
-        """Whether a pending tournament player acts at all: one who owes nothing and may
-        neither bet nor raise does not (RULES.md §8.3)."""
-        if self.is_all_in[seat]:
-            return False
-        owed = self._owed(seat)
-        return owed > 0 or (self.acted_at[seat] is None and self._may_raise(seat, owed))
-
     def _bet_cost(self, seat: int, kind: str) -> int:
         """The chips a legal betting action of ``seat`` puts in now."""
         if kind == "check" or kind == "fold":
             return 0
         if kind == "call":
-            cost = self._owed(seat)
+            cost = self._owed_now if seat == self.to_act else self._owed(seat)
         else:  # a bet or raise goes one increment above the full level
             cost = self.full_bet + self.bet_sizes[self.bet_round] - self.round_bets[seat]
         if self.allin:
@@ -352,9 +377,9 @@ class Hand:
         return cost
 
     def _offers(self) -> tuple[MarketOffer, ...]:
-        price = self.stakes.price
+        price = self._prices
         offers = [
-            MarketOffer(slot, card, price(rank_of(card)))
+            MarketOffer(slot, card, price[card])
             for slot, card in zip(SLOTS, self.market, strict=True)
             if card is not None
         ]
@@ -417,21 +442,33 @@ class Hand:
             d = self._bet_decision(seat)
             reason, message = self._refusal(kind, d)
             raise IllegalAction(message, reason, legal=d.legal, to_call=d.to_call)
-        cost = self._bet_cost(seat, kind)
-        self.contributed[seat] += cost
-        self.round_bets[seat] += cost
-        if self.allin and self.chips_left(seat) == 0:
+        if not self.allin:
+            self._cash_bet_action(seat, kind)
+            return
+        bets = self.round_bets
+        size = self.bet_sizes[self.bet_round]
+        if kind == "call":
+            cost = self._owed_now
+        elif kind == "bet" or kind == "raise":  # one increment above the full level
+            cost = self.full_bet + size - bets[seat]
+        else:
+            cost = 0
+        left = self.stack0[seat] - self.contributed[seat]
+        if cost >= left > 0:  # short, or exactly all of it: all-in (the actor has chips)
+            cost = left
             self.is_all_in[seat] = True
+            self.with_chips -= 1
+        self.contributed[seat] += cost
+        bets[seat] += cost
         if kind == "bet" or kind == "raise":
-            level = self.round_bets[seat]
-            if 2 * (level - self.full_bet) >= self.bet_sizes[self.bet_round]:
+            level = bets[seat]
+            if 2 * (level - self.full_bet) >= size:
                 # A full bet or raise (small all-ins that add up count too): it counts
                 # toward the cap and reopens the betting.
                 self.full_bet = level
                 self.bet_count += 1
                 self.pending = set(self.in_seats)
             else:  # incomplete all-in: whoever now owes acts again, without a new raise
-                bets = self.round_bets
                 flags = self.is_all_in
                 self.pending.update(s for s in self.in_seats if bets[s] < level and not flags[s])
             self.current_bet = level
@@ -439,11 +476,41 @@ class Hand:
                 self.first_bettor = seat
         elif kind == "fold":
             self.folded[seat] = True
+            self.with_chips -= 1  # a folding player had chips: all-in players do not act
             self.in_seats = tuple(s for s in self.in_seats if s != seat)
             self.dead.extend(self.holdings[seat])
         self.acted_at[seat] = self.current_bet
         self.pending.discard(seat)
         self._after_turn(seat)
+
+    def _cash_bet_action(self, seat: int, kind: str) -> None:
+        """A legal betting action of a cash hand: nobody runs short, every bet or raise
+        is a full one (RULES.md §3). The hot path of the bot's tables: kept lean."""
+        if kind == "call":
+            cost = self._owed_now
+        elif kind == "bet" or kind == "raise":  # a raise calls, then adds a bet
+            cost = self._owed_now + self.bet_sizes[self.bet_round]
+        else:
+            cost = 0
+        self.contributed[seat] += cost
+        self.round_bets[seat] += cost
+        if kind == "bet" or kind == "raise":
+            self.current_bet = self.full_bet = self.round_bets[seat]
+            self.bet_count += 1
+            self.pending = set(self.in_seats)
+            if self.first_bettor is None and self.bet_round == 0:
+                self.first_bettor = seat
+        elif kind == "fold":
+            self.folded[seat] = True
+            self.in_seats = tuple(s for s in self.in_seats if s != seat)
+            self.dead.extend(self.holdings[seat])
+        self.pending.discard(seat)
+        if len(self.in_seats) == 1:
+            self._finish_uncontested()
+        elif not self.pending:
+            self._next_street()
+        else:
+            self._bet_turn(self._first_pending(seat + 1))
 
     def _refusal(self, kind: str, d: Decision) -> tuple[str, str]:
         """The refusal's code and its message."""
@@ -525,6 +592,11 @@ class Hand:
         self.stub, self.stub_pos = list(stub), 0
 
     def _buy(self, seat: int, source: str) -> None:
+        if self.is_all_in[seat] and source == "blind":  # the stub's top card, free (§8.4)
+            self.holdings[seat].append(self._take())
+            self.queue.pop(0)
+            self._after_queue()
+            return
         sources = self.buy_sources()
         if source not in sources and self.is_all_in[seat] and source in SLOTS:
             raise IllegalAction(
@@ -549,8 +621,10 @@ class Hand:
             card = offered
             self.market[slot] = self._take()
         self.holdings[seat].append(card)
-        if not self.is_all_in[seat]:  # an all-in player's card is free (§8.4)
-            self._put(seat, self.stakes.price(rank_of(card)))
+        if self.allin:
+            self._put(seat, self._prices[card])
+        else:
+            self.contributed[seat] += self._prices[card]
         self.queue.pop(0)
         self._after_queue()
 
@@ -573,16 +647,31 @@ class Hand:
         none does, the betting round is over."""
         while self.pending:
             seat = self._first_pending(start)
-            if not self.allin or self._needs_to_act(seat):
+            if not self.allin:
                 self._bet_turn(seat)
                 return
+            if not self.is_all_in[seat]:
+                # A player who owes nothing and may neither bet nor raise does not act.
+                owed, can_raise = self._options(seat)
+                if owed > 0 or (self.acted_at[seat] is None and can_raise):
+                    self.to_act, self._owed_now = seat, owed
+                    self._legal = self._legal_from(owed, can_raise)
+                    return
             self.pending.discard(seat)
         self._next_street()
 
     def _bet_turn(self, seat: int) -> None:
-        """Pass the betting turn to ``seat`` and work out what it may do."""
+        """Pass the betting turn to ``seat`` (of a cash hand) and work out what it may do
+        (``_bet_legal``'s answer, without its calls: this runs at every cash turn)."""
         self.to_act = seat
-        self._legal = self._bet_legal(seat)
+        level = self.current_bet
+        owed = self._owed_now = level - self.round_bets[seat]
+        if level == 0:
+            self._legal = ("check", "bet")
+        elif self.bet_count >= MAX_BETS_PER_ROUND:
+            self._legal = ("call", "fold") if owed else ("check",)
+        else:
+            self._legal = ("call", "raise", "fold") if owed else ("check", "raise")
 
     def _next_street(self) -> None:
         self.street += 1
@@ -603,6 +692,9 @@ class Hand:
         self.current_bet = self.full_bet = self.bet_count = 0
         self.acted_at = [None] * self.n
         if self.allin:  # all-in players take no further betting action
+            if self.with_chips < 2 and (self.bet_round or not self.stakes.blinds):
+                self._next_street()  # nobody owes a call: the round is not played (§8.3)
+                return
             self.pending = {s for s in self.in_seats if not self.is_all_in[s]}
         else:
             self.pending = set(self.in_seats)
@@ -639,15 +731,26 @@ class Hand:
     def _showdown(self) -> None:
         self.phase, self.to_act, self.showdown = "showdown", None, True
         awards: list[Award] = []
+        order = self._clockwise(self.dealer + 1)  # ties: first winner left of the dealer
+        rankings = ("high", "a5") if self.variant.split else (self.variant.ranking,)
+        held = self.holdings
+        scores = {r: {s: VALUE[r](held[s]) for s in self.in_seats} for r in rankings}
         for index, (pot, eligible) in enumerate(self._layers()):
             if len(eligible) == 1:  # a bet nobody could call comes back (§8.5)
                 awards.append(Award("pot", pot, {self.players[eligible[0]]: pot}, {}, index))
-            elif self.variant.split:
-                high = pot - pot // 2  # an odd chip of the pot goes to the high half
-                awards.append(self._award("high", "high", high, eligible, index))
-                awards.append(self._award("low", "a5", pot // 2, eligible, index))
+                continue
+            if len(eligible) == len(order):
+                seats = order
             else:
-                awards.append(self._award("pot", self.variant.ranking, pot, eligible, index))
+                chosen = set(eligible)
+                seats = [s for s in order if s in chosen]
+            if self.variant.split:
+                high = pot - pot // 2  # an odd chip of the pot goes to the high half
+                awards.append(self._award("high", "high", high, seats, scores["high"], index))
+                awards.append(self._award("low", "a5", pot // 2, seats, scores["a5"], index))
+            else:
+                ranking = self.variant.ranking
+                awards.append(self._award("pot", ranking, pot, seats, scores[ranking], index))
         self._pay(awards)
 
     def _layers(self) -> list[tuple[int, list[int]]]:
@@ -657,29 +760,23 @@ class Hand:
         nobody still in may win (only the top one can be) joins the pot below it.
         """
         flags = self.is_all_in
-        caps = sorted({self.contributed[s] for s in self.in_seats if flags[s]})
+        put = self.contributed
+        caps = sorted({put[s] for s in self.in_seats if flags[s]})
         if not caps:
             return [(self.pot, list(self.in_seats))]
         layers: list[tuple[int, list[int]]] = []
+        live = list(self.in_seats)  # eligible for the layer being cut
         below = 0
-        for cap in [*caps, None]:
-            amount = sum(
-                (c if cap is None else min(c, cap)) - min(c, below) for c in self.contributed
-            )
-            eligible = [
-                s
-                for s in self.in_seats
-                if not flags[s] or (cap is not None and self.contributed[s] >= cap)
-            ]
-            if cap is not None:
-                below = cap
-            if amount == 0:
-                continue
-            if not eligible:
-                last, players = layers[-1]
-                layers[-1] = (last + amount, players)
-            else:
-                layers.append((amount, eligible))
+        for cap in [*caps, max(put)]:
+            amount = sum((c if c < cap else cap) - below for c in put if c > below)
+            if amount:
+                if live:
+                    layers.append((amount, live))
+                else:  # nobody still in may win it: it joins the pot below
+                    last, players = layers[-1]
+                    layers[-1] = (last + amount, players)
+            live = [s for s in live if not flags[s] or put[s] > cap]
+            below = cap
         return layers
 
     def pots(self) -> list[Pot]:
@@ -712,15 +809,26 @@ class Hand:
         return tuple(p for p in order if p in by_label["pot"]), (), ()
 
     def _award(
-        self, label: str, ranking: str, amount: int, eligible: list[int], index: int
+        self,
+        label: str,
+        ranking: str,
+        amount: int,
+        seats: list[int],
+        scores: dict[int, int],
+        index: int,
     ) -> Award:
-        value = VALUE[ranking]
-        scores = {s: value(self.holdings[s]) for s in eligible}
-        best = max(scores.values())
-        winners = [s for s in self._clockwise(self.dealer + 1) if scores.get(s) == best]
+        """The award of one pot or half among ``seats`` (eligible, clockwise from the
+        dealer's left) by their ``scores`` under ``ranking``."""
+        best = max([scores[s] for s in seats])
+        winners = [s for s in seats if scores[s] == best]
+        players = self.players
+        if len(winners) == 1:  # the usual case, without the odd-chip arithmetic
+            (seat,) = winners
+            name = _NAMES.get((ranking, best)) or _hand_name(ranking, best, self.holdings[seat])
+            return Award(label, amount, {players[seat]: amount}, {players[seat]: name}, index)
         share, odd = divmod(amount, len(winners))
-        shares = {self.players[s]: share + (1 if i < odd else 0) for i, s in enumerate(winners)}
-        names = {self.players[s]: _hand_name(ranking, scores[s], self.holdings[s]) for s in winners}
+        shares = {players[s]: share + (1 if i < odd else 0) for i, s in enumerate(winners)}
+        names = {players[s]: _hand_name(ranking, scores[s], self.holdings[s]) for s in winners}
         return Award(label, amount, shares, names, index)
 
     def _pay(self, awards: list[Award]) -> None:
@@ -755,7 +863,9 @@ class Hand:
             left = self.chips_left(seat)
             if chips >= left:
                 chips = left
-                self.is_all_in[seat] = True
+                if not self.is_all_in[seat]:
+                    self.is_all_in[seat] = True
+                    self.with_chips -= 1
         self.contributed[seat] += chips
         return chips
 

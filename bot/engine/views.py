@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .cards import Card
-from .hand import Award, Decision, Hand, MarketOffer
+from .hand import Award, Decision, Hand, MarketOffer, Pot
+from .stakes import Stakes
 
 
 @dataclass(frozen=True)
@@ -24,6 +25,7 @@ class SeatInfo:
     drawn: tuple[int, ...]  # how many cards they took at each draw
     open_cards: tuple[Card, ...]  # Abyssinia's bought cards, face up for all
     dealer: bool
+    all_in: bool = False  # a tournament hand's player with nothing left behind (RULES.md §8)
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,12 @@ class PublicView:
     shown: dict[str, tuple[Card, ...]] = field(default_factory=dict)  # revealed at showdown
     awards: tuple[Award, ...] = ()
     net: dict[str, int] = field(default_factory=dict)
+    # RULES.md §8: who is all-in (seat order), the pots (main first; a cash hand has one)
+    # with their eligible players and, once complete, winners; the hand's stakes.
+    all_in: tuple[str, ...] = ()
+    pots: tuple[Pot, ...] = ()
+    stakes: Stakes | None = None
+    tournament: bool = False  # the hand's record says "allin": true
 
 
 @dataclass(frozen=True)
@@ -77,6 +85,7 @@ def public_view(hand: Hand) -> PublicView:
             drawn=tuple(hand.drawn[s]),
             open_cards=tuple(hand.holdings[s]) if hand.variant.split else (),
             dealer=s == hand.dealer,
+            all_in=hand.is_all_in[s],
         )
         for s, p in enumerate(hand.players)
     )
@@ -100,6 +109,10 @@ def public_view(hand: Hand) -> PublicView:
         shown=shown,
         awards=tuple(hand.awards),
         net=hand.net() if hand.complete else {},
+        all_in=hand.all_in,
+        pots=tuple(hand.pots()),
+        stakes=hand.stakes,
+        tournament=hand.allin,
     )
 
 

@@ -3,6 +3,8 @@
 English keywords on purpose: the tools players feed these files to parse PokerStars'
 English. "Dealt to NAME [cards]" names the exporting player's cards only; others' cards
 appear only where the table showed them (a showdown, Abyssinia's bought cards).
+A tournament hand (RULES.md §8) says "and is all-in", returns a bet nobody could call
+("Uncalled bet (N) returned to NAME") and names each pot: "Main pot N. Side pot-1 N.".
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Iterator
 
-from bot.engine import VARIANTS
+from bot.engine import VARIANTS, Award, PublicView, Stakes
 from bot.engine.cards import format_cards
 
 from .rows import StoredHand
@@ -27,11 +29,12 @@ def cards(items: Iterable[int]) -> str:
     return "[" + " ".join(format_cards(items)) + "]"
 
 
-def limits(variant_id: str) -> str:
-    v = VARIANTS[variant_id]
-    sizes = sorted(set(v.bet_sizes))
+def limits(variant_id: str, stakes: Stakes | None = None) -> str:
+    """The stakes as PokerStars writes them: "1/2 Fixed Limit, ante 1"."""
+    at = stakes or Stakes.cash(variant_id)
+    sizes = sorted(set(at.bet_sizes(variant_id)))
     text = "/".join(str(s) for s in (sizes if len(sizes) > 1 else sizes * 2))
-    return f"{text} Fixed Limit" + (f", ante {v.ante}" if v.ante else "")
+    return f"{text} Fixed Limit" + (f", ante {at.ante}" if at.ante else "")
 
 
 def hand_text(stored: StoredHand, viewer: str) -> str:
@@ -49,7 +52,8 @@ def _lines(stored: StoredHand, viewer: str) -> Iterator[str]:
     record, v = stored.record, VARIANTS[stored.variant]
     name = stored.name
     when = stored.completed_at or stored.started_at
-    yield f"PokerBot Hand #{stored.hand_id}: {v.name} ({limits(v.id)}) - {stamp(when)}"
+    title = f"{v.name} ({limits(v.id, record.stakes)})"
+    yield f"PokerBot Hand #{stored.hand_id}: {title} - {stamp(when)}"
     notes = [n for n, on in (("practice", stored.practice), ("cancelled", stored.cancelled)) if on]
     yield (
         f"Table '{stored.channel_id}' {v.max_seats}-max Seat #{record.dealer + 1} is the button"
@@ -60,14 +64,16 @@ def _lines(stored: StoredHand, viewer: str) -> Iterator[str]:
     steps = replay_steps(record, viewer)
     deal = steps[0]
     players = [s.player for s in record.seats]
-    if v.ante:
+    posted = {s.player: s for s in deal.public.seats}
+    if record.hand_stakes.ante:
         for p in players:
-            yield f"{name(p)}: posts the ante {v.ante}"
-    if v.blinds:
-        posted = {s.player: s.in_pot for s in deal.public.seats if s.in_pot}
-        small, big = sorted(posted, key=posted.__getitem__)
-        yield f"{name(small)}: posts small blind {posted[small]}"
-        yield f"{name(big)}: posts big blind {posted[big]}"
+            yield f"{name(p)}: posts the ante {posted[p].in_pot}" + _all_in(posted[p].all_in)
+    if record.hand_stakes.blinds:
+        n = len(players)
+        sb = record.dealer if n == 2 else (record.dealer + 1) % n
+        small, big = posted[players[sb]], posted[players[(sb + 1) % n]]
+        yield f"{name(small.player)}: posts small blind {small.in_pot}" + _all_in(small.all_in)
+        yield f"{name(big.player)}: posts big blind {big.in_pot}" + _all_in(big.all_in)
     if v.split:
         yield "*** BUYING ROUND 1 ***"
     else:
@@ -93,19 +99,27 @@ def _lines(stored: StoredHand, viewer: str) -> Iterator[str]:
     final = steps[-1].public
     if not final.complete:
         return
+    returned = _returned(final)
+    for award in returned:
+        for p, chips in award.shares.items():
+            yield f"Uncalled bet ({chips}) returned to {name(p)}"
     if final.shown:
         yield "*** SHOW DOWN ***"
         for p, held in final.shown.items():
             yield f"{name(p)}: shows {cards(held)}"
-    for award in final.awards:
-        pot = {"pot": "pot", "high": "high pot", "low": "low pot"}[award.label]
+    contested = [a for a in final.awards if a not in returned]
+    pot_names = _pot_names(final, returned)
+    for award in contested:
+        pot = pot_names[award.pot]
+        if award.label != "pot":
+            pot = f"{award.label} {pot}"
         for p, chips in award.shares.items():
             named = f" with {award.hand_names[p]}" if p in award.hand_names else ""
             yield f"{name(p)} collected {chips} from {pot}{named}"
     yield "*** SUMMARY ***"
-    yield f"Total pot {final.pot}"
+    yield _total_line(final, returned)
     won: dict[str, int] = {}
-    for award in final.awards:
+    for award in contested:
         for p, chips in award.shares.items():
             won[p] = won.get(p, 0) + chips
     for i, seat in enumerate(record.seats, 1):
@@ -122,6 +136,38 @@ def _lines(stored: StoredHand, viewer: str) -> Iterator[str]:
         yield f"Seat {i}: {name(p)}{button} {result}, net {final.net.get(p, 0):+d}"
 
 
+def _all_in(flag: bool) -> str:
+    return " and is all-in" if flag else ""
+
+
+def _returned(final: PublicView) -> list[Award]:
+    """The awards that only give back chips nobody else could win (several pots only)."""
+    if len(final.pots) < 2:
+        return []
+    single = {i for i, pot in enumerate(final.pots) if len(pot.players) == 1}
+    return [a for a in final.awards if a.pot in single]
+
+
+def _pot_names(final: PublicView, returned: list[Award]) -> dict[int, str]:
+    """ "pot" when one pot is contested, else "main pot", "side pot-1", … by pot index."""
+    back = {a.pot for a in returned}
+    indexes = [i for i in range(max(len(final.pots), 1)) if i not in back]
+    if len(indexes) == 1:
+        return {indexes[0]: "pot"}
+    return {i: "main pot" if k == 0 else f"side pot-{k}" for k, i in enumerate(indexes)}
+
+
+def _total_line(final: PublicView, returned: list[Award]) -> str:
+    """ "Total pot N", with "Main pot N. Side pot-1 N." when several pots were contested."""
+    back = {a.pot for a in returned}
+    amounts = [pot.amount for i, pot in enumerate(final.pots) if i not in back]
+    total = final.pot - sum(a.amount for a in returned)
+    if len(amounts) < 2:
+        return f"Total pot {total}"
+    sides = " ".join(f"Side pot-{k} {amount}." for k, amount in enumerate(amounts[1:], 1))
+    return f"Total pot {total} Main pot {amounts[0]}. {sides}"
+
+
 def _street(step: Step) -> str:
     if step.phase == "bet":
         return f"in betting round {step.round}"
@@ -130,16 +176,16 @@ def _street(step: Step) -> str:
 
 def _action(step: Step, who: str, viewer: str) -> Iterator[str]:
     action = step.action
+    tail = _all_in(step.all_in)
     if action == "check":
         yield f"{who}: checks"
     elif action == "bet":
-        yield f"{who}: bets {step.amount}"
+        yield f"{who}: bets {step.amount}{tail}"
     elif action == "call":
-        yield f"{who}: calls {step.amount}"
+        yield f"{who}: calls {step.amount}{tail}"
     elif action == "raise":
         seat = next(s for s in step.public.seats if s.player == step.actor)
-        size = VARIANTS[step.public.variant].bet_sizes[step.round - 1]
-        yield f"{who}: raises {size} to {seat.bet}"
+        yield f"{who}: raises {step.amount - step.to_call} to {seat.bet}{tail}"
     elif action == "fold":
         yield f"{who}: folds"
     elif action == "discard":
@@ -154,4 +200,7 @@ def _action(step: Step, who: str, viewer: str) -> Iterator[str]:
     elif action == "buy":
         assert step.bought is not None
         source = "blind" if step.source == "blind" else f"from the {step.source}"
-        yield f"{who}: buys {cards([step.bought])} {source} for {step.amount}"
+        if step.amount == 0:  # every price is at least 1: an all-in player's free card
+            yield f"{who}: receives {cards([step.bought])} blind, free (all-in)"
+        else:
+            yield f"{who}: buys {cards([step.bought])} {source} for {step.amount}{tail}"

@@ -35,7 +35,8 @@ def public_entries(stored: StoredHand) -> Iterator[str]:
 
     dealer = record.seats[record.dealer].player
     yield (
-        f"-- starting hand #{stored.hand_id} ({v.name}, {limits(v.id)}) (dealer: {who(dealer)}) --"
+        f"-- starting hand #{stored.hand_id} ({v.name}, {limits(v.id, record.stakes)}) "
+        f"(dealer: {who(dealer)}) --"
     )
     yield "Player stacks: " + " | ".join(
         f"#{i} {who(s.player)} ({s.stack})" for i, s in enumerate(record.seats, 1)
@@ -50,26 +51,42 @@ def public_entries(stored: StoredHand) -> Iterator[str]:
             yield f"{name} stands pat" if not step.thrown else f"{name} draws {step.thrown}"
         elif step.action == "buy":
             assert step.bought is not None
+            card = format_cards([step.bought])[0]
             where = "blind" if step.source == "blind" else f"from the {step.source}"
-            yield f"{name} buys {format_cards([step.bought])[0]} {where} for {step.amount}"
+            if step.amount == 0:  # prices are at least 1: an all-in player's free card
+                yield f"{name} receives {card} blind, free (all-in)"
+            else:
+                yield f"{name} buys {card} {where} for {step.amount}{_all_in(step.all_in)}"
         elif step.action in ("bet", "call"):
-            yield f"{name} {step.action}s {step.amount}"
+            yield f"{name} {step.action}s {step.amount}{_all_in(step.all_in)}"
         elif step.action == "raise":
             seat = next(s for s in step.public.seats if s.player == step.actor)
-            yield f"{name} raises to {seat.bet}"
+            yield f"{name} raises to {seat.bet}{_all_in(step.all_in)}"
         else:
             yield f"{name} {step.action}s"
     final = steps[-1].public
     for p, held in final.shown.items():
         yield f"{who(p)} shows a {', '.join(format_cards(held))}."
+    several = len(final.pots) > 1
     for award in final.awards:
         pot = {"pot": "the pot", "high": "the high half", "low": "the low half"}[award.label]
+        if several:  # a tournament hand's side pots (RULES.md §8.5)
+            pot = _pot_name(award.label, award.pot)
         for p, chips in award.shares.items():
             named = f" with {award.hand_names[p]}" if p in award.hand_names else ""
             yield f"{who(p)} collected {chips} from {pot}{named}"
     if stored.cancelled:
         yield "The hand was cancelled: every player got back what they put in"
     yield f"-- ending hand #{stored.hand_id} --"
+
+
+def _all_in(flag: bool) -> str:
+    return " and go all in" if flag else ""
+
+
+def _pot_name(label: str, index: int) -> str:
+    pot = "the main pot" if index == 0 else f"side pot {index}"
+    return pot if label == "pot" else f"the {label} half of {pot.removeprefix('the ')}"
 
 
 def public_log_csv(

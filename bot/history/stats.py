@@ -41,6 +41,8 @@ def hand_stats(hand: Hand) -> dict[str, HandStats]:
             buys[a.player][("left", "right", "blind").index(a.source)] += 1
     winners: dict[str, set[str]] = {}
     for award in hand.awards:
+        if not award.hand_names:  # chips back from a pot nobody else could win: not a win
+            continue
         for p in award.shares:
             winners.setdefault(p, set()).add(award.label)
     out = {}

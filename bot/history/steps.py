@@ -7,7 +7,7 @@ was dealt in, that viewer's own cards from ``seat_view``. Nothing else of the re
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from bot.engine import Hand, HandRecord, PublicView, public_view, seat_view
 from bot.engine.cards import Card
@@ -27,6 +27,8 @@ class Step:
     bought: Card | None = None  # buy: the card, face up for everyone
     round: int = 0  # which round of its phase the action was in (1-based)
     phase: str = ""  # the phase the action was in: bet, draw or buy
+    to_call: int = 0  # bet: what the actor owed before acting
+    all_in: bool = False  # the action left the actor all-in (a tournament hand, RULES.md §8)
     shown: dict[str, tuple[Card, ...]] = field(default_factory=dict)  # public hands now
 
 
@@ -34,8 +36,7 @@ def replay_steps(record: HandRecord, viewer: str | None = None) -> list[Step]:
     """The hand as ``viewer`` (a seat's player key, or None: someone not dealt in) saw it.
 
     A viewer who was not dealt into the hand gets the spectator's steps."""
-    header = HandRecord(record.variant, record.seats, record.dealer, record.deck, record.reshuffles)
-    hand = Hand(header)
+    hand = Hand(replace(record, actions=[]))  # the header, stakes and allin included
     me = viewer if viewer in hand.players else None
 
     def own() -> tuple[Card, ...]:
@@ -46,6 +47,9 @@ def replay_steps(record: HandRecord, viewer: str | None = None) -> list[Step]:
         before = public_view(hand)
         seat = hand.seat_of(action.player)
         paid = hand.contributed[seat]
+        decision = hand.decision()
+        owed = decision.to_call if decision is not None and decision.phase == "bet" else 0
+        was_all_in = hand.is_all_in[seat]
         hand.apply(action)
         after = public_view(hand)
         bought = hand.holdings[seat][-1] if action.action == "buy" else None
@@ -64,6 +68,8 @@ def replay_steps(record: HandRecord, viewer: str | None = None) -> list[Step]:
                 bought=bought,
                 round=before.round,
                 phase=before.phase,
+                to_call=owed,
+                all_in=hand.is_all_in[seat] and not was_all_in,
                 shown=dict(after.shown),
             )
         )

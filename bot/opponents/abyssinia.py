@@ -13,9 +13,11 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from bot.engine.cards import FULL_DECK, Card, rank_of
 from bot.engine.rankings import a5_value, high_value
+from bot.engine.stakes import Stakes
 from bot.engine.variants import buy_price
 
 from .observation import Observation
@@ -31,6 +33,7 @@ class Table:
     market: dict[str, Card]  # left/right card on offer
     pot: int
     bets_left: int  # betting rounds still to come, this one included
+    prices: tuple[int, int, int] = (2, 1, 4)  # the hand's stakes: 2–5, 6–K, ace
 
     @property
     def known(self) -> bool:
@@ -55,10 +58,18 @@ def read_table(obs: Observation) -> Table:
         market,
         pub.pot,
         bets_left,
+        (pub.stakes.prices if pub.stakes else None) or (2, 1, 4),
     )
 
 
 _PRICE = {c: buy_price(rank_of(c)) for c in FULL_DECK}
+
+
+@lru_cache(maxsize=32)
+def _prices(prices: tuple[int, int, int]) -> dict[Card, int]:
+    """Each card's price at these stakes (the cash table's: ``_PRICE``)."""
+    stakes = Stakes(prices=prices)
+    return {c: stakes.price(rank_of(c)) for c in FULL_DECK}
 
 
 def _share_of(mine: list[Card], others: list[tuple[int, int]]) -> float:
@@ -113,6 +124,7 @@ def option_values(
 ) -> dict[str, float]:
     """Expected chips back minus chips paid from now on, for each buying option
     (``left``, ``right``, ``blind``, or ``none`` when not buying now)."""
+    price = _PRICE if table.prices == (2, 1, 4) else _prices(table.prices)
     pool = list(table.unseen)
     n_players = 1 + len(table.others)
     bets = bet_per_round * table.bets_left * n_players
@@ -134,7 +146,7 @@ def option_values(
             need = 5 - len(cards)
             drawn = rest[pos : pos + need]
             pos += need
-            others_paid += sum(_PRICE[c] for c in drawn)
+            others_paid += sum(price[c] for c in drawn)
             full = [*cards, *drawn]
             values.append((high_value(full), a5_value(full)))
         for option in options:
@@ -143,7 +155,7 @@ def option_values(
             else:
                 first = [blind if option == "blind" else table.market[option]]
             new_cards = [*first, *rest[pos : pos + 5 - len(table.mine) - len(first)]]
-            paid = sum(_PRICE[c] for c in new_cards)
+            paid = sum(price[c] for c in new_cards)
             pot = table.pot + paid + others_paid + bets
             totals[option] += _share_of([*table.mine, *new_cards], values) * pot - paid
     return {k: v / samples for k, v in totals.items()}
@@ -168,10 +180,11 @@ def share_now(table: Table, samples: int, rng: random.Random) -> float:
     return total / samples
 
 
-def known_result_move(obs: Observation, share: float) -> str:
+def known_result_move(obs: Observation, share: float, winnable: int | None = None) -> str:
     """Betting when every card is open and ``share`` of the pot is certain: bet or raise
     only with more than half (a split or worse gains nothing from a bet), call by the
-    pot odds, else check or fold."""
+    pot odds (``winnable``: the chips a call can win, its cost included; the whole pot
+    by default), else check or fold."""
     d = obs.decision
     if share > 0.5:
         for aggressive in ("bet", "raise"):
@@ -179,4 +192,6 @@ def known_result_move(obs: Observation, share: float) -> str:
                 return aggressive
     if d.to_call == 0:
         return "check"
-    return "call" if share > 0 and share * (obs.public.pot + d.to_call) >= d.to_call else "fold"
+    cost = d.costs.get("call", d.to_call)  # a short stack calls all-in for less
+    total = obs.public.pot + d.to_call if winnable is None else winnable
+    return "call" if share > 0 and share * total >= cost else "fold"

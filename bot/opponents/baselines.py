@@ -35,5 +35,7 @@ def station_move(obs: Observation) -> Action:
         return Action(obs.player, "discard", cards=tuple(c for c in obs.cards if c not in keep))
     if d.phase == "buy":
         priced = [o for o in d.market if o.price is not None]
+        if not priced:  # all-in: only the free blind card (RULES.md §8.4)
+            return Action(obs.player, "buy", source="blind")
         return Action(obs.player, "buy", source=min(priced, key=lambda o: o.price or 0).source)
     return Action(obs.player, "check" if "check" in d.legal else "call")

@@ -7,6 +7,8 @@ Pure functions of an ``Observation``, read by the computer players' decisions
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from bot.engine.cards import Card
 
 from . import ranges
@@ -95,3 +97,44 @@ def last_aggressor(obs: Observation) -> str | None:
             if a in ("bet", "raise"):
                 return p
     return None
+
+
+@dataclass(frozen=True)
+class PotShare:
+    """One pot this seat can win if it calls now: its chips and the others contesting it."""
+
+    amount: int
+    opponents: tuple[str, ...]  # the other players still in eligible for it
+
+
+def winnable_pots(obs: Observation) -> list[PotShare]:
+    """The pots (RULES.md §8.5) this seat can win once it puts in what a call costs now
+    (nothing when nothing is owed), main first. A cash hand has one: the whole pot, against
+    everyone still in. Chips an all-in seat cannot win are left out."""
+    seats = obs.public.seats
+    me = obs.seat
+    cost = obs.decision.costs.get("call", 0)
+    put = [s.in_pot for s in seats]
+    put[me] += cost
+    all_in = [s.all_in for s in seats]
+    all_in[me] = all_in[me] or (obs.public.tournament and cost >= seats[me].stack)
+    still_in = [i for i, s in enumerate(seats) if not s.folded]
+    caps = sorted({put[i] for i in still_in if all_in[i]})
+    out: list[PotShare] = []
+    below = 0
+    for cap in [*caps, None]:
+        amount = sum((c if cap is None else min(c, cap)) - min(c, below) for c in put)
+        eligible = [i for i in still_in if not all_in[i] or (cap is not None and put[i] >= cap)]
+        if cap is not None:
+            below = cap
+        if amount and me in eligible:
+            names = tuple(seats[i].player for i in eligible if i != me)
+            out.append(PotShare(amount, names))
+    return out
+
+
+def call_price(obs: Observation, pots: list[PotShare]) -> float:
+    """The share of the chips it can win that a call costs (the pot odds); 0 when free."""
+    cost = obs.decision.costs.get("call", 0)
+    total = sum(p.amount for p in pots)
+    return cost / total if total else 0.0

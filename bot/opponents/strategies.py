@@ -14,24 +14,33 @@ pure apart from its injected ``random.Random``; the work per decision is bounded
   snows.
 * ``random``: a uniform legal action. ``station``: checks or calls, stands pat on
   made hands, buys the cheaper card.
+
+In a tournament hand (RULES.md §8) every level prices a call by what it really costs
+(a short stack's whole stack) against the chips it can win (``betting.winnable_pots``);
+``hard`` weighs its equity pot by pot, against the players contesting each one.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from dataclasses import replace
 
-from bot.engine import VARIANTS, Action, SeatInfo
+from bot.engine import VARIANTS, Action, SeatInfo, Stakes
 from bot.engine.cards import Card
 
 from . import abyssinia, lowball, ranges
 from .baselines import random_move, station_move
 from .betting import (
+    PotShare,
     acting_after_the_draw,
+    call_price,
     current_round,
     last_aggressor,
     opponent_reads,
     own_discards,
     raisers_by_others,
+    winnable_pots,
 )
 from .observation import Observation
 from .profiles import Tendency, tendency
@@ -91,13 +100,40 @@ class Strategy:
             return Action(obs.player, "discard", cards=tuple(c for c in obs.cards if c not in keep))
         mine = lowball.finals_of(obs.cards, ranking, draws_left, keep)
         if style.ranges:
-            equity = self._read_equity(obs, mine, in_hand, dead)
+            equity = self._equity_per_pot(
+                obs, lambda them: self._read_equity(obs, mine, them, dead), in_hand
+            )
             return Action(obs.player, self._range_bet(obs, equity, keep, draws_left, opps))
         equity = lowball.table_equity(ranking, game.draws, mine, opps)
         bluff = draws_left == 0 and rng.random() < self._bluff_chance(obs, equity, opps)
         # In the draw games every level that reads the players bets thinner into those
         # who rarely fold; in Abyssinia that is hard's alone (Style.thin).
         return Action(obs.player, self._bet(obs, equity, bluff, thin=1.0))
+
+    def _equity_per_pot(
+        self,
+        obs: Observation,
+        equity_against: Callable[[list[SeatInfo]], float],
+        in_hand: list[SeatInfo],
+    ) -> float:
+        """The equity over the chips this seat can win: each pot's equity against the
+        players contesting it (1 when nobody else is), weighed by its chips. With one pot
+        against everyone still in (a cash hand) it is ``equity_against(in_hand)``."""
+        pots = winnable_pots(obs)
+        if len(pots) == 1 and len(pots[0].opponents) == len(in_hand):
+            return equity_against(in_hand)
+        total = sum(p.amount for p in pots)
+        if not total:
+            return equity_against(in_hand)
+        by_name = {s.player: s for s in in_hand}
+        found: dict[tuple[str, ...], float] = {}
+        weighted = 0.0
+        for pot in pots:
+            if pot.opponents not in found:
+                them = [by_name[name] for name in pot.opponents]
+                found[pot.opponents] = equity_against(them) if them else 1.0
+            weighted += pot.amount * found[pot.opponents]
+        return weighted / total
 
     def _read_equity(
         self, obs: Observation, mine: tuple[int, ...], in_hand: list[SeatInfo], dead: list[Card]
@@ -155,7 +191,7 @@ class Strategy:
                 buckets = [ref.values(len(drawn) - 1, drawn[-1])]
             else:  # they draw after us: each count they may take, as often as it comes
                 buckets = [v for n in range(4) if (v := ref.by_draw.get((mine_drawn, n)))]
-            pot, bet = obs.public.pot, max(game.bet_sizes)
+            pot, bet = obs.public.pot, max(_bet_sizes(obs))
             candidates = [keep]
             if len(keep) == 5:  # the rule stands pat: weigh breaking to the best four too
                 lows = [c for c in lowball.distinct_low(obs.cards) if lowball.low(c) <= lowball.CAP]
@@ -275,7 +311,7 @@ class Strategy:
                 return aggressive
             if d.to_call == 0:
                 return "check"
-        pot_odds = d.to_call / (obs.public.pot + d.to_call)
+        pot_odds = call_price(obs, winnable_pots(obs))
         raises = sum(1 for _, a in current if a in ("bet", "raise"))
         # A player who bets anything re-raises anything too: each raise then puts in a
         # bet of theirs for one of ours, which pays as soon as we win more than half.
@@ -336,22 +372,30 @@ class Strategy:
         budget = min(style.samples, ABYSSINIA_SAMPLES) or 120
         if obs.decision.phase == "buy":
             options = [o.source for o in obs.decision.market]
+            if options == ["blind"]:  # all-in: the stub's top card, free (RULES.md §8.4)
+                return Action(obs.player, "buy", source="blind")
             if style.mistakes and rng.random() < style.mistakes:
                 return Action(obs.player, "buy", source=rng.choice(options))
             samples = max(12, 2 * budget // players)
-            values = abyssinia.option_values(table, options, samples, rng, 0.8)
+            bet = obs.public.stakes.bet if obs.public.stakes else 1
+            values = abyssinia.option_values(table, options, samples, rng, 0.8 * bet)
             best = max(options, key=lambda o: values[o])
             return Action(obs.player, "buy", source=best)
         if table.known:
             # Every card is open: the share is certain and the others see it too, so a
             # bet gains only with more than half, and a call needs only the pot odds.
-            share = abyssinia.share_now(table, 1, rng)
-            return Action(obs.player, abyssinia.known_result_move(obs, share))
+            pots = winnable_pots(obs)
+            share = _share_per_pot(obs, table, pots, 1, rng)
+            winnable = sum(p.amount for p in pots)
+            return Action(obs.player, abyssinia.known_result_move(obs, share, winnable))
         # hard bets and raises thinner, so its share must be finer: at eight seats 40
         # samples left a standard error of about 0.05, more than its edge.
         floor = 3 * budget // 4 if style.samples else 20
         samples = max(floor, 2 * budget // players)
-        equity = abyssinia.share_now(table, samples, rng)
+        if self.kind == "hard":  # its share pot by pot, against those contesting each
+            equity = _share_per_pot(obs, table, winnable_pots(obs), samples, rng)
+        else:
+            equity = abyssinia.share_now(table, samples, rng)
         # Bluff only while something is hidden (the stub's cards still to come).
         late = table.bets_left == 2
         chance = style.bluff / 2 if players == 2 else 0.0
@@ -411,10 +455,37 @@ class Strategy:
             if aggressive in legal and (equity >= fair + edge or bluff):
                 return aggressive
             return "check"
-        pot_odds = d.to_call / (obs.public.pot + d.to_call)
+        pot_odds = call_price(obs, winnable_pots(obs))
         raise_edge = style.raise_edge * (1.0 - 0.75 * max(them.loose, them.sticky))
         if "raise" in legal and equity >= fair + raise_edge:
             return "raise"
         if equity >= pot_odds * style.call_factor * (1.0 - implied * them.loose):
             return "call"
         return "fold"
+
+
+def _bet_sizes(obs: Observation) -> tuple[int, ...]:
+    """The hand's bet size of each betting round (its stakes; the cash table's if unknown)."""
+    variant = obs.public.variant
+    stakes = obs.public.stakes or Stakes.cash(variant)
+    return stakes.bet_sizes(variant)
+
+
+def _share_per_pot(
+    obs: Observation, table: abyssinia.Table, pots: list[PotShare], samples: int, rng: random.Random
+) -> float:
+    """Abyssinia: the expected share over the chips this seat can win, pot by pot against
+    the open cards of those contesting each (one pot against everyone: ``share_now``)."""
+    others = [s for i, s in enumerate(obs.public.seats) if i != obs.seat and not s.folded]
+    total = sum(p.amount for p in pots)
+    if not total or (len(pots) == 1 and len(pots[0].opponents) == len(others)):
+        return abyssinia.share_now(table, samples, rng)
+    cards = {s.player: s.open_cards for s in others}
+    weighted = 0.0
+    for pot in pots:
+        if not pot.opponents:
+            weighted += pot.amount  # nobody else may win it: it comes back
+            continue
+        mine = replace(table, others=tuple(cards[name] for name in pot.opponents))
+        weighted += pot.amount * abyssinia.share_now(mine, samples, rng)
+    return weighted / total

@@ -18,6 +18,8 @@ from __future__ import annotations
 #   ``sng_prize``; ``accounts.tournament_net`` is their sum, so
 #   balance = granted + refilled + net_won + tournament_net. The database refuses a
 #   refund or prize beyond what the tournament still holds, and a second prize.
+# * ``hands.tournament_id``: the tournament a hand was played in (set as it is counted;
+#   its level's stakes are in its record header).
 TOURNAMENTS_TABLES = """
 CREATE TABLE tournaments (
     tournament_id    INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -66,6 +68,7 @@ CREATE TABLE tournament_entries (
 CREATE INDEX tournament_entries_by_person ON tournament_entries (person_id);
 
 ALTER TABLE accounts ADD COLUMN tournament_net INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE hands ADD COLUMN tournament_id INTEGER REFERENCES tournaments (tournament_id);
 """
 
 TOURNAMENTS = (

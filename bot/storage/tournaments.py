@@ -346,6 +346,9 @@ class Tournaments:
                 return False
             longest = actions > t.longest_actions
             await conn.execute(
+                "UPDATE hands SET tournament_id = ? WHERE hand_id = ?", (tournament_id, hand_id)
+            )
+            await conn.execute(
                 "UPDATE tournaments SET hands = hands + 1, last_hand_id = ?, clock_elapsed = ?, "
                 "button = ?, longest_hand_id = ?, longest_actions = ? WHERE tournament_id = ?",
                 (

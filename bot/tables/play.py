@@ -315,8 +315,10 @@ class Play:
             # no person plays on: the computer players stand up (they never play alone)
             staying = [s for s in staying if not s.bot]
         rows = seat_rows(staying) if staying != table.seats else None
-        if table.tournament_id is not None and self.tournament is not None:
+        if table.tournament_id is not None:
             # counted first: a retry of the settlement counts it again, which is a no-op
+            if self.tournament is None:  # never settle a hand its tournament did not count
+                raise StorageError(f"hand #{hand_id}: its tournament's driver is not running")
             users = table.hand_users
             await self.tournament.settled(
                 table.tournament_id,

@@ -22,7 +22,7 @@ from bot.engine.record import HandRecord, new_header
 from bot.engine.stakes import Stakes
 from bot.storage.tournaments import TournamentRow
 from bot.tables.manager import TableManager
-from bot.tables.models import Code, Refused, SeatState, TableView
+from bot.tables.models import Code, Refused, SeatState, TableEvent, TableView
 from bot.tournaments.service import HandCounted, SngRefused, TournamentService
 
 log = logging.getLogger(__name__)
@@ -37,7 +37,9 @@ class TournamentDriver:
         self._running: dict[int, TournamentRow] = {}  # tournament id -> its row at the start
         self._tasks: set[asyncio.Task[None]] = set()
         self.ended: list[Ended] = []  # told when a tournament ends (the UI's summary)
+        self.cancelled: list[Callable[[TournamentRow], None]] = []  # its table closed
         manager.on_tournament(self)
+        manager.subscribe(self._saw)
 
     async def restore(self) -> int:
         """Know the running tournaments again (call before ``TableManager.start``)."""
@@ -84,6 +86,24 @@ class TournamentDriver:
         if t.table_channel_id is not None and self.manager.has_table(t.table_channel_id):
             await self.manager.close_table(t.table_channel_id, user_id, moderator=True, force=True)
         return t
+
+    def _saw(self, event: TableEvent) -> None:
+        """A running tournament's table closed (a moderator, or its thread gone): the
+        tournament is cancelled and every fee comes back."""
+        if event.kind != "closed":
+            return
+        for t in list(self._running.values()):
+            if t.table_channel_id == event.view.channel_id:
+                del self._running[t.tournament_id]
+                self._spawn(self._cancel_closed(t))
+
+    async def _cancel_closed(self, t: TournamentRow) -> None:
+        try:
+            await self.service.cancel(t.guild_id, t.tournament_id, 0, moderator=True)
+        except SngRefused:
+            return  # over or cancelled meanwhile
+        for listener in self.cancelled:
+            listener(t)
 
     # ----- the tables' hooks ------------------------------------------------
 

@@ -116,6 +116,14 @@ def level_at(variant_id: str, number: int) -> Level:
     return levels[min(max(number, 1), len(levels)) - 1]
 
 
+def level_number(variant_id: str, stakes: object) -> int | None:
+    """The level whose stakes a hand record's header carries (None: not one of ours)."""
+    for level in STRUCTURES.get(variant_id, ()):
+        if level.stakes_json() == stakes:
+            return level.number
+    return None
+
+
 def level_seconds(speed: Speed) -> float:
     return MINUTES_PER_LEVEL[speed] * 60.0
 

@@ -286,6 +286,16 @@ MESSAGES: dict[str, str | Plural] = {
     "result.wins": "**{name}** wins {chips}",
     "result.wins_with": "**{name}** wins {chips} with {hand}",
     "result.chips": "Chips",
+    # ----- tournament hands: all-in players and side pots (RULES.md §8), one block
+    "seat.all_in": "all-in",
+    "pot.main": "Main pot",
+    "pot.side": "Side pot {number}",
+    "table.pot": "{pot} {amount}: {players}",
+    "result.pot.named": "{pot} ({amount})",
+    "result.high.named": "{pot}, high half ({amount})",
+    "result.low.named": "{pot}, low half ({amount})",
+    "result.returned": "**{name}** gets {chips} back: nobody else could win it",
+    "board.all_in": "{name} (all-in)",
     "result.net": "{name} {net:+d}",
     # ----- general commands
     "leaderboard.title": "Leaderboard — net chips won",

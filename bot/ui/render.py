@@ -18,7 +18,19 @@ from bot.tables.models import TableEvent, TableView
 from . import i18n
 from .catalog import t
 from .cycles import PngFile
-from .text import action_name, cmd, command, esc, game, hand_name, round_label, shown_hand
+from .text import (
+    action_name,
+    award_label,
+    cmd,
+    command,
+    esc,
+    game,
+    hand_name,
+    pots_lines,
+    returned_line,
+    round_label,
+    shown_hand,
+)
 
 GREEN = discord.Colour.dark_green()
 
@@ -49,6 +61,8 @@ def _seat_line(view: TableView, index: int) -> str:
         parts.append(cards_text(info.open_cards))
     if info.folded:
         parts.append(t("seat.folded"))
+    if info.all_in:
+        parts.append(t("seat.all_in"))
     if seat.sitting_out:
         parts.append(t("seat.sitting_out_next"))
     if seat.leaving:
@@ -101,6 +115,8 @@ def table_embed(view: TableView, log: list[str] | None = None) -> discord.Embed:
         embed.description = status + "\n" + _turn_line(view, hand)
         if hand.market:
             embed.description += "\n" + market_line(hand)
+        for line in pots_lines(hand, view.name):  # a tournament hand's side pots
+            embed.description += "\n" + line
     else:
         embed.description = t(
             "table.idle",
@@ -139,7 +155,9 @@ def board_of(view: TableView) -> Board | None:
     market = tuple(  # the slots' labels too, in the table's language
         (t(f"source.{o.source}"), o.card, o.price) for o in hand.market if o.source != "blind"
     )
-    players = tuple((view.name(s.player), tuple(s.open_cards), s.folded) for s in hand.seats)
+    players = tuple(
+        (_board_name(view, s.player, s.all_in), tuple(s.open_cards), s.folded) for s in hand.seats
+    )
     if hand.complete:  # shown between its last action and its settlement: no round is left
         title = t("table.title.hand", game=game(view.variant), hand_id=view.hand_id)
     else:
@@ -155,6 +173,12 @@ def board_of(view: TableView) -> Board | None:
         locale=i18n.current(),  # numbers written the table's way
     )
     return market, players, hand.pot, labels
+
+
+def _board_name(view: TableView, player: str, all_in: bool) -> str:
+    """A player's name on the board, marked when all-in (a tournament hand, RULES.md §8)."""
+    name = view.name(player)
+    return t("board.all_in", name=name) if all_in else name
 
 
 async def board_files(board: Board | None) -> list[discord.File]:
@@ -233,18 +257,23 @@ def result_embed(event: TableEvent) -> discord.Embed:
     else:
         embed.description = t("result.uncontested")
     for award in result.awards:
-        winners = [
-            t(
-                "result.wins_with",
-                name=esc(view.name(p)),
-                chips=chips,
-                hand=_won_with(award, p, result),
-            )
-            if p in result.shown  # a showdown: name the winning hand
-            else t("result.wins", name=esc(view.name(p)), chips=chips)
-            for p, chips in award.shares.items()
-        ]
-        label = t(f"result.{award.label}", amount=award.amount)
+        back = returned_line(award, result, view.name)
+        winners = (
+            [back]
+            if back
+            else [
+                t(
+                    "result.wins_with",
+                    name=esc(view.name(p)),
+                    chips=chips,
+                    hand=_won_with(award, p, result),
+                )
+                if p in result.shown  # a showdown: name the winning hand
+                else t("result.wins", name=esc(view.name(p)), chips=chips)
+                for p, chips in award.shares.items()
+            ]
+        )
+        label = award_label(award, result)
         embed.add_field(name=label, value="\n".join(winners), inline=False)
     moved = [t("result.net", name=esc(view.name(p)), net=n) for p, n in result.net.items()]
     embed.add_field(name=t("result.chips"), value=" · ".join(moved), inline=False)

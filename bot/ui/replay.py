@@ -30,7 +30,7 @@ from .components import done_with
 from .handlers import guarded
 from .limits import allow_click
 from .render import PngFile, _won_with
-from .text import esc, game, move_line, round_label, shown_hand
+from .text import award_label, esc, game, move_line, returned_line, round_label, shown_hand
 
 REPLAY_FILE = "replay.png"
 BUTTON_TEMPLATE = r"rp:(?P<hand>\d+):(?P<step>\d+):(?P<do>first|prev|next|last|share|post)"
@@ -58,20 +58,23 @@ def step_line(stored: StoredHand, step: Step) -> str:
     if step.kind == "result":
         lines = []
         for award in public.awards:
-            winners = [
-                t(
-                    "result.wins_with",
-                    name=_name(stored, p),
-                    chips=c,
-                    hand=_won_with(award, p, public),
-                )
-                if p in public.shown
-                else t("result.wins", name=_name(stored, p), chips=c)
-                for p, c in award.shares.items()
-            ]
-            lines.append(
-                t(f"result.{award.label}", amount=award.amount) + ": " + ", ".join(winners)
+            back = returned_line(award, public, stored.name)  # a tournament hand's (§8)
+            winners = (
+                [back]
+                if back
+                else [
+                    t(
+                        "result.wins_with",
+                        name=_name(stored, p),
+                        chips=c,
+                        hand=_won_with(award, p, public),
+                    )
+                    if p in public.shown
+                    else t("result.wins", name=_name(stored, p), chips=c)
+                    for p, c in award.shares.items()
+                ]
             )
+            lines.append(award_label(award, public) + ": " + ", ".join(winners))
         moved = [t("result.net", name=_name(stored, p), net=n) for p, n in public.net.items()]
         if stored.cancelled:
             lines.append(t("history.cancelled"))

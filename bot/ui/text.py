@@ -12,7 +12,7 @@ from typing import Any
 
 import discord
 
-from bot.engine import VARIANTS, PublicView
+from bot.engine import VARIANTS, Award, PublicView
 from bot.engine.cards import Card, shown_token
 from bot.engine.rankings import in_order
 from bot.render.text import card_text, cards_text
@@ -265,3 +265,47 @@ def event_line(event: TableEvent) -> str:
 def where(channel_id: int, hand_id: int | None) -> str:
     """Which table and hand a private message is about (players may sit at several)."""
     return t("hand.where", channel=f"<#{channel_id}>", hand_id=hand_id)
+
+
+# ----- tournament hands: all-in players and side pots (RULES.md §8)
+
+
+def pot_name(index: int) -> str:
+    """ "Main pot" for the first pot, "Side pot 1", "Side pot 2", … for the others."""
+    return t("pot.main") if index == 0 else t("pot.side", number=index)
+
+
+def pots_lines(hand: PublicView, name: Any) -> list[str]:
+    """One line per pot, with its chips and the players who may win it, when a tournament
+    hand has side pots; none otherwise (one pot is the table's usual "Pot N").
+    ``name`` maps a seat's player key to its display name."""
+    if len(hand.pots) < 2:
+        return []
+    return [
+        t(
+            "table.pot",
+            pot=pot_name(i),
+            amount=pot.amount,
+            players=join_list(esc(name(p)) for p in pot.players),
+        )
+        for i, pot in enumerate(hand.pots)
+    ]
+
+
+def award_label(award: Award, result: PublicView) -> str:
+    """The result post's heading for one award: "Pot (8)" when the hand had one pot, else
+    the pot by name, and the half in Abyssinia: "Side pot 1, low half (5)"."""
+    if len(result.pots) < 2:
+        return t(f"result.{award.label}", amount=award.amount)
+    return t(f"result.{award.label}.named", pot=pot_name(award.pot), amount=award.amount)
+
+
+def returned_line(award: Award, result: PublicView, name: Any) -> str | None:
+    """The line for chips coming back from a pot only one player could win (several pots
+    only), or None for an award that was won."""
+    if len(result.pots) < 2 or award.hand_names:
+        return None
+    if len(result.pots[award.pot].players) != 1:
+        return None
+    ((player, chips),) = award.shares.items()
+    return t("result.returned", name=esc(name(player)), chips=chips)

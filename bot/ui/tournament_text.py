@@ -46,4 +46,10 @@ MESSAGES: dict[str, str] = {
     "sng.stakes.triple": "blinds {small_blind}/{big_blind}, bets {small_bet}/{big_bet}",
     "sng.stakes.abyssinia": "ante {ante}, bet {bet}, cards {low}/{middle}/{ace}",
     "sng.time": "{minutes}:{seconds}",
+    "history.sng": "Sit & Go #{id}, level {level}",
+    # ----- the public summary at the end
+    "sng.summary.title": "🏆 Sit & Go #{id} ({game}) is over.",
+    "sng.summary.hands": "Hands played: {hands}. The longest: hand #{hand_id}, {actions} actions.",
+    "sng.summary.place.prize": "{place}. {name}: {prize} chips",
+    "sng.summary.place": "{place}. {name}",
 }

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from bot.storage.tournaments import EntryRow, TournamentRow
 from bot.tournaments.service import SngCode, SngRefused
 from bot.tournaments.structures import Level
 
 from .catalog import t
+from .text import game
 
 
 def sng_refusal(exc: SngRefused) -> str:
@@ -44,3 +46,26 @@ def level_line(variant_id: str, level: Level, following: Level, seconds_left: fl
         next=stakes_text(variant_id, following),
         time=time,
     )
+
+
+def summary_text(row: TournamentRow, entries: list[EntryRow]) -> str:
+    """The public summary of a finished Sit & Go: places, prizes, hands, the longest hand."""
+    lines = [t("sng.summary.title", id=row.tournament_id, game=game(row.variant))]
+    if row.longest_hand_id is not None:
+        lines.append(
+            t(
+                "sng.summary.hands",
+                hands=row.hands,
+                hand_id=row.longest_hand_id,
+                actions=row.longest_actions,
+            )
+        )
+    for e in sorted(entries, key=lambda e: (e.place or len(entries) + 1, e.seat or 0)):
+        place = e.place or "-"
+        if e.prize:
+            lines.append(
+                t("sng.summary.place.prize", place=place, name=e.display_name, prize=e.prize)
+            )
+        else:
+            lines.append(t("sng.summary.place", place=place, name=e.display_name))
+    return "\n".join(lines)

@@ -11,7 +11,16 @@ import sys
 
 import pytest
 
-from bot.engine import Action, Hand, IllegalAction, Pot, parse_header
+from bot.engine import (
+    Action,
+    Hand,
+    IllegalAction,
+    Pot,
+    Stakes,
+    parse_header,
+    public_view,
+    seat_view,
+)
 from bot.engine.record import parse_actions
 from bot.engine.replay import replay_json
 from tests.support.engine_helpers import deck_for, record
@@ -384,3 +393,33 @@ def test_cash_record_replays_without_the_new_keys():
         "hands",
         "error",
     }
+
+
+def test_views_show_who_is_all_in_each_pot_and_the_stakes():
+
+    hand = hand_of(side_pot_record(SIDE_POT_ACTIONS[:3]))
+    view = public_view(hand)
+    assert view.tournament and view.all_in == ("ann",)
+    assert [s.all_in for s in view.seats] == [True, False, False]
+    assert view.pots == (Pot(75, ("ann", "ben", "cara")), Pot(40, ("ben", "cara")))
+    assert view.stakes == Stakes(ante=10, small_bet=20, big_bet=40)
+    mine = seat_view(hand, "ben")
+    assert mine.public == view and len(mine.cards) == 5
+    done = public_view(hand_of(side_pot_record()))
+    assert [p.winners for p in done.pots] == [("ann",), ("cara",)]
+    assert [(a.label, a.pot, a.shares) for a in done.awards] == [
+        ("pot", 0, {"ann": 75}),
+        ("pot", 1, {"cara": 120}),
+    ]
+
+
+def test_replay_cli_refuses_bad_tournament_headers_with_index_null():
+    for change in ({"allin": "yes"}, {"stakes": None}, {"stakes": {"ante": 10}}):
+        rec = dict(side_pot_record(), **change)
+        out = cli(rec)
+        assert out["error"]["index"] is None and out["complete"] is False
+    rec = side_pot_record()
+    del rec["allin"]  # a cash hand at these stakes: Ann's 25 is below the minimum 250
+    out = cli(rec)
+    assert out["error"]["index"] is None
+    assert "below the table minimum 250" in out["error"]["message"]

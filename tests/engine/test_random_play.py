@@ -7,12 +7,13 @@ import dataclasses
 import random
 
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.engine import VARIANTS, Action, Hand, IllegalAction, public_view, seat_view
 from bot.engine.cards import FULL_DECK
 from bot.engine.replay import replay_json, state_json
 from bot.engine.simulate import new_random_hand, random_action
-from tests.support.engine_helpers import GAMES
+from tests.support.engine_helpers import GAMES, TOURNEYS, tournament_hand
 
 
 def snapshot(hand: Hand) -> dict:
@@ -83,14 +84,28 @@ def _ints(value) -> set[int]:
     return {value} if isinstance(value, int) and not isinstance(value, bool) else set()
 
 
-@settings(max_examples=60, deadline=None)
-@given(GAMES)
-def test_views_never_show_hidden_cards(game):
-    variant, seats, seed = game
+def _cash_or_tournament(kind_and_game) -> tuple[Hand, random.Random]:
+    kind, game = kind_and_game
+    if kind == "cash":
+        variant, seats, seed = game
+        rng = random.Random(seed)
+        return new_random_hand(variant, seats, rng), rng
+    variant, stakes, stacks, dealer, seed = game
     rng = random.Random(seed)
-    hand = new_random_hand(variant, seats, rng)
+    return tournament_hand(variant, stakes, stacks, dealer, rng), rng
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.one_of(st.tuples(st.just("cash"), GAMES), st.tuples(st.just("tournament"), TOURNEYS)))
+def test_views_never_show_hidden_cards(kind_and_game):
+    hand, rng = _cash_or_tournament(kind_and_game)
+    variant = hand.variant.id
     draw_game = not VARIANTS[variant].split
     while not hand.complete:
+        view = public_view(hand)  # who is all-in, and each pot with its eligible players
+        assert view.all_in == hand.all_in and view.tournament == hand.allin
+        assert [p.players for p in view.pots] == [p.players for p in hand.pots()]
+        assert sum(p.amount for p in view.pots) == view.pot
         held = {c for h in hand.holdings for c in h}
         stub = set(hand.stub[hand.stub_pos :])
         public = _ints(public_view(hand))

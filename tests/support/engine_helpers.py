@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from bot.engine import VARIANTS
+from bot.engine import VARIANTS, Hand, Stakes
 from bot.engine.cards import FULL_DECK, format_card, parse_cards
 
 
@@ -69,3 +69,47 @@ RULES_EXAMPLE = {
         {"player": "mike", "action": "call"},
     ],
 }
+
+
+#: realistic tournament level rows per game (RULES.md §8.1 keys), from the first level up
+LEVEL_ROWS: dict[str, list[dict]] = {
+    "a6-draw": [
+        {"ante": a, "small_bet": s, "big_bet": 2 * s}
+        for a, s in ((1, 1), (1, 2), (2, 4), (5, 10), (10, 20), (25, 50))
+    ],
+    "a5-triple": [
+        {"small_blind": b // 2, "big_blind": b, "small_bet": b, "big_bet": 2 * b}
+        for b in (2, 4, 10, 20, 50, 100)
+    ],
+    "abyssinia": [
+        {"ante": a, "bet": b, "prices": [2 * b, b, 4 * b]} for a, b in ((1, 1), (1, 2), (2, 5))
+    ],
+}
+LEVEL_ROWS["a5-draw"] = LEVEL_ROWS["a6-draw"]
+
+
+@st.composite
+def tourneys(draw):
+    """(variant, stakes JSON, stacks, dealer, seed) of a random tournament hand: two players
+    to the game's maximum, stacks from 1 chip up (often shorter than a round's bets)."""
+    variant = draw(st.sampled_from(sorted(VARIANTS)))
+    v = VARIANTS[variant]
+    seats = draw(st.integers(v.min_seats, v.max_seats))
+    stakes = draw(st.sampled_from(LEVEL_ROWS[variant]))
+    unit = stakes.get("big_bet") or stakes.get("bet")
+    stack = st.one_of(st.integers(1, 3 * unit), st.integers(1, 40 * unit))
+    stacks = draw(st.lists(stack, min_size=seats, max_size=seats))
+    dealer = draw(st.integers(0, seats - 1))
+    return variant, stakes, stacks, dealer, draw(st.integers(0, 2**32))
+
+
+TOURNEYS = tourneys()
+
+
+def tournament_hand(variant, stakes, stacks, dealer, rng):
+    """A tournament Hand (``"allin": true``) with a random deck from ``rng``."""
+
+    deck = sorted(FULL_DECK, key=lambda _: rng.random())
+    seats = [(f"p{i}", s) for i, s in enumerate(stacks)]
+    parsed = Stakes.from_json(variant, stakes)
+    return Hand.start(variant, seats, dealer, deck, rng=rng, stakes=parsed, allin=True)

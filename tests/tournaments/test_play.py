@@ -16,6 +16,9 @@ from bot.tournaments import structures
 from bot.tournaments.driver import TournamentDriver
 from bot.tournaments.service import TournamentService
 from bot.tournaments.structures import Speed
+from bot.ui import i18n
+from bot.ui.history import summarize
+from bot.ui.tournaments import summary_text
 from tests.support.databases import Target, open_reader
 from tests.support.manager_helpers import (
     GRANT,
@@ -118,6 +121,9 @@ async def test_sit_and_go_to_a_winner_across_a_restart(db_path: Target, variant:
             "SELECT balance, granted, refilled, net_won, tournament_net, held FROM accounts"
         ).fetchall()
         cash = db.execute("SELECT COUNT(*) FROM ledger WHERE kind = 'hand'").fetchone()[0]
+        marked = db.execute(
+            "SELECT DISTINCT tournament_id FROM hands WHERE channel_id = ?", (THREAD,)
+        ).fetchall()
     finally:
         db.close()
     assert len(headers) == hands
@@ -125,7 +131,57 @@ async def test_sit_and_go_to_a_winner_across_a_restart(db_path: Target, variant:
     assert headers[0]["stakes"] == structures.level_at(variant, 1).stakes_json()
     assert headers[-1]["stakes"] != headers[0]["stakes"]
     assert cash == 0
+    assert marked == [(tid,)]  # every hand marked with its tournament
+    # /history marks them with the tournament and the level, not as practice
+    recent = await store.recent_hands(GUILD, USERS[0], limit=3)
+    assert recent and all(h.tournament_id == tid for h in recent)
+    with i18n.using("en-US"):
+        line = summarize(recent[-1], USERS[0], clock.now)
+    level = structures.level_number(variant, recent[-1].record["stakes"])
+    assert level is not None and f"Sit & Go #{tid}, level {level}" in line
+    assert "practice" not in line
+    # the public summary at the end: places, prizes, hands played, the longest hand
+    with i18n.using("en-US"):
+        summary = summary_text(row, entries)
+    lines = summary.splitlines()
+    assert lines[0].startswith(f"🏆 Sit & Go #{tid} (")
+    assert lines[1] == (
+        f"Hands played: {hands}. The longest: hand #{row.longest_hand_id}, "
+        f"{row.longest_actions} actions."
+    )
+    assert lines[2] == f"1. {winner.display_name}: {3 * FEE} chips"
+    assert len(lines) == 5 and all(line[0] in "123" for line in lines[2:])
     for balance, granted, refilled, net_won, sng, held in accounts:
         assert (net_won, held) == (0, 0)
         assert balance == granted + refilled + sng
+    await close_manager(store, manager)
+
+
+async def test_away_players_stay_and_a_closed_table_cancels(db_path: Target) -> None:
+    clock = Clock()
+    store, manager, driver = await _open(db_path, clock)
+    t = await driver.service.create(GUILD, 500, USERS[0], "a5-draw", seats=3, fee=FEE)
+    for user in USERS:
+        t, _ = await driver.service.register(GUILD, t.tournament_id, user, f"p{user}")
+    await driver.begin(t, THREAD)
+    # a moderator's kick and a player's leave: both only away, still dealt in
+    assert await manager.kick(THREAD, USERS[1]) is False
+    await manager.leave(THREAD, USERS[2])
+    seats = {s.user_id: s for s in manager.view(THREAD).seats}
+    assert set(seats) == set(USERS)
+    assert seats[USERS[1]].sitting_out and seats[USERS[2]].sitting_out
+    await play(manager, THREAD, "away", random_agent)
+    await driver.wait_closed()
+    view = await manager.deal(THREAD)
+    assert view.hand is not None
+    dealt = {view.names.get(s.player) for s in view.hand.seats}
+    assert {"p12", "p13"} <= dealt  # away players are dealt in
+    # a moderator closes the table mid-hand: the tournament is cancelled, fees come back
+    assert await manager.close_table(THREAD, 1, moderator=True, force=True)
+    await driver.wait_closed()
+    row = await store.tournaments.get(t.tournament_id)
+    assert row is not None and row.status == "cancelled"
+    for user in USERS:
+        account = await store.balance(GUILD, user)
+        assert account is not None and account.balance == GRANT
     await close_manager(store, manager)

@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.storage import Store
+from bot.storage import PlayerInHand, Store
 from bot.storage.tournaments import Final, TournamentRefused
 from tests.support.databases import Target, open_reader
 from tests.support.failpoints import InjectedFailure, failing_commits
@@ -199,4 +199,94 @@ async def test_register_killed_after_commit_charges_once(store: Store, db_path: 
         store_module.commit_hook = None
     await _refused("already_registered", store.tournaments.register(tid, 1, "Ann"))
     assert await _balance(store, 1) == GRANT - FEE
+    audit(db_path)
+
+
+async def test_erasing_a_player_forgets_their_name_in_tournaments(
+    store: Store, db_path: Target
+) -> None:
+    await seat_players(store, [1, 2])
+    tid = await _new(store)
+    await store.tournaments.register(tid, 1, "Secret Name")
+    await store.tournaments.register(tid, 2, "Ben")
+    await store.tournaments.unregister(tid, 2)
+    with pytest.raises(PlayerInHand):  # registered: the fee is still held
+        await store.erase_player(G, 1)
+    await store.tournaments.cancel(tid)
+    await store.erase_player(G, 1)
+    entries = await store.tournaments.entries(tid)
+    assert [e.display_name for e in entries] == ["deleted player"]
+    assert entries[0].user_id < 0
+    t = await store.tournaments.get(tid)
+    assert t is not None and t.creator_id < 0  # user 1 created it
+    db = open_reader(db_path)
+    try:
+        dump = repr(db.execute("SELECT * FROM tournament_entries").fetchall())
+        dump += repr(db.execute("SELECT * FROM tournaments").fetchall())
+    finally:
+        db.close()
+    assert "Secret Name" not in dump
+
+
+@pytest.mark.parametrize("moment", ["before", "after"])
+@pytest.mark.parametrize(
+    "step", ["register", "unregister", "start_tournament", "record_tournament_hand", "cancel"]
+)
+async def test_a_kill_at_any_write_moves_fees_once(
+    store: Store, db_path: Target, step: str, moment: str
+) -> None:
+    """Each write of a tournament killed before or after its COMMIT, then retried as a
+    restarted bot would (a refusal on the retry means it was done): fees and prizes once."""
+    from bot.storage import database as store_module
+
+    await seat_players(store, [1, 2])
+    tid = await _new(store, seats=2)
+    final = Final(places={1: 1, 2: 2}, prizes={1: 2 * FEE, 2: 0}, points={1: 100})
+    calls = {
+        "register": lambda: store.tournaments.register(tid, 2, "Ben"),
+        "unregister": lambda: store.tournaments.unregister(tid, 2),
+        "start_tournament": lambda: store.tournaments.start(tid, {1: 0, 2: 1}, 0),
+        "record_tournament_hand": lambda: store.tournaments.record_hand(
+            tid,
+            7,
+            {1: 6000, 2: 0},
+            places={2: 2},
+            actions=5,
+            clock_elapsed=9.0,
+            button=0,
+            final=final,
+        ),  # fmt: skip
+        "cancel": lambda: store.tournaments.cancel(tid),
+    }
+    # the steps before the one killed
+    await store.tournaments.register(tid, 1, "Ann")
+    if step != "register":
+        await store.tournaments.register(tid, 2, "Ben")
+    if step == "record_tournament_hand":
+        await store.tournaments.start(tid, {1: 0, 2: 1}, 0)
+    name = "cancel_tournament" if step == "cancel" else step
+
+    def kill(s: str, m: str) -> None:
+        if s == name and m == moment:
+            raise InjectedFailure(f"killed {moment} the COMMIT of {s}")
+
+    store_module.commit_hook = kill
+    try:
+        with pytest.raises(InjectedFailure):
+            await calls[step]()
+    finally:
+        store_module.commit_hook = None
+    try:  # the retry
+        await calls[step]()
+    except TournamentRefused as exc:
+        assert moment == "after", exc  # refused only because it was done
+    sums = await store.tournaments.ledger_sums(tid)
+    expected = {
+        "register": {"sng_fee": -2 * FEE},
+        "unregister": {"sng_fee": -2 * FEE, "sng_refund": FEE},
+        "start_tournament": {"sng_fee": -2 * FEE},
+        "record_tournament_hand": {"sng_fee": -2 * FEE, "sng_prize": 2 * FEE},
+        "cancel": {"sng_fee": -2 * FEE, "sng_refund": 2 * FEE},
+    }[step]
+    assert sums == expected
     audit(db_path)
