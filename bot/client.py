@@ -54,6 +54,7 @@ EXTENSIONS = (
     "cogs.history",
     "cogs.table_admin",
     "cogs.seasons",
+    "cogs.season_admin",
 )
 
 
