@@ -14,6 +14,11 @@ from __future__ import annotations
 #   half-open [started_at, ended_at).
 # * ``mtt_tournaments``: a tournament played on several tables: its table size (its
 #   ``tournaments.seats`` is then the cap on entrants) and whether hand-for-hand is on.
+#   ``starts_at``: a scheduled start (NULL: started by hand); ``event_id``: its Discord
+#   Scheduled Event, when the bot may make one.
+# * ``mtt_reminders``: the reminders of a scheduled tournament, minutes before its start;
+#   ``sent_at`` is set when one is claimed for sending, so it goes out once, across
+#   restarts too.
 # * ``mtt_tables``: one table of it: its place in the breaking order (0 breaks first,
 #   fixed at the start), its button, the last hand it counted (hand ids of different
 #   tables interleave, so each table keeps its own) and whether it has broken.
@@ -37,8 +42,18 @@ CREATE INDEX tournaments_by_end ON tournaments (guild_id, ended_at);
 CREATE TABLE mtt_tournaments (
     tournament_id INTEGER PRIMARY KEY REFERENCES tournaments (tournament_id),
     table_size    INTEGER NOT NULL CHECK (table_size >= 2),
-    hand_for_hand INTEGER NOT NULL DEFAULT 0 CHECK (hand_for_hand IN (0, 1))
+    hand_for_hand INTEGER NOT NULL DEFAULT 0 CHECK (hand_for_hand IN (0, 1)),
+    starts_at     REAL,
+    event_id      INTEGER
 );
+CREATE TABLE mtt_reminders (
+    tournament_id INTEGER NOT NULL REFERENCES mtt_tournaments (tournament_id),
+    minutes       INTEGER NOT NULL CHECK (minutes >= 1),
+    due_at        REAL    NOT NULL,
+    sent_at       REAL,
+    PRIMARY KEY (tournament_id, minutes)
+);
+CREATE INDEX mtt_reminders_due ON mtt_reminders (due_at) WHERE sent_at IS NULL;
 CREATE TABLE mtt_tables (
     tournament_id INTEGER NOT NULL REFERENCES mtt_tournaments (tournament_id),
     number        INTEGER NOT NULL CHECK (number >= 1),

@@ -83,10 +83,23 @@ class MultiTables:
         speed: str,
         start_stack: int,
         fee: int,
+        starts_at: float | None = None,
+        reminders: Sequence[int] = (),
     ) -> TournamentRow:
         """A new multi-table tournament, registering, with its table size (one
-        transaction; ``tournaments.seats`` holds the cap on entrants)."""
+        transaction; ``tournaments.seats`` holds the cap on entrants); scheduled with
+        ``starts_at``, its ``reminders`` (minutes before the start) still to come.
+        Refused ``channel_busy`` (tournament_id) while another tournament of the channel
+        is registering or running."""
         async with self._db.write("create_mtt") as conn:
+            busy = await one(
+                conn,
+                "SELECT tournament_id FROM tournaments WHERE channel_id = ? "
+                "AND status IN ('registering', 'running')",
+                (channel_id,),
+            )
+            if busy is not None:
+                raise TournamentRefused("channel_busy", tournament_id=int(busy[0]))
             row = await one(
                 conn,
                 "INSERT INTO tournaments (guild_id, channel_id, creator_id, variant, seats, "
@@ -97,12 +110,74 @@ class MultiTables:
             )  # fmt: skip
             assert row is not None
             await conn.execute(
-                "INSERT INTO mtt_tournaments (tournament_id, table_size) VALUES (?, ?)",
-                (int(row[0]), table_size),
+                "INSERT INTO mtt_tournaments (tournament_id, table_size, starts_at) "
+                "VALUES (?, ?, ?)",
+                (int(row[0]), table_size, starts_at),
             )
+            if starts_at is not None:
+                await self._remind(conn, int(row[0]), starts_at, reminders)
             made = await self._tournaments._get(conn, int(row[0]))
         assert made is not None
         return made
+
+    async def reschedule(self, tournament_id: int, starts_at: float) -> None:
+        """Move a registering tournament's start; reminders not yet sent follow it, and
+        those sent for the old time are due again when the new one is still ahead of them."""
+        async with self._db.write("reschedule_mtt") as conn:
+            await self._tournaments._open(conn, tournament_id, "registering")
+            await conn.execute(
+                "UPDATE mtt_tournaments SET starts_at = ? WHERE tournament_id = ?",
+                (starts_at, tournament_id),
+            )
+            rows = await all_rows(
+                conn, "SELECT minutes FROM mtt_reminders WHERE tournament_id = ?", (tournament_id,)
+            )
+            await conn.execute(
+                "DELETE FROM mtt_reminders WHERE tournament_id = ?", (tournament_id,)
+            )
+            await self._remind(conn, tournament_id, starts_at, [int(r[0]) for r in rows])
+
+    async def set_event(self, tournament_id: int, event_id: int | None) -> None:
+        async with self._db.write("mtt_event") as conn:
+            await conn.execute(
+                "UPDATE mtt_tournaments SET event_id = ? WHERE tournament_id = ?",
+                (event_id, tournament_id),
+            )
+
+    async def claim_reminders(self, now: float) -> list[tuple[int, int, list[int]]]:
+        """The reminders due by ``now`` of tournaments still registering, each marked sent
+        in the same transaction (so each goes out once, across restarts): (tournament id,
+        minutes, the players registered now)."""
+        async with self._db.write("claim_reminders") as conn:
+            rows = await all_rows(
+                conn,
+                "SELECT r.tournament_id, r.minutes FROM mtt_reminders r "
+                "JOIN tournaments t ON t.tournament_id = r.tournament_id "
+                "WHERE r.sent_at IS NULL AND r.due_at <= ? AND t.status = 'registering' "
+                "ORDER BY r.due_at, r.tournament_id",
+                (now,),
+            )
+            due = []
+            for tournament_id, minutes in rows:
+                cursor = await conn.execute(
+                    "UPDATE mtt_reminders SET sent_at = ? "
+                    "WHERE tournament_id = ? AND minutes = ? AND sent_at IS NULL",
+                    (now, tournament_id, minutes),
+                )
+                if cursor.rowcount == 1:
+                    entries = await self._tournaments._entries(conn, int(tournament_id))
+                    due.append((int(tournament_id), int(minutes), [e.user_id for e in entries]))
+        return due
+
+    async def scheduled(self, tournament_id: int) -> tuple[float | None, int | None]:
+        """The scheduled start and the Discord event's id."""
+        async with self._db.read() as conn:
+            row = await one(
+                conn,
+                "SELECT starts_at, event_id FROM mtt_tournaments WHERE tournament_id = ?",
+                (tournament_id,),
+            )
+        return (None, None) if row is None else (row[0], row[1])
 
     async def start(
         self,
@@ -238,6 +313,19 @@ class MultiTables:
             await self._check(conn, tournament_id)
 
     # ----- inside a transaction ---------------------------------------------
+
+    async def _remind(
+        self, conn: Connection, tournament_id: int, starts_at: float, minutes: Iterable[int]
+    ) -> None:
+        now = self._db.clock()
+        await conn.executemany(
+            "INSERT INTO mtt_reminders (tournament_id, minutes, due_at) VALUES (?, ?, ?)",
+            [
+                (tournament_id, m, starts_at - 60 * m)
+                for m in sorted(set(minutes))
+                if starts_at - 60 * m > now  # a reminder already past is not sent
+            ],
+        )
 
     async def _leave(self, conn: Connection, tournament_id: int, users: Iterable[int]) -> None:
         await conn.executemany(

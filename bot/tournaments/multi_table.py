@@ -19,16 +19,33 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from dataclasses import field as dc_field
+from enum import StrEnum
+from typing import Any
 
 from bot.engine import VARIANTS
 from bot.storage.multi_table import MttState, SeatMove
 from bot.storage.store import Store
-from bot.storage.tournaments import Final, TournamentRow
+from bot.storage.tournaments import Final, TournamentRefused, TournamentRow
 from bot.tournaments import balancing, payouts
 from bot.tournaments.balancing import Field, Move, Seat, TableState
 from bot.tournaments.service import MAX_FEE, SngCode, SngRefused, TournamentService
 
 MAX_ENTRANTS = 1000
+REMINDERS = (30, 5)  # minutes before a scheduled start
+
+
+class MttCode(StrEnum):
+    """Why a multi-table request was refused (beside the Sit & Go codes)."""
+
+    PAST_START = "mtt_past_start"  # now: a scheduled start must be ahead
+    CHANNEL_BUSY = "mtt_channel_busy"  # tournament_id: the channel's open tournament
+
+
+class MttRefused(Exception):
+    def __init__(self, code: MttCode, **params: Any) -> None:
+        super().__init__(code.value)
+        self.code = code
+        self.params = params
 
 
 @dataclass(frozen=True)
@@ -77,9 +94,12 @@ class MultiTableService:
         speed: str,
         start_stack: int,
         fee: int = 0,
+        starts_at: float | None = None,
+        reminders: tuple[int, ...] = REMINDERS,
     ) -> TournamentRow:
-        """A new multi-table tournament, registering; bad settings are refused with
-        the allowed range and change nothing."""
+        """A new multi-table tournament, registering (``starts_at``: scheduled, with its
+        reminders); bad settings are refused with the allowed range and change nothing,
+        as are a start in the past and a channel that has an open tournament."""
         game = VARIANTS.get(variant)
         if game is None:
             raise SngRefused(SngCode.UNKNOWN_GAME, games=sorted(VARIANTS))
@@ -89,10 +109,19 @@ class MultiTableService:
             raise SngRefused(SngCode.BAD_SEATS, min=2, max=MAX_ENTRANTS, given=cap)
         if not 0 <= fee <= MAX_FEE:
             raise SngRefused(SngCode.BAD_FEE, max=MAX_FEE, given=fee)
-        return await self.repo.create(
-            guild_id, channel_id, creator_id, variant,
-            table_size=table_size, cap=cap, speed=speed, start_stack=start_stack, fee=fee,
-        )  # fmt: skip
+        now = self.sng.clock()
+        if starts_at is not None and starts_at <= now:
+            raise MttRefused(MttCode.PAST_START, now=now)
+        try:
+            return await self.repo.create(
+                guild_id, channel_id, creator_id, variant,
+                table_size=table_size, cap=cap, speed=speed, start_stack=start_stack, fee=fee,
+                starts_at=starts_at, reminders=reminders,
+            )  # fmt: skip
+        except TournamentRefused as exc:
+            if exc.code != "channel_busy":
+                raise
+            raise MttRefused(MttCode.CHANNEL_BUSY, **exc.params) from None
 
     async def start(self, tournament_id: int) -> Field:
         """Draw the seats across the tables and start (at least two registered)."""

@@ -7,26 +7,29 @@ the database), the ledger and the season's standings."""
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import pytest
 
 from bot.storage import Store
 from bot.storage.multi_table import ChipsNotConserved, SeatMove
 from bot.tournaments.balancing import Field
-from bot.tournaments.multi_table import MultiTableService
+from bot.tournaments.multi_table import MttCode, MttRefused, MultiTableService
 from bot.tournaments.service import SngCode, SngRefused, TournamentService
 from bot.tournaments.structures import Speed
 from tests.support.databases import Target, open_reader
+from tests.support.manager_helpers import Clock
 from tests.support.storage_helpers import GRANT, FakeClock, G, audit, seat_players
 
 FEE = 10
 PLAYERS = list(range(1, 21))
 
 
-def services(store: Store, seed: int) -> tuple[TournamentService, MultiTableService]:
+def services(
+    store: Store, seed: int, clock: Callable[[], float] | None = None
+) -> tuple[TournamentService, MultiTableService]:
     rng = random.Random(seed)
-    sng = TournamentService(store, grant=GRANT, rng=rng, clock=FakeClock(),
+    sng = TournamentService(store, grant=GRANT, rng=rng, clock=clock or FakeClock(),
                             level_seconds={s: 60.0 for s in Speed})  # fmt: skip
     return sng, MultiTableService(store, sng, rng)
 
@@ -184,3 +187,48 @@ async def test_bad_settings_and_bad_moves_change_nothing(db_path: Target) -> Non
         assert refused.value.code == SngCode.NOT_REGISTERING
     finally:
         await store.close()
+
+
+async def test_a_scheduled_start_reminds_once_each_across_a_restart(db_path: Target) -> None:
+    now = 1_800_000_000.0
+    clock = Clock(now)
+    store = await Store.open(db_path, clock=clock)
+    sng, mtt = services(store, 1, clock)
+    await seat_players(store, [1, 2, 3])
+    start = now + 3600
+    settings = {"table_size": 6, "cap": 100, "speed": "turbo", "start_stack": 1000}
+    with pytest.raises(MttRefused) as refused:
+        await mtt.create(G, 77, 1, "a5-triple", starts_at=now - 1, **settings)
+    assert refused.value.code == MttCode.PAST_START
+    t = await mtt.create(G, 77, 1, "a5-triple", starts_at=start, **settings)
+    tid = t.tournament_id
+    with pytest.raises(MttRefused) as refused:  # two tournaments in one channel
+        await mtt.create(G, 77, 2, "a5-draw", table_size=5, cap=10, speed="turbo",
+                         start_stack=1000, starts_at=start + 7200)  # fmt: skip
+    assert (refused.value.code, refused.value.params) == (
+        MttCode.CHANNEL_BUSY, {"tournament_id": tid},
+    )  # fmt: skip
+    assert [o.tournament_id for o in await store.tournaments.open_tournaments(G)] == [tid]
+    assert await store.multi_tables.scheduled(tid) == (start, None)
+    await store.multi_tables.set_event(tid, 555)
+    assert await store.multi_tables.scheduled(tid) == (start, 555)
+    for user in (1, 2):
+        await store.tournaments.register(tid, user, f"u{user}")
+    assert await store.multi_tables.claim_reminders(clock.now) == []
+    clock.now = start - 30 * 60
+    assert await store.multi_tables.claim_reminders(clock.now) == [(tid, 30, [1, 2])]
+    assert await store.multi_tables.claim_reminders(clock.now) == []  # once
+    await store.tournaments.register(tid, 3, "u3")
+    await store.close()  # a restart: what was sent stays sent
+    store = await Store.open(db_path, clock=clock)
+    sng, mtt = services(store, 1, clock)
+    clock.now = start - 5 * 60
+    # the counts are the ones when it is sent: three players now
+    assert await store.multi_tables.claim_reminders(clock.now) == [(tid, 5, [1, 2, 3])]
+    assert await store.multi_tables.claim_reminders(clock.now + 60) == []
+    await store.multi_tables.reschedule(tid, start + 3600)  # an hour later: both again
+    clock.now = start + 1800
+    assert await store.multi_tables.claim_reminders(clock.now) == [(tid, 30, [1, 2, 3])]
+    await sng.cancel(G, tid, 1, moderator=True)
+    assert await store.multi_tables.claim_reminders(start + 3600) == []  # cancelled
+    await store.close()
