@@ -14,13 +14,15 @@ from __future__ import annotations
 #   half-open [started_at, ended_at).
 # * ``mtt_tournaments``: a tournament played on several tables: its table size (its
 #   ``tournaments.seats`` is then the cap on entrants) and whether hand-for-hand is on.
+#   ``late_levels``: registration stays open through that many levels;
 #   ``starts_at``: a scheduled start (NULL: started by hand); ``event_id``: its Discord
 #   Scheduled Event, when the bot may make one.
 # * ``mtt_reminders``: the reminders of a scheduled tournament, minutes before its start;
 #   ``sent_at`` is set when one is claimed for sending, so it goes out once, across
 #   restarts too.
-# * ``mtt_tables``: one table of it: its place in the breaking order (0 breaks first,
-#   fixed at the start), its button, the last hand it counted (hand ids of different
+# * ``mtt_tables``: one table of it: its place in the breaking order (the lowest breaks
+#   first; fixed at the start, a table opened for a late player goes before them all),
+#   its button, the last hand it counted (hand ids of different
 #   tables interleave, so each table keeps its own) and whether it has broken.
 # * ``tournament_entries.table_no``: the table a player sits at (with ``seat``); one
 #   player per seat among those still in.
@@ -43,6 +45,7 @@ CREATE TABLE mtt_tournaments (
     tournament_id INTEGER PRIMARY KEY REFERENCES tournaments (tournament_id),
     table_size    INTEGER NOT NULL CHECK (table_size >= 2),
     hand_for_hand INTEGER NOT NULL DEFAULT 0 CHECK (hand_for_hand IN (0, 1)),
+    late_levels   INTEGER NOT NULL DEFAULT 0 CHECK (late_levels >= 0),
     starts_at     REAL,
     event_id      INTEGER
 );
@@ -57,7 +60,7 @@ CREATE INDEX mtt_reminders_due ON mtt_reminders (due_at) WHERE sent_at IS NULL;
 CREATE TABLE mtt_tables (
     tournament_id INTEGER NOT NULL REFERENCES mtt_tournaments (tournament_id),
     number        INTEGER NOT NULL CHECK (number >= 1),
-    break_rank    INTEGER NOT NULL CHECK (break_rank >= 0),
+    break_rank    INTEGER NOT NULL,
     button        INTEGER,
     last_hand_id  INTEGER,
     broken        INTEGER NOT NULL DEFAULT 0 CHECK (broken IN (0, 1)),

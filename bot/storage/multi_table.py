@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from bot.storage import people
 from bot.storage.connection import Connection
 from bot.storage.database import Database, all_rows, one
 from bot.storage.errors import StorageError
@@ -29,7 +30,7 @@ class ChipsNotConserved(StorageError):
 @dataclass(frozen=True, slots=True)
 class MttTableRow:
     number: int
-    break_rank: int  # 0 breaks first
+    break_rank: int  # the lowest breaks first
     button: int | None
     last_hand_id: int | None
     broken: bool
@@ -51,6 +52,7 @@ class MttState:
     tournament: TournamentRow
     table_size: int
     hand_for_hand: bool
+    late_levels: int
     tables: list[MttTableRow]
     seats: list[MttSeatRow]
 
@@ -85,6 +87,7 @@ class MultiTables:
         fee: int,
         starts_at: float | None = None,
         reminders: Sequence[int] = (),
+        late_levels: int = 0,
     ) -> TournamentRow:
         """A new multi-table tournament, registering, with its table size (one
         transaction; ``tournaments.seats`` holds the cap on entrants); scheduled with
@@ -110,9 +113,9 @@ class MultiTables:
             )  # fmt: skip
             assert row is not None
             await conn.execute(
-                "INSERT INTO mtt_tournaments (tournament_id, table_size, starts_at) "
-                "VALUES (?, ?, ?)",
-                (int(row[0]), table_size, starts_at),
+                "INSERT INTO mtt_tournaments (tournament_id, table_size, starts_at, late_levels) "
+                "VALUES (?, ?, ?, ?)",
+                (int(row[0]), table_size, starts_at, late_levels),
             )
             if starts_at is not None:
                 await self._remind(conn, int(row[0]), starts_at, reminders)
@@ -214,13 +217,63 @@ class MultiTables:
         assert started is not None
         return started
 
+    async def register_late(
+        self, tournament_id: int, user_id: int, display_name: str, table_no: int, seat: int
+    ) -> None:
+        """Register a player into a running tournament at ``table_no``/``seat`` with the
+        starting stack, taking the fee; a table not yet known opens and breaks first.
+        Refused as a registration is (already_registered, full, elsewhere, short)."""
+        async with self._db.write("register_late") as conn:
+            t = await self._tournaments._open(conn, tournament_id, "running")
+            person = (await people.ensure(conn, t.guild_id, [user_id], {user_id: display_name}))[
+                user_id
+            ]
+            entries = await self._tournaments._entries(conn, tournament_id)
+            if any(e.user_id == user_id for e in entries):
+                raise TournamentRefused("already_registered")
+            if len(entries) >= t.seats:
+                raise TournamentRefused("full", seats=t.seats)
+            other = await one(
+                conn,
+                "SELECT t.tournament_id FROM tournament_entries e JOIN tournaments t "
+                "ON t.tournament_id = e.tournament_id WHERE e.person_id = ? "
+                "AND (t.status = 'registering' OR (t.status = 'running' AND e.place IS NULL))",
+                (person,),
+            )
+            if other is not None:
+                raise TournamentRefused("elsewhere", tournament_id=int(other[0]))
+            if t.fee > 0:
+                await self._tournaments._move(conn, t, user_id, -t.fee, "sng_fee", short_ok=False)
+            known = await one(
+                conn,
+                "SELECT MIN(break_rank), SUM(CASE WHEN number = ? THEN 1 ELSE 0 END) "
+                "FROM mtt_tables WHERE tournament_id = ?",
+                (table_no, tournament_id),
+            )
+            assert known is not None
+            if not known[1]:
+                await conn.execute(
+                    "INSERT INTO mtt_tables (tournament_id, number, break_rank) VALUES (?, ?, ?)",
+                    (tournament_id, table_no, int(known[0]) - 1),
+                )
+            await conn.execute(
+                "INSERT INTO tournament_entries (tournament_id, entry, guild_id, person_id, "
+                "display_name, registered_at, table_no, seat, stack) "
+                "VALUES (?, (SELECT COALESCE(MAX(entry), -1) + 1 FROM tournament_entries "
+                "WHERE tournament_id = ?), ?, ?, ?, ?, ?, ?, ?)",
+                (tournament_id, tournament_id, t.guild_id, person, display_name,
+                 self._db.clock(), table_no, seat, t.start_stack),
+            )  # fmt: skip
+            await self._check(conn, tournament_id)
+
     async def state(self, tournament_id: int) -> MttState | None:
         """The tournament, its tables and its players' seats (None: not multi-table)."""
         async with self._db.read() as conn:
             t = await self._tournaments._get(conn, tournament_id)
             settings = await one(
                 conn,
-                "SELECT table_size, hand_for_hand FROM mtt_tournaments WHERE tournament_id = ?",
+                "SELECT table_size, hand_for_hand, late_levels FROM mtt_tournaments "
+                "WHERE tournament_id = ?",
                 (tournament_id,),
             )
             if t is None or settings is None:
@@ -242,6 +295,7 @@ class MultiTables:
             t,
             int(settings[0]),
             bool(settings[1]),
+            int(settings[2]),
             [MttTableRow(int(r[0]), int(r[1]), r[2], r[3], bool(r[4])) for r in tables],
             [MttSeatRow(int(r[0]), r[1], r[2], int(r[3]), r[4]) for r in seats],
         )

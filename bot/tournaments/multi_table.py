@@ -39,6 +39,7 @@ class MttCode(StrEnum):
 
     PAST_START = "mtt_past_start"  # now: a scheduled start must be ahead
     CHANNEL_BUSY = "mtt_channel_busy"  # tournament_id: the channel's open tournament
+    LATE_CLOSED = "mtt_late_closed"  # levels: late registration ran through that many
 
 
 class MttRefused(Exception):
@@ -96,6 +97,7 @@ class MultiTableService:
         fee: int = 0,
         starts_at: float | None = None,
         reminders: tuple[int, ...] = REMINDERS,
+        late_levels: int = 0,
     ) -> TournamentRow:
         """A new multi-table tournament, registering (``starts_at``: scheduled, with its
         reminders); bad settings are refused with the allowed range and change nothing,
@@ -116,7 +118,7 @@ class MultiTableService:
             return await self.repo.create(
                 guild_id, channel_id, creator_id, variant,
                 table_size=table_size, cap=cap, speed=speed, start_stack=start_stack, fee=fee,
-                starts_at=starts_at, reminders=reminders,
+                starts_at=starts_at, reminders=reminders, late_levels=max(0, late_levels),
             )  # fmt: skip
         except TournamentRefused as exc:
             if exc.code != "channel_busy":
@@ -135,10 +137,34 @@ class MultiTableService:
             stacks = {e.user_id: state.tournament.start_stack for e in entries}
             drawn = balancing.draw_seats(stacks, state.table_size, self.rng)
             seating = {s.player: (t.number, s.seat) for t in drawn.tables for s in t.seats}
-            await self.sng._storage(self.repo.start(tournament_id, seating, drawn.break_order))
+            started = await self.sng._storage(
+                self.repo.start(tournament_id, seating, drawn.break_order)
+            )
+            self.sng.level(started)  # the level clock runs from the start, for every table
             t = state.tournament
             self._running[tournament_id] = _Running(drawn, len(entries), t.fee * len(entries))
             return drawn
+
+    async def register_late(self, tournament_id: int, user_id: int, name: str) -> Move:
+        """Register a player after the start, during the first ``late_levels`` levels: a
+        seat at a table with the fewest players (a new table when all are full); at a
+        table in a hand they sit out until its next deal. Refused ``LATE_CLOSED`` after
+        those levels, and as any registration is; a refusal changes nothing."""
+        async with self.sng.lock(tournament_id):
+            run = self._run(tournament_id)
+            state = await self._state(tournament_id)
+            _, clock = self.sng.level(state.tournament)
+            if clock.number > state.late_levels:
+                raise MttRefused(MttCode.LATE_CLOSED, levels=state.late_levels)
+            stack = state.tournament.start_stack
+            seated, move = balancing.late_seat(run.field, user_id, stack, self.rng)
+            await self.sng._storage(
+                self.repo.register_late(tournament_id, user_id, name, move.to_table, move.to_seat)
+            )
+            run.field = seated
+            run.entrants += 1
+            run.pool += state.tournament.fee
+            return move
 
     async def restore(self, tournament_id: int) -> Field:
         """Know a running tournament again after a restart: its tables, seats, buttons,

@@ -232,3 +232,59 @@ async def test_a_scheduled_start_reminds_once_each_across_a_restart(db_path: Tar
     await sng.cancel(G, tid, 1, moderator=True)
     assert await store.multi_tables.claim_reminders(start + 3600) == []  # cancelled
     await store.close()
+
+
+async def test_late_registration_seats_at_the_shortest_table_until_it_closes(
+    db_path: Target,
+) -> None:
+    clock = Clock(1_800_000_000.0)
+    store = await Store.open(db_path, clock=clock)
+    try:
+        sng, mtt = services(store, 2, clock)
+        await seat_players(store, list(range(1, 11)))
+        t = await mtt.create(G, 77, 1, "a5-draw", table_size=3, cap=9, speed="turbo",
+                             start_stack=1000, fee=FEE, late_levels=2)  # fmt: skip
+        tid = t.tournament_id
+        for user in range(1, 8):
+            await store.tournaments.register(tid, user, f"u{user}")
+        field = await mtt.start(tid)
+        assert [t.count for t in field.tables] == [3, 2, 2] and field.break_order == (3, 2, 1)
+        move = await mtt.register_late(tid, 8, "u8")
+        assert move.to_table == 2  # the fewest players, the lowest number
+        move = await mtt.register_late(tid, 9, "u9")
+        assert move.to_table == 3
+        assert chips_in_db(db_path, tid) == (9000, 9, 0)
+        with pytest.raises(SngRefused) as refused:  # the cap
+            await mtt.register_late(tid, 10, "u10")
+        assert refused.value.code == SngCode.FULL
+        assert await store.tournaments.held(tid) == 9 * FEE
+        clock.now += 2 * 60 + 1  # level 3: late registration has closed
+        before = (await store.balance(G, 10)).balance  # type: ignore[union-attr]
+        with pytest.raises(MttRefused) as closed:
+            await mtt.register_late(tid, 10, "u10")
+        assert (closed.value.code, closed.value.params) == (MttCode.LATE_CLOSED, {"levels": 2})
+        assert (await store.balance(G, 10)).balance == before  # type: ignore[union-attr]
+        assert chips_in_db(db_path, tid) == (9000, 9, 0)
+        assert (await mtt.restore(tid)) == mtt.field(tid)
+    finally:
+        await store.close()
+
+
+async def test_a_late_player_opens_a_new_table_that_breaks_first(db_path: Target) -> None:
+    clock = Clock(1_800_000_000.0)
+    store = await Store.open(db_path, clock=clock)
+    try:
+        sng, mtt = services(store, 2, clock)
+        await seat_players(store, [1, 2, 3, 4, 5])
+        t = await mtt.create(G, 77, 1, "a5-draw", table_size=2, cap=5, speed="turbo",
+                             start_stack=1000, late_levels=1)  # fmt: skip
+        for user in (1, 2, 3, 4):
+            await store.tournaments.register(t.tournament_id, user, f"u{user}")
+        await mtt.start(t.tournament_id)
+        move = await mtt.register_late(t.tournament_id, 5, "u5")
+        assert move.to_table == 3
+        assert mtt.field(t.tournament_id).break_order == (3, 2, 1)
+        restored = await mtt.restore(t.tournament_id)
+        assert restored.break_order == (3, 2, 1) and restored.players_left == 5
+    finally:
+        await store.close()
