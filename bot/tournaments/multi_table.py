@@ -166,6 +166,15 @@ class MultiTableService:
             run.pool += state.tournament.fee
             return move
 
+    async def cancel(
+        self, guild_id: int, tournament_id: int, user_id: int, *, moderator: bool
+    ) -> TournamentRow:
+        """Cancel before or during play (its creator or a moderator): every fee comes
+        back, no place or prize is awarded, and its tables deal no more."""
+        cancelled = await self.sng.cancel(guild_id, tournament_id, user_id, moderator=moderator)
+        self._running.pop(tournament_id, None)
+        return cancelled
+
     async def restore(self, tournament_id: int) -> Field:
         """Know a running tournament again after a restart: its tables, seats, buttons,
         breaking order and hand-for-hand as written; players out whose place was still

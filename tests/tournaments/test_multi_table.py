@@ -288,3 +288,37 @@ async def test_a_late_player_opens_a_new_table_that_breaks_first(db_path: Target
         assert restored.break_order == (3, 2, 1) and restored.players_left == 5
     finally:
         await store.close()
+
+
+async def test_a_moderator_cancelling_mid_play_gives_every_fee_back(db_path: Target) -> None:
+    store = await Store.open(db_path, clock=FakeClock())
+    try:
+        sng, mtt = services(store, 4)
+        await seat_players(store, PLAYERS[:8])
+        t = await mtt.create(G, 77, 1, "abyssinia", table_size=4, cap=8, speed="turbo",
+                             start_stack=1000, fee=FEE)  # fmt: skip
+        tid = t.tournament_id
+        for user in PLAYERS[:8]:
+            await store.tournaments.register(tid, user, f"u{user}")
+        await store.tournaments.unregister(tid, 8)  # before the start: the fee comes back
+        field = await mtt.start(tid)
+        table = field.tables[0]
+        mtt.hand_started(tid, table.number)
+        started = {s.player: s.stack for s in table.seats}
+        loser, winner = sorted(started)[:2]
+        after = {**started, loser: 0, winner: started[winner] + started[loser]}
+        result = await mtt.hand_finished(tid, table.number, 1, started, after, button=None)
+        assert result.places == {loser: 7}
+        with pytest.raises(SngRefused) as refused:  # not its creator, not a moderator
+            await mtt.cancel(G, tid, 5, moderator=False)
+        assert refused.value.code == SngCode.NOT_YOURS
+        cancelled = await mtt.cancel(G, tid, 5, moderator=True)
+        assert cancelled.status == "cancelled"
+        assert [(await store.balance(G, u)).balance for u in PLAYERS[:8]] == [GRANT] * 8  # type: ignore[union-attr]
+        assert await store.tournaments.held(tid) == 0
+        assert not mtt.may_deal(tid, field.tables[1].number)
+        _, rows, total = await store.seasons.standings(G)
+        assert (rows, total) == ([], 0)  # no places awarded
+        audit(db_path)
+    finally:
+        await store.close()
