@@ -30,7 +30,10 @@ from bot.tournaments import balancing, payouts
 from bot.tournaments.balancing import Field, Move, Seat, TableState
 from bot.tournaments.service import MAX_FEE, SngCode, SngRefused, TournamentService
 
-MAX_ENTRANTS = 1000
+MAX_ENTRANTS = 1000  # the cap on entrants
+# The payout table (bot.tournaments.payouts) has rows up to this field size: until it
+# has rows up to MAX_ENTRANTS, a larger cap is refused rather than failing at the end.
+PAYABLE = min(MAX_ENTRANTS, payouts.PAYOUT_TABLE[-1][0])
 REMINDERS = (30, 5)  # minutes before a scheduled start
 
 
@@ -107,8 +110,8 @@ class MultiTableService:
             raise SngRefused(SngCode.UNKNOWN_GAME, games=sorted(VARIANTS))
         if not 2 <= table_size <= game.max_seats:
             raise SngRefused(SngCode.BAD_SEATS, min=2, max=game.max_seats, given=table_size)
-        if not 2 <= cap <= MAX_ENTRANTS:
-            raise SngRefused(SngCode.BAD_SEATS, min=2, max=MAX_ENTRANTS, given=cap)
+        if not 2 <= cap <= PAYABLE:
+            raise SngRefused(SngCode.BAD_SEATS, min=2, max=PAYABLE, given=cap)
         if not 0 <= fee <= MAX_FEE:
             raise SngRefused(SngCode.BAD_FEE, max=MAX_FEE, given=fee)
         now = self.sng.clock()

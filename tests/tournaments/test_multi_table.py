@@ -152,6 +152,7 @@ async def test_bad_settings_and_bad_moves_change_nothing(db_path: Target) -> Non
         for kwargs, code in (
             ({"table_size": 7}, SngCode.BAD_SEATS),  # a5-triple seats at most 6
             ({"cap": 1001}, SngCode.BAD_SEATS),
+            ({"cap": 25}, SngCode.BAD_SEATS),  # beyond the payout table's rows (24)
             ({"fee": -1}, SngCode.BAD_FEE),
         ):
             settings = {"table_size": 6, "cap": 20, "fee": 0, **kwargs}
@@ -196,7 +197,7 @@ async def test_a_scheduled_start_reminds_once_each_across_a_restart(db_path: Tar
     sng, mtt = services(store, 1, clock)
     await seat_players(store, [1, 2, 3])
     start = now + 3600
-    settings = {"table_size": 6, "cap": 100, "speed": "turbo", "start_stack": 1000}
+    settings = {"table_size": 6, "cap": 20, "speed": "turbo", "start_stack": 1000}
     with pytest.raises(MttRefused) as refused:
         await mtt.create(G, 77, 1, "a5-triple", starts_at=now - 1, **settings)
     assert refused.value.code == MttCode.PAST_START
