@@ -20,6 +20,7 @@ from bot.practice.driver import PracticeDriver
 from bot.settings import Settings
 from bot.storage.api import Storage
 from bot.storage.backend import Timeouts
+from bot.storage.seasons import Seasons
 from bot.storage.shards import Shards
 from bot.storage.store import Store
 from bot.tables.guild_settings import Defaults, GuildSettingsBook
@@ -55,12 +56,15 @@ EXTENSIONS = (
     "cogs.history",
     "cogs.table_admin",
     "cogs.mixed",
+    "cogs.seasons",
+    "cogs.season_admin",
 )
 
 
 class PokerBot(commands.Bot):
     manager: TableManager
     store: Storage
+    seasons: Seasons
     guild_settings: GuildSettingsBook
     presenter: Presenter
     app: App
@@ -106,6 +110,7 @@ class PokerBot(commands.Bot):
         await asyncio.to_thread(warm_up)  # the computer players' tables, off the loop
         timeouts = Timeouts(s.database_statement_timeout, s.database_connect_timeout)
         self.store = store = await Store.open(s.database, clock=self._clock, timeouts=timeouts)
+        self.seasons = store.seasons
         auto_deal = s.next_hand_delay > 0
         self.guild_settings = GuildSettingsBook(
             self.store, Defaults(s.turn_timeout, auto_deal, s.idle_close_hours)

@@ -611,6 +611,9 @@ class FakeDiscord:
         self.keep_payloads = keep_payloads
         self.faults: list[Fault] = list(faults)
         self.dms_closed: set[int] = {int(u) for u in dms_closed}
+        #: scheduled events by id (issue 37); False: the bot lacks Create Events (403)
+        self.scheduled_events: dict[int, dict[str, Any]] = {}
+        self.events_allowed = True
 
         #: every request the bot made (with ``keep_payloads=False``: none, see ``sent_log``)
         self.sent: list[Sent] = []
@@ -910,6 +913,8 @@ class FakeDiscord:
             if method == "DELETE":
                 self._delete(sent, msg)
                 return None
+        if match(r"/guilds/(\d+)/scheduled-events(?:/(\d+))?"):
+            return self._scheduled_event(method, int(m.group(1)), m.group(2), body)
         if method == "POST" and match(r"/channels/(\d+)/typing"):
             return None
         if method == "DELETE" and match(r"/channels/(\d+)"):
@@ -935,6 +940,59 @@ class FakeDiscord:
             member.pop("permissions", None)
             return member
         raise self._unknown(sent)
+
+    # Status changes Discord allows: scheduled -> active | canceled, active -> completed.
+    _EVENT_MOVES = {(1, 2), (1, 4), (2, 3)}
+
+    def _scheduled_event(self, method: str, guild_id: int, event: str | None, body: Any) -> Any:
+        """Guild scheduled events as Discord keeps them: an EXTERNAL event (type 3)
+        needs a location and an end time; COMPLETED and CANCELED are final."""
+        if method in ("POST", "PATCH", "DELETE") and not self.events_allowed:
+            raise _http_error(403, 50013, "Missing Permissions")
+        if event is None:
+            if method == "GET":
+                return [copy.deepcopy(e) for e in self.scheduled_events.values()]
+            if method != "POST":
+                raise _http_error(405, 0, "405: Method Not Allowed")
+            if int(body.get("entity_type") or 0) == 3 and not (
+                (body.get("entity_metadata") or {}).get("location")
+                and body.get("scheduled_end_time")
+            ):
+                raise _http_error(400, 50035, "Invalid Form Body")
+            eid = self._snowflake()
+            self.scheduled_events[eid] = {
+                "id": str(eid), "guild_id": str(guild_id), "channel_id": None,
+                "creator_id": str(APPLICATION_ID), "name": body["name"],
+                "description": body.get("description"),
+                "scheduled_start_time": body["scheduled_start_time"],
+                "scheduled_end_time": body.get("scheduled_end_time"),
+                "privacy_level": body.get("privacy_level", 2), "status": 1,
+                "entity_type": body.get("entity_type", 3), "entity_id": None,
+                "entity_metadata": body.get("entity_metadata"), "user_count": 0,
+                "image": None,
+            }  # fmt: skip
+            return copy.deepcopy(self.scheduled_events[eid])
+        kept = self.scheduled_events.get(int(event))
+        if kept is None:
+            raise _http_error(404, 10070, "Unknown Guild Scheduled Event")
+        if method == "GET":
+            return copy.deepcopy(kept)
+        if method == "DELETE":
+            del self.scheduled_events[int(event)]
+            return None
+        if method != "PATCH":
+            raise _http_error(405, 0, "405: Method Not Allowed")
+        status = int(body.get("status", kept["status"]))
+        if status != kept["status"] and (kept["status"], status) not in self._EVENT_MOVES:
+            raise _http_error(400, 180000, "Cannot update event status")
+        if kept["status"] in (3, 4):
+            raise _http_error(400, 180000, "Cannot update a finished event")
+        for key in ("name", "description", "scheduled_start_time", "scheduled_end_time",
+                    "entity_metadata"):  # fmt: skip
+            if key in body:
+                kept[key] = body[key]
+        kept["status"] = status
+        return copy.deepcopy(kept)
 
     def _app_info(self) -> dict[str, Any]:
         return {

@@ -173,6 +173,8 @@ class Server:
             model._members[int(uid)] = member
         for rid, role in (state.get("roles") or {}).items():
             model._roles[int(rid)] = role
+        if "events_allowed" in state:
+            model.events_allowed = bool(state["events_allowed"])
         if "dms_closed" in state:
             model.dms_closed = {int(u) for u in state["dms_closed"]}
         if "faults" in state:

@@ -9,6 +9,7 @@ in its own dialect: ``migrations_pg``.
 
 from __future__ import annotations
 
+from bot.storage.migration_mtt import MULTI_TABLE
 from bot.storage.migration_people import PEOPLE
 from bot.storage.migration_tournaments import TOURNAMENTS
 
@@ -346,4 +347,5 @@ MIGRATIONS: list[str] = [
     PEOPLE,
     TABLE_GENERATIONS,
     TOURNAMENTS,
+    MULTI_TABLE,  # issue 37 (the integrator orders the migrations across branches)
 ]

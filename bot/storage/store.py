@@ -40,6 +40,7 @@ from bot.storage.exports import Exports
 from bot.storage.hands import Hands
 from bot.storage.history import History
 from bot.storage.ledger import Ledger
+from bot.storage.multi_table import MultiTables
 from bot.storage.ownership import Ownership
 from bot.storage.rows import (
     KEEP,
@@ -52,6 +53,7 @@ from bot.storage.rows import (
     SeatRow,
     TableRow,
 )
+from bot.storage.seasons import Seasons
 from bot.storage.server import Server
 from bot.storage.stats import Stats
 from bot.storage.tables import Tables
@@ -97,6 +99,8 @@ class Store:
         self.exports = Exports(self._db)
         self.stats = Stats(self._db)
         self.tournaments = Tournaments(self._db)  # Sit & Gos (bot/tournaments drives them)
+        self.seasons = Seasons(self._db)  # seasons and their standings (issue 37)
+        self.multi_tables = MultiTables(self._db, self.tournaments)  # issue 37
 
     @classmethod
     async def open(
