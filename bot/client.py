@@ -210,7 +210,7 @@ class PokerBot(commands.Bot):
         )
         await apologize(interaction)
 
-    async def on_error(self, event_method: str, /, *args, **kwargs) -> None:
+    async def on_error(self, event_method: str, /, *args: Any, **kwargs: Any) -> None:
         log.exception("unhandled error in %s", event_method)
 
 

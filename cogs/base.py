@@ -309,7 +309,7 @@ class TableCog(commands.GroupCog, group_name="table"):
     async def fold(self, interaction: discord.Interaction) -> None:
         await self._act(interaction, "fold")
 
-    async def _act(self, interaction: discord.Interaction, action: str, **kwargs) -> None:
+    async def _act(self, interaction: discord.Interaction, action: str, **kwargs: Any) -> None:
         if (ch := await self._here(interaction)) is not None:
             await handlers.act(interaction, ch, action, **kwargs)
 

@@ -7,6 +7,7 @@ are stored first, then used at once by every command (no restart).
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Literal
 
 import discord
@@ -98,7 +99,9 @@ class SettingsCog(
         name, value = settings_fields(self.book, settings, str(interaction.guild_locale))[index]
         return t("settings.changed", name=name, value=value)
 
-    async def _change(self, interaction: discord.Interaction, change, index: int) -> None:
+    async def _change(
+        self, interaction: discord.Interaction, change: Awaitable[GuildSettings], index: int
+    ) -> None:
         """Apply one change; acknowledge it with the new value, or say what is allowed."""
         try:
             settings = await change
