@@ -6,7 +6,7 @@ import contextlib
 
 from bot.storage.server_store import PlayerInHand
 
-from .models import TableEvent
+from .models import EventKind, TableEvent
 from .steps import Step, Steps
 
 
@@ -49,5 +49,5 @@ class Privacy:
                 seat = step.table.seat_of(user_id)
                 if seat is not None:
                     step.table.unseat(seat)  # the store stood the computer players up too
-                    step.emit(TableEvent("left", step.table.view()))  # erased: no name
+                    step.emit(TableEvent(EventKind.LEFT, step.table.view()))  # erased: no name
         return anon

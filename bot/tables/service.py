@@ -13,7 +13,17 @@ from collections.abc import Awaitable, Callable
 from bot.engine import VARIANTS
 from bot.opponents import LEVELS
 
-from .models import Code, Done, Outcome, Refused, SeatState, TableEvent, TableSettings, TableView
+from .models import (
+    Code,
+    Done,
+    EventKind,
+    Outcome,
+    Refused,
+    SeatState,
+    TableEvent,
+    TableSettings,
+    TableView,
+)
 from .play import SMALLEST_MINIMUM, Play
 from .steps import Steps
 from .table import Table, seat_rows, table_row
@@ -79,7 +89,7 @@ class Seating:
             async with self.steps.step(table) as step:
                 await self.store.save_table(table_row(table))
                 self.steps.tables[channel_id] = table
-                step.emit(TableEvent("opened", table.view()))
+                step.emit(TableEvent(EventKind.OPENED, table.view()))
             return table.view()
 
     async def join(self, channel_id: int, user_id: int, name: str) -> Outcome:
@@ -106,7 +116,7 @@ class Seating:
             table.seats.sort(key=lambda s: s.seat)
             await self._save_seats(table)
             seated = {"user_id": user_id, "name": name, "seat": number + 1}
-            step.emit(TableEvent("seated", table.view(), seated))
+            step.emit(TableEvent(EventKind.SEATED, table.view(), seated))
         return Outcome(
             Done.SEATED,
             {
@@ -128,7 +138,7 @@ class Seating:
             table.unseat(seat)
             _stand_bots_if_no_person(table)
             await self._save_seats(table)
-            step.emit(TableEvent("left", table.view(), _who(seat)))
+            step.emit(TableEvent(EventKind.LEFT, table.view(), _who(seat)))
         return Outcome(Done.LEFT)
 
     async def sit_out(self, channel_id: int, user_id: int) -> Outcome:
@@ -141,7 +151,7 @@ class Seating:
             if table.hand is None:
                 _stand_bots_if_no_person(table)  # else when the hand ends
             await self._save_seats(table)
-            kind = "sitout" if seat.sitting_out else "back"
+            kind = EventKind.SITOUT if seat.sitting_out else EventKind.BACK
             step.emit(TableEvent(kind, table.view(), _who(seat)))
         if seat.sitting_out:
             return Outcome(Done.SITTING_OUT, {"after_hand": table.in_hand(user_id)})
@@ -170,7 +180,7 @@ class Seating:
             table.seats.sort(key=lambda s: s.seat)
             await self._save_seats(table)
             seated = {"user_id": bot_id, "name": name, "seat": number + 1}
-            step.emit(TableEvent("seated", table.view(), seated))
+            step.emit(TableEvent(EventKind.SEATED, table.view(), seated))
         return Outcome(Done.BOT_SEATED, {"name": name, "seat": number + 1, "level": level})
 
     async def remove_bot(self, channel_id: int, user_id: int) -> Outcome:
@@ -186,7 +196,7 @@ class Seating:
             bot = max(bots, key=lambda s: -s.user_id)  # the latest: ids count down
             table.seats.remove(bot)
             await self._save_seats(table)
-            step.emit(TableEvent("left", table.view(), _who(bot)))
+            step.emit(TableEvent(EventKind.LEFT, table.view(), _who(bot)))
         return Outcome(Done.BOT_LEFT, {"name": bot.name})
 
     # ----- helpers ------------------------------------------------------------

@@ -7,7 +7,7 @@ from typing import Any
 import discord
 
 from bot.engine import SeatView
-from bot.tables.models import TableEvent
+from bot.tables.models import EventKind, TableEvent
 
 from . import i18n
 from .catalog import t
@@ -37,7 +37,7 @@ async def hand_dm(dms: DmBook, lane: Lane, user_id: int, seat: SeatView, event: 
     # each player's cards in their own language (the table's if the bot has not heard it)
     public = await i18n.server_language(dms.client, event.view.guild_id)
     with i18n.using(i18n.reader(user_id, public)):
-        note = t("hand.dm.dealt") if event.kind == "dealt" else t("hand.dm.drawn")
+        note = t("hand.dm.dealt") if event.kind == EventKind.DEALT else t("hand.dm.drawn")
         embed, files = await hand_embed(seat, note, where(lane.channel_id, event.hand_id))
     await dms.send(user_id, embed=embed, files=files)
 

@@ -16,7 +16,17 @@ from bot.engine import VARIANTS, Award, PublicView
 from bot.engine.cards import Card, shown_token
 from bot.engine.rankings import in_order
 from bot.render.text import card_text, cards_text
-from bot.tables.models import Code, Done, Move, Outcome, Refused, Skip, TableEvent, TableView
+from bot.tables.models import (
+    Code,
+    Done,
+    EventKind,
+    Move,
+    Outcome,
+    Refused,
+    Skip,
+    TableEvent,
+    TableView,
+)
 
 from . import i18n
 from .catalog import t
@@ -242,10 +252,10 @@ def event_line(event: TableEvent) -> str:
     if event.move is not None:
         return move_line(event.move)
     p = event.params
-    if event.kind == "opened":
+    if event.kind == EventKind.OPENED:
         variant = event.view.variant
         return t("event.opened", game=game(variant), command=cmd(variant, "join"))
-    if event.kind == "dealt":
+    if event.kind == EventKind.DEALT:
         names = join_list(esc(n) for n in p["players"])
         if p["skipped"]:
             return t(
@@ -255,9 +265,9 @@ def event_line(event: TableEvent) -> str:
                 skipped=skip_list(p["skipped"]),
             )
         return t("event.dealt", hand_id=event.hand_id, names=names)
-    if event.kind == "finished":
+    if event.kind == EventKind.FINISHED:
         return t("event.finished", hand_id=event.hand_id)
-    if event.kind == "left" and "name" not in p:
+    if event.kind == EventKind.LEFT and "name" not in p:
         return t("event.left.erased")  # the player erased their data: no name is left
     return t(f"event.{event.kind}", **{**p, "name": esc(p.get("name", ""))})
 
