@@ -8,7 +8,7 @@ are stored first, then used at once by every command (no restart).
 from __future__ import annotations
 
 from collections.abc import Awaitable
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -20,15 +20,12 @@ from bot.tables.guild_settings import (
     GuildSettingsBook,
 )
 from bot.ui.catalog import t
+from bot.ui.choices import Language, OpenBy
 from bot.ui.handlers import reply
 from bot.ui.moderation import is_moderator
 
 if TYPE_CHECKING:
     from bot.client import PokerBot
-
-
-Language = Literal["auto", "en-US", "pt-BR", "vi"]
-OpenBy = Literal["anyone", "moderators"]
 
 
 def channels_text(settings: GuildSettings) -> str:
