@@ -26,7 +26,8 @@ from bot.tables.models import Refused
 from bot.ui.app import App
 from bot.ui.budget import Budget, default_share
 from bot.ui.catalog import t
-from bot.ui.components import DiscardSelect, TableButton, done_with
+from bot.ui.components import DiscardSelect, TableButton
+from bot.ui.cycles import done_with
 from bot.ui.export import ExportButton
 from bot.ui.handlers import TableController, apologize, refuse, reply
 from bot.ui.limits import RateLimiter, wait_seconds

@@ -15,7 +15,8 @@ from discord.ext import commands
 
 from bot.engine import VARIANTS
 from bot.opponents import LEVELS
-from bot.tables.guild_settings import GuildSettings, GuildSettingsBook, allows_channel
+from bot.storage.rows import GuildSettings
+from bot.tables.guild_settings import GuildSettingsBook, allows_channel
 from bot.tables.manager import TIMEOUT_RANGE, TableManager
 from bot.tables.models import Outcome, Refused
 from bot.ui import handlers, practice

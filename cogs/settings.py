@@ -14,11 +14,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.tables.guild_settings import (
-    BadSetting,
-    GuildSettings,
-    GuildSettingsBook,
-)
+from bot.storage.rows import GuildSettings
+from bot.tables.guild_settings import BadSetting, GuildSettingsBook
 from bot.ui.catalog import t
 from bot.ui.choices import Language, OpenBy
 from bot.ui.handlers import reply

@@ -29,7 +29,8 @@ from bot.engine import (
     seat_view,
 )
 from bot.engine.cards import FULL_DECK, format_cards
-from bot.storage.store import InsufficientChips, SeatRow, StorageError
+from bot.storage.errors import InsufficientChips, StorageError
+from bot.storage.rows import SeatRow
 
 from .models import ActionResult, Code, EventKind, Refused, SeatState, Skip, TableEvent, TableView
 from .steps import Steps

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 
-from bot.storage.server_store import PlayerInHand
+from bot.storage.errors import PlayerInHand
 
 from .models import EventKind, TableEvent
 from .steps import Step, Steps

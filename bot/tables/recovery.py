@@ -14,8 +14,8 @@ from __future__ import annotations
 import asyncio
 import logging
 
+from bot.storage.rows import TableRow
 from bot.storage.shards import Shards
-from bot.storage.store import TableRow
 
 from .play import Play
 from .steps import Steps

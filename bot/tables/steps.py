@@ -25,8 +25,8 @@ from bot.engine import Hand, seat_view
 from bot.engine.record import RecordError, parse_record
 from bot.metrics import METRICS
 from bot.storage.api import Storage
-from bot.storage.server_store import PlayerInHand
-from bot.storage.store import LiveHand
+from bot.storage.errors import PlayerInHand
+from bot.storage.rows import LiveHand
 
 from .deadlines import RETRY_DELAYS, Deadlines, Fire
 from .models import Code, EventKind, Refused, SeatState, TableEvent

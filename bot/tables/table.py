@@ -9,7 +9,7 @@ from typing import Any
 
 from bot.engine import VARIANTS, Action, Hand, Variant, public_view
 from bot.opponents import LEVELS
-from bot.storage.store import SeatRow, TableRow
+from bot.storage.rows import SeatRow, TableRow
 
 from .models import Code, EventKind, Move, Refused, SeatState, TableEvent, TableSettings, TableView
 

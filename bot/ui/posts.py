@@ -11,7 +11,8 @@ from bot.tables.models import EventKind, TableEvent
 
 from . import i18n
 from .catalog import t
-from .components import let_go, table_components
+from .components import table_components
+from .cycles import let_go
 from .dm_book import DmBook
 from .lane import Carrier, Host, Lane
 from .render import hand_embed, result_embed, table_embed
