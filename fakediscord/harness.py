@@ -20,13 +20,14 @@ Nothing here talks to Discord.  The harness
 Usage::
 
     ALICE, BOB = users(2)
-    async with DiscordHarness(make_bot(), dms_closed={int(BOB["id"])}) as h:
-        await h.connect(GUILD_ID, [TABLE_CHANNEL], [ALICE, make_member(BOB, nick="Bobby")])
-        reply = await h.slash(ALICE, TABLE_CHANNEL, "poker start", stakes=10)
-        assert not reply.ephemeral
-        table = h.messages(TABLE_CHANNEL)[-1]
-        await h.click(BOB, table, "poker:join")
-        assert "Bob" in h.message(table.id).content
+    async with DiscordHarness(make_bot(tmp_path / "p.db"), dms_closed={int(BOB["id"])}) as h:
+        await h.connect(GUILD_ID, {TABLE_CHANNEL: "poker"}, [ALICE, make_member(BOB, nick="Bobby")])
+        await h.slash(ALICE, TABLE_CHANNEL, "a5-draw open")
+        table = h.message(h.bot.presenter.message_id(TABLE_CHANNEL))
+        await h.slash(ALICE, TABLE_CHANNEL, "a5-draw join")
+        bob_join = await h.slash(BOB, TABLE_CHANNEL, "a5-draw join")
+        assert bob_join.followups[0].ephemeral  # his DMs are closed: told privately
+        await h.click(ALICE, table, h.message(table.id).custom_id_for("Deal"))
 """
 
 from __future__ import annotations
@@ -862,7 +863,7 @@ class DiscordHarness(FakeDiscord):
         /,
         **options: Any,
     ) -> Reply:
-        """Invoke ``/command`` (e.g. ``"poker start"``) with typed options, like a user would."""
+        """Invoke ``/command`` (e.g. ``"a5-draw join"``) with typed options, like a user would."""
         data = self._command_data(channel_id, command, options, focused=None)
         payload, reply = self._interaction_payload(2, user, channel_id, data)
         return await self._dispatch(payload, reply, expect_response=True)
