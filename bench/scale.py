@@ -15,6 +15,14 @@ agents (``bench.tables.play_table``). Printed, per configuration:
   retrying every 0.05 s, takes every hand over: the time from the kill until all are
   restored. Also a cold start (``Store.open`` + ``TableManager.start``) of them all.
 
+``--connections 1,2,4`` instead compares, in one process, one PostgreSQL session with
+several: the guilds split over K sessions (each its own Store, lock, group commit and
+manager), which is the only pool the guild fence allows (a guild's advisory lock lives
+on one session, so a guild must stay on the session that claimed it). Same tables,
+same agents, same process; saturated and paced, and paced with one slow transaction
+(``--slow`` s of ``pg_sleep`` on the first session, one second into play): how many
+acts of the whole bot it held up.
+
 PostgreSQL must be durable (fsync and synchronous_commit on, as in production):
 
     scripts/with-postgres.sh --durable .venv/bin/python bench/scale.py [--tables 1000]
@@ -129,6 +137,72 @@ def run_processes(
     }
 
 
+# ---------------------------------------------------------------- sessions in one process
+
+
+async def _slow_transaction(store: Store, seconds: float) -> None:
+    """One transaction that takes ``seconds`` on the store's session (a slow query)."""
+    await asyncio.sleep(1.0)
+    async with store._db.write("bench_slow") as conn:
+        await conn.execute(f"SELECT pg_sleep({seconds})")
+
+
+async def _pinned(
+    target: str, sessions: int, tables: int, think: float, seed: int, slow: float
+) -> dict[str, Any]:
+    stores = [await Store.open(target) for _ in range(sessions)]
+    managers = [
+        manager(st, seed + i, Shards(sessions, frozenset({i}))) for i, st in enumerate(stores)
+    ]
+    shares = []
+    for i, m in enumerate(managers):
+        await m.start()
+        channels = channels_of(i, tables // sessions)
+        await open_tables(m, channels, guild_ids(i, sessions))
+        shares.append(channels)
+    side = [asyncio.create_task(_slow_transaction(stores[0], slow))] if slow else []
+    start = time.perf_counter()
+    outs = await asyncio.gather(
+        *(
+            play_all(m, st, ch, seed, think)
+            for m, st, ch in zip(managers, stores, shares, strict=True)
+        )
+    )
+    wall = time.perf_counter() - start
+    await asyncio.gather(*side)
+    latencies = sorted(x for o in outs for x in o[2])
+    actions = sum(o[0] for o in outs)
+    return {
+        "actions": actions,
+        "rate": actions / wall,
+        "p50": statistics.median(latencies) * 1000,
+        "p99": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000,
+        "held": sum(x > slow / 2 for x in latencies) if slow else 0,
+    }
+
+
+def compare_sessions(
+    url: str, counts: list[int], tables: int, think: float, seed: int, slow: float
+) -> None:
+    """One process, K sessions (guilds pinned): the table printed for docs/benchmarks.md."""
+    print(f"{tables:,} tables x {PLAYERS} players, one hand each, one process\n")
+    print("| sessions | play | actions/s | p50 ms | p99 ms | acts held > slow/2 |")
+    print("|---|---|---|---|---|---|")
+    for k in counts:
+        for label, t, s in (
+            ("saturated", 0.0, 0.0),
+            (f"paced (think {think:g} s)", think, 0.0),
+            (f"paced, one {slow:g} s transaction", think, slow),
+        ):
+            target = asyncio.run(fresh_schema(url))
+            r = asyncio.run(_pinned(target, k, tables, t, seed, s))
+            held = f"{r['held']:,} of {r['actions']:,}" if s else ""
+            print(
+                f"| {k} | {label} | {r['rate']:,.0f} | {r['p50']:.1f} | {r['p99']:.1f} | {held} |",
+                flush=True,
+            )
+
+
 # ---------------------------------------------------------------- recovery
 
 
@@ -230,9 +304,15 @@ def main() -> None:
     parser.add_argument("--processes", default="1,2,4")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--recovery-only", action="store_true")
+    parser.add_argument("--connections", help="compare K sessions in one process, e.g. 1,2,4")
+    parser.add_argument("--slow", type=float, default=2.0, help="the slow transaction (s)")
     args = parser.parse_args()
     if not args.url:
         parser.error("no PostgreSQL: give --url or run under scripts/with-postgres.sh --durable")
+    if args.connections:
+        counts = [int(k) for k in args.connections.split(",")]
+        compare_sessions(args.url, counts, args.tables, args.think, args.seed, args.slow)
+        return
     with tempfile.TemporaryDirectory() as directory:
         lite = asyncio.run(sqlite_recovery(Path(directory) / "rec.db", args.recovery, args.seed))
     rec = asyncio.run(takeover(asyncio.run(fresh_schema(args.url)), args.recovery, args.seed))

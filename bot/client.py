@@ -18,6 +18,7 @@ from bot.opponents import warm_up
 from bot.practice.driver import PracticeDriver
 from bot.settings import Settings
 from bot.storage.api import Storage
+from bot.storage.backend import Timeouts
 from bot.storage.shards import Shards
 from bot.storage.store import Store
 from bot.tables.guild_settings import Defaults, GuildSettingsBook
@@ -31,6 +32,7 @@ from bot.ui.cycles import done_with
 from bot.ui.export import ExportButton
 from bot.ui.handlers import TableController, apologize, refuse, reply
 from bot.ui.limits import RateLimiter, wait_seconds
+from bot.ui.mixed_menu import GameSelect
 from bot.ui.presenter import Presenter
 from bot.ui.replay import ReplayButton, ReplayPicker
 from bot.ui.translator import CatalogTranslator, LocaleTree
@@ -50,6 +52,7 @@ EXTENSIONS = (
     "cogs.admin",
     "cogs.history",
     "cogs.table_admin",
+    "cogs.mixed",
 )
 
 
@@ -99,7 +102,8 @@ class PokerBot(commands.Bot):
     async def setup_hook(self) -> None:
         s = self.settings
         await asyncio.to_thread(warm_up)  # the computer players' tables, off the loop
-        self.store = await Store.open(s.database, clock=self._clock)
+        timeouts = Timeouts(s.database_statement_timeout, s.database_connect_timeout)
+        self.store = await Store.open(s.database, clock=self._clock, timeouts=timeouts)
         auto_deal = s.next_hand_delay > 0
         self.guild_settings = GuildSettingsBook(
             self.store, Defaults(s.turn_timeout, auto_deal, s.idle_close_hours)
@@ -136,6 +140,7 @@ class PokerBot(commands.Bot):
         for extension in EXTENSIONS:
             await self.load_extension(extension_name(extension))
         self.add_dynamic_items(TableButton, DiscardSelect)  # persistent: survive restarts
+        self.add_dynamic_items(GameSelect)  # a mixed table's dealer's choice (issue 38)
         self.add_dynamic_items(ReplayButton, ReplayPicker, ExportButton)  # issue 21
         await self.tree.set_translator(CatalogTranslator())  # localised command names
         # The commands are global: with split shards, the process running shard 0 syncs.

@@ -225,23 +225,23 @@ class Metrics:
         self,
         no_change: tuple[type[BaseException], ...],
     ) -> Callable[
-        [Callable[[Any, Any], contextlib.AbstractAsyncContextManager[T]]],
-        Callable[[Any, Any], contextlib.AbstractAsyncContextManager[T]],
+        [Callable[..., contextlib.AbstractAsyncContextManager[T]]],
+        Callable[..., contextlib.AbstractAsyncContextManager[T]],
     ]:
         """Decorate ``Steps.step``: time it by outcome, and give the logs inside it the
         table's guild, channel and hand (``bot/logs.py``)."""
 
         def decorate(
-            step: Callable[[Any, Any], contextlib.AbstractAsyncContextManager[T]],
-        ) -> Callable[[Any, Any], contextlib.AbstractAsyncContextManager[T]]:
+            step: Callable[..., contextlib.AbstractAsyncContextManager[T]],
+        ) -> Callable[..., contextlib.AbstractAsyncContextManager[T]]:
             @contextlib.asynccontextmanager
-            async def observed(steps: Any, table: Any) -> AsyncIterator[T]:
+            async def observed(steps: Any, table: Any, **options: Any) -> AsyncIterator[T]:
                 started = time.perf_counter()
                 outcome = Outcome.FAILED
                 ids = {"guild_id": table.guild_id, "channel_id": table.channel_id}
                 with log_context(**ids, hand_id=table.hand_id):
                     try:
-                        async with step(steps, table) as done:
+                        async with step(steps, table, **options) as done:
                             yield done
                         outcome = Outcome.DONE
                     except no_change:

@@ -38,6 +38,8 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "max_tables_per_server": (1, 10_000),
     "idle_close_hours": (0, 24 * 365),
     "dev_guild_id": (1, 2**63 - 1),
+    "database_statement_timeout": (1, 3600),
+    "database_connect_timeout": (1, 600),
 }
 _RULE = {
     "starting_grant": "must be a whole number of chips from {low} to {high}",
@@ -47,6 +49,8 @@ _RULE = {
     "max_tables_per_server": "must be a whole number of tables from {low} to {high}",
     "idle_close_hours": "must be a number of hours from {low} to {high} (0: never)",
     "dev_guild_id": "must be a Discord server id (a whole number from {low} to {high}) or empty",
+    "database_statement_timeout": "must be a number of seconds from {low} to {high}",
+    "database_connect_timeout": "must be a number of seconds from {low} to {high}",
 }
 
 
@@ -63,6 +67,10 @@ class Settings(BaseSettings):
     database_path: Path = Path("./data/poker.db")
     # postgresql://user:password@host:port/db: use PostgreSQL instead of the SQLite file.
     database_url: SecretStr | None = None  # its password must never reach a log or repr
+    # PostgreSQL only: the server cancels a statement after this many seconds, and a
+    # session silent for 1.5 times as long is replaced (bot/storage/postgres.py, Timeouts).
+    database_statement_timeout: float = 10.0
+    database_connect_timeout: float = 10.0  # seconds to open a PostgreSQL session
     starting_grant: int = 200
     turn_timeout: float = 60.0
     next_hand_delay: float = 5.0  # 0 disables auto-deal
@@ -149,6 +157,8 @@ class Settings(BaseSettings):
         "max_tables_per_server",
         "idle_close_hours",
         "dev_guild_id",
+        "database_statement_timeout",
+        "database_connect_timeout",
         mode="before",
     )
     @classmethod

@@ -210,7 +210,8 @@ class TableCog(commands.GroupCog, group_name="table"):
         except Refused as exc:
             await handlers.refuse(interaction, exc, variant=self.variant_id)
             return None
-        if view.variant != self.variant_id:
+        mixed = view.mixed is not None and self.variant_id in view.mixed.games
+        if view.variant != self.variant_id and not mixed:  # a mixed table takes its games
             text = t("refused.other_game", game=game(view.variant), command=cmd(view.variant, "…"))
             await handlers.reply(interaction, text)
             return None

@@ -17,17 +17,19 @@ Nothing here talks to Discord.  The harness
   ``CommandTree.on_error``, unretrieved task exceptions, ERROR records of the ``discord``/project
   loggers), unknown API routes and real network attempts into test failures.
 
-Usage::
+Usage (``fakediscord.poker`` has the poker bot's players, channels and helpers)::
 
     ALICE, BOB = users(2)
     async with DiscordHarness(make_bot(tmp_path / "p.db"), dms_closed={int(BOB["id"])}) as h:
-        await h.connect(GUILD_ID, {TABLE_CHANNEL: "poker"}, [ALICE, make_member(BOB, nick="Bobby")])
-        await h.slash(ALICE, TABLE_CHANNEL, "a5-draw open")
-        table = h.message(h.bot.presenter.message_id(TABLE_CHANNEL))
-        await h.slash(ALICE, TABLE_CHANNEL, "a5-draw join")
-        bob_join = await h.slash(BOB, TABLE_CHANNEL, "a5-draw join")
-        assert bob_join.followups[0].ephemeral  # his DMs are closed: told privately
-        await h.click(ALICE, table, h.message(table.id).custom_id_for("Deal"))
+        await h.connect(GUILD, {TABLE: "poker"}, [ALICE, make_member(BOB, nick="Bobby")])
+        await h.slash(ALICE, TABLE, "a5-draw open")
+        table = h.messages(TABLE, include_ephemeral=False)[-1]  # the table message
+        await h.click(BOB, table, table.custom_id_for("Join"))
+        assert "Bobby" in str(h.message(table.id).embeds)
+
+``settle()`` (after every event) waits until each task the bot started is finished or
+idle: waiting on an event, a lock or a queue, or sleeping in one of the bot's timers
+(``TIMERS``); any other sleep, and Discord answering a request, is work in progress.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ import asyncio
 import contextlib
 import contextvars
 import copy
+import importlib
 import io
 import json
 import logging
@@ -204,26 +207,53 @@ def _code_of(obj: Any) -> Any:
 
 _REAL_SLEEP = asyncio.sleep
 
+#: The functions whose ``asyncio.sleep`` is a timer: the bot waiting for time to pass (a
+#: turn's, a view's timeout), idle when settling. Every other sleep is part of handling
+#: an event (a pause, a back-off, a retry) and is waited for, however short or long.
+#: discord.py's, and the poker bot's (by name: it is this project's fake Discord; a name
+#: that no longer resolves fails every harness at once). Add a bot's own with ``timers=``.
+TIMERS = (
+    "discord.ui.view:BaseView._BaseView__timeout_task_impl",  # a view's timeout
+    "discord.http:Ratelimit._refresh",  # a rate-limit bucket's reset
+    # a supervised loop's wait between passes and its back-off: the look for idle tables,
+    # the take-over's retry
+    "bot.tables.supervise:forever",
+    "bot.tables.timers:Timers._auto_deal",  # the pause before the automatic deal
+    "bot.practice.driver:PracticeDriver._move",  # a computer player's human-like pause
+)
+
+
+def _resolve(name: str) -> Any:
+    module, _, path = name.partition(":")
+    found: Any = importlib.import_module(module)
+    for part in path.split("."):
+        found = getattr(found, part)
+    return found
+
+
+def _code(function: Any) -> Any:
+    return getattr(function, "__func__", function).__code__
+
 
 class _Sleeps:
     """Every ``asyncio.sleep`` in flight while a harness is active, told to the harness by
-    the sleep itself: which task sleeps, until when (loop time), and whether the sleep is
-    the harness's own (Discord taking its time to answer a request: work in progress,
-    however long). Installed as ``asyncio.sleep`` for the harness's lifetime, so nothing
-    is read off the event loop's or a coroutine's internals, on any loop (uvloop too)."""
+    the sleep itself: which task sleeps, and whether the sleep is the harness's own
+    (Discord taking its time to answer a request: work in progress, however long).
+    Installed as ``asyncio.sleep`` for the harness's lifetime, so nothing is read off the
+    event loop's internals or a coroutine's locals, on any loop (uvloop too)."""
 
     def __init__(self) -> None:
-        self.due: dict[asyncio.Task[Any], tuple[float, bool]] = {}
+        self.sleeping: dict[asyncio.Task[Any], bool] = {}  # task -> the harness's own?
 
     async def sleep(self, delay: float, result: Any = None, *, own: bool = False) -> Any:
         task = asyncio.current_task()
         if task is None or delay <= 0:
             return await _REAL_SLEEP(delay, result)
-        self.due[task] = (asyncio.get_running_loop().time() + delay, own)
+        self.sleeping[task] = own
         try:
             return await _REAL_SLEEP(delay, result)
         finally:
-            self.due.pop(task, None)
+            self.sleeping.pop(task, None)
 
 
 # --------------------------------------------------------------------------------------------
@@ -284,11 +314,12 @@ class DiscordHarness(FakeDiscord):
         Seconds to wait for the bot to become idle after an event before failing.
     error_loggers:
         Logger names whose ERROR records become test failures.
-    short_timer:
-        The bot's own sleeps shorter than this many seconds count as "still working" when
-        settling; longer ones (turn timers, view timeouts) count as idle. Every sleep tells
-        the harness its end (``asyncio.sleep`` is the harness's while it is active); the
-        harness's own request latency is always work in progress, however long.
+    timers:
+        Functions (besides ``TIMERS``) whose ``asyncio.sleep`` is a timer of the bot's,
+        idle when settling. Every other sleep is work and waited for; so is Discord
+        answering a request (the harness's latency), however long. While a harness is
+        active ``asyncio.sleep`` is the harness's: each sleep tells it who sleeps, and
+        nothing is read off the event loop's internals.
     auto_sync:
         If the bot did not sync its command tree during setup, sync it globally once (like a
         deploy step) so that the schema used to build slash payloads exists.
@@ -318,7 +349,7 @@ class DiscordHarness(FakeDiscord):
         settle_timeout: float = 10.0,
         error_loggers: Iterable[str] = ("discord", "bot", "cogs"),
         auto_sync: bool = True,
-        short_timer: float = 1.0,
+        timers: Iterable[Callable[..., Any]] = (),
         latency: float | tuple[float, float] = 0.0,
         latency_seed: int = 0,
         faults: Iterable[Fault] = (),
@@ -329,7 +360,7 @@ class DiscordHarness(FakeDiscord):
         self.latency = latency
         self._latency_rng = random.Random(latency_seed)
         self._session = _FakeSession(self)
-        self.short_timer = short_timer
+        self._timer_codes = {_code(_resolve(n)) for n in TIMERS} | {_code(f) for f in timers}
         self.settle_timeout = settle_timeout
         self.auto_sync = auto_sync
         self.error_loggers = tuple(error_loggers)
@@ -1130,15 +1161,15 @@ class DiscordHarness(FakeDiscord):
         return any(_code_of(obj) is DiscordHarness.settle.__code__ for obj in chain)
 
     def _is_idle(self, task: asyncio.Task) -> bool:
-        asleep = self._sleeps.due.get(task)
-        if asleep is not None:
-            due, own = asleep
+        chain = _coro_chain(task)
+        own = self._sleeps.sleeping.get(task)
+        if own is not None:
             if own:  # Discord is answering one of the bot's requests: work in progress
                 return False
-            # the bot's own sleeps: a timer (a turn's, a view's timeout) is idle; a pause
-            # shorter than short_timer is part of handling the event, and waited for
-            return due - asyncio.get_running_loop().time() > self.short_timer
-        chain = _coro_chain(task)
+            # a timer of the bot's is idle; any other sleep is work, and waited for
+            codes = [_code_of(c) for c in chain]
+            at = codes.index(_Sleeps.sleep.__code__) if _Sleeps.sleep.__code__ in codes else 0
+            return at > 0 and codes[at - 1] in self._timer_codes
         return bool(chain) and _code_of(chain[-1]) in _IDLE_CODES
 
     def _busy_tasks(self) -> list[asyncio.Task]:
@@ -1160,10 +1191,10 @@ class DiscordHarness(FakeDiscord):
     async def settle(self, timeout: float | None = None) -> None:
         """Run the loop until every task the bot started is finished or idle.
 
-        Idle = in an ``asyncio.sleep`` of the bot's own due later than ``short_timer``, or
-        waiting on an asyncio Event/Queue/Lock/Condition, ``wait_for`` or ``View.wait``.
-        Anything else (a request Discord is answering, thread/executor work) is waited for,
-        up to ``timeout`` seconds.
+        Idle = sleeping in one of the bot's timers (``TIMERS``, ``timers=``), or waiting
+        on an asyncio Event/Queue/Lock/Condition, ``wait_for`` or ``View.wait``. Anything
+        else (any other sleep, a request Discord is answering, thread/executor work) is
+        waited for, up to ``timeout`` seconds.
         """
         loop = asyncio.get_running_loop()
         deadline = loop.time() + (self.settle_timeout if timeout is None else timeout)

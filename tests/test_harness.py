@@ -109,6 +109,11 @@ class Toy(commands.Cog):
         await asyncio.sleep(0.05)  # short pause: the harness must wait for it
         await interaction.followup.send("done thinking", ephemeral=False)
 
+    @toy.command(name="nap", description="Pause over a second before answering")
+    async def nap(self, interaction: discord.Interaction) -> None:
+        await asyncio.sleep(1.1)  # not a timer: part of handling the command
+        await interaction.response.send_message("rested")
+
     @toy.command(name="post", description="Post in the channel through REST, then answer")
     async def post(self, interaction: discord.Interaction, edit: str | None = None) -> None:
         channel = self.bot.get_partial_messageable(interaction.channel_id or 0)
@@ -148,6 +153,10 @@ class Toy(commands.Cog):
         await interaction.response.send_message(f"reset {factor} {who.name}")
 
 
+# the toy bot's one timer: ``toy linger`` sleeps an hour, like a turn timer
+TIMERS = (Toy.linger.callback,)
+
+
 class ToyBot(commands.Bot):
     def __init__(self) -> None:
         intents = discord.Intents.default()
@@ -172,7 +181,7 @@ async def _connected(h: DiscordHarness) -> DiscordHarness:
 
 @pytest.fixture
 async def h():
-    async with DiscordHarness(ToyBot(), dms_closed={int(CAROL["id"])}) as harness:
+    async with DiscordHarness(ToyBot(), dms_closed={int(CAROL["id"])}, timers=TIMERS) as harness:
         await _connected(harness)
         yield harness
 
@@ -192,6 +201,7 @@ async def test_login_ready_and_synced_schema(h: DiscordHarness) -> None:
         "orphan",
         "linger",
         "slow",
+        "nap",
         "post",
         "late",
         "admin",
@@ -329,7 +339,7 @@ def test_sleeps_are_told_apart_on_uvloop_too() -> None:
     uvloop = pytest.importorskip("uvloop")
 
     async def scenario() -> None:
-        async with DiscordHarness(ToyBot()) as h:
+        async with DiscordHarness(ToyBot(), timers=TIMERS) as h:
             await _connected(h)
             assert not isinstance(asyncio.get_running_loop(), asyncio.BaseEventLoop)
             start = asyncio.get_running_loop().time()
@@ -363,7 +373,7 @@ async def test_unretrieved_task_exception_fails(h: DiscordHarness) -> None:
 
 async def test_errors_left_at_exit_fail_the_test() -> None:
     with pytest.raises(HarnessError, match="real network attempt blocked"):
-        async with DiscordHarness(ToyBot()) as h:
+        async with DiscordHarness(ToyBot(), timers=TIMERS) as h:
             await _connected(h)
             # code that swallows the error still fails the test at context exit
             try:
@@ -375,7 +385,7 @@ async def test_errors_left_at_exit_fail_the_test() -> None:
 
 async def test_network_attempts_raise() -> None:
     originals = (aiohttp.ClientSession._request, asyncio.BaseEventLoop.create_connection)
-    async with DiscordHarness(ToyBot()) as h:
+    async with DiscordHarness(ToyBot(), timers=TIMERS) as h:
         with pytest.raises(HarnessError, match="real network attempt blocked"):
             async with aiohttp.ClientSession() as session:
                 await session.get("https://example.com")
@@ -408,14 +418,21 @@ async def test_every_request_takes_the_injected_latency(h: DiscordHarness) -> No
 
 async def test_a_request_discord_is_answering_is_work_however_long(h: DiscordHarness) -> None:
     """The harness's own latency is never mistaken for a timer of the bot's: a request
-    slower than ``short_timer`` is still waited for (the old harness settled with the
-    request unanswered and the command's answer missing)."""
-    h.short_timer = 0.05
-    h.latency = 0.2  # each request: four times what counts as a timer of the bot's
+    that takes longer than a second is still waited for (the old harness took any sleep
+    over a second for a timer, and settled with the request unanswered)."""
+    h.latency = 1.1
     reply = await h.slash(ALICE, TABLE, "toy post")
     assert reply.content == "ok"
     (post,) = [s for s in reply.sent if s.path == f"/channels/{TABLE}/messages"]
-    assert post.done_at is not None and post.done_at - post.at >= 0.2
+    assert post.done_at is not None and post.done_at - post.at >= 1.1
+
+
+async def test_a_pause_that_is_not_a_timer_is_waited_for_however_long(h: DiscordHarness) -> None:
+    """Only the timers the harness is told of are idle (``linger``'s hour here): any other
+    sleep is part of handling the event, whatever its length (the old harness judged by
+    length: over a second, it settled before the answer)."""
+    reply = await h.slash(ALICE, TABLE, "toy nap")
+    assert reply.content == "rested"
 
 
 async def test_a_429_is_retried_by_discord_py_after_retry_after(h: DiscordHarness) -> None:

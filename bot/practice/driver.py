@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 from bot.engine.cards import format_cards
 from bot.metrics import METRICS
 from bot.opponents import Profile, PublicAction, Strategy, record
+from bot.tables import supervise
 from bot.tables.models import EventKind, Refused, TableEvent
 from bot.tables.steps import BotTurn
 
@@ -89,9 +90,7 @@ class PracticeDriver:
         if key in self._pending:
             return  # already on its way (a join or a refresh during its pause)
         self._pending.add(key)
-        task = asyncio.get_running_loop().create_task(self._play(turn))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        supervise.spawn(self._play(turn), f"computer player's move at {key}", self._tasks)
 
     def resume(self) -> None:
         """Start every computer player whose turn it is (the hook does this already after
@@ -106,39 +105,46 @@ class PracticeDriver:
 
     async def _move(self, turn: BotTurn) -> None:
         delay = self.pause
-        attempt = 0
+        backoff = supervise.Backoff(max(self.pause, 0.05) * 2, _MAX_BACKOFF)
         while True:  # until the move is made, refused, or its turn has passed
-            attempt += 1
             if delay > 0:
                 await asyncio.sleep(delay)
-            seen = self.manager.observation(turn.channel_id, turn.user_id, turn.hand_id, turn.turn)
-            if seen is None:
-                return  # the turn has passed (its deadline, a restart, a closed table)
-            seen = dataclasses.replace(seen, profiles=self.profiles(turn.channel_id))
-            strategy = Strategy(turn.level, self.rng)
-            move = await asyncio.to_thread(strategy.decide, seen)  # pure: off the loop
             try:
-                await self.manager.act(
-                    turn.channel_id,
-                    turn.user_id,
-                    move.action,
-                    cards=format_cards(move.cards) if move.cards is not None else None,
-                    source=move.source,
-                    turn=turn.turn,
-                    hand_id=turn.hand_id,
-                )
+                await self._try_move(turn)
                 return
-            except Refused as exc:  # a race with a forced close or its deadline
+            except Refused as exc:  # a race with a close or its deadline
                 log.info("computer player at %s could not act: %s", turn.channel_id, exc)
                 return
             except Exception:
-                # A failed move (the database busy or away) is tried again; its turn's
-                # deadline makes it if it never succeeds.
+                # A failed move (the database busy or away, or deciding it failed) is
+                # tried again; its turn's deadline makes it if it never succeeds.
                 METRICS.computer_failures.inc()
+                delay = backoff.failed()
                 log.exception(
-                    "ALERT computer player at %s failed (try %d)", turn.channel_id, attempt
+                    "ALERT computer player at %s failed (try %d); again in %.3g s",
+                    turn.channel_id,
+                    backoff.failures,
+                    delay,
                 )
-                delay = min(_MAX_BACKOFF, max(self.pause, 0.05) * 2**attempt)
+
+    async def _try_move(self, turn: BotTurn) -> None:
+        """Decide and submit the move, unless its turn has passed (its deadline, a
+        restart, a closed table)."""
+        seen = self.manager.observation(turn.channel_id, turn.user_id, turn.hand_id, turn.turn)
+        if seen is None:
+            return
+        seen = dataclasses.replace(seen, profiles=self.profiles(turn.channel_id))
+        strategy = Strategy(turn.level, self.rng)
+        move = await asyncio.to_thread(strategy.decide, seen)  # pure: off the loop
+        await self.manager.act(
+            turn.channel_id,
+            turn.user_id,
+            move.action,
+            cards=format_cards(move.cards) if move.cards is not None else None,
+            source=move.source,
+            turn=turn.turn,
+            hand_id=turn.hand_id,
+        )
 
     async def settle(self) -> None:
         """Wait until no computer player's move is pending (tests, with no pause)."""

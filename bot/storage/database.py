@@ -56,13 +56,16 @@ class Database:
     A session that stops answering (a statement gets no reply within
     ``Timeouts.silence``) counts as lost: it is given up at once, so the lock is
     released and the next transaction replaces it (``postgres.reconnect`` first ends
-    the old server session, so whatever it left open is settled before anyone reads)."""
+    the old server session, so whatever it left open is settled before anyone reads).
+    If no new session can be opened, transactions fail at once for ``Timeouts.connect``
+    seconds before the next try, so a queue of them drains in one connect timeout."""
 
     def __init__(self, conn: Connection, clock: Clock = time.time) -> None:
         self.conn = conn  # see backend.open_connection
         self.clock = clock
         self.lock = asyncio.Lock()
         self.on_reconnect: list[Reconnected] = []
+        self._retry_at = 0.0  # loop time before which a lost session is not tried again
 
     async def _begin(self, sql: str) -> Connection:
         """Start a transaction, on a new session if the current one is lost."""
@@ -78,9 +81,19 @@ class Database:
                 self._failed(conn, error)
                 if not conn.lost():
                     raise
+        loop = asyncio.get_running_loop()
+        if loop.time() < self._retry_at:
+            raise ConnectionError("the PostgreSQL database is unreachable; trying again shortly")
         log.warning("the PostgreSQL session was lost; opening a new one")
         METRICS.reconnects.inc()
-        self.conn = conn = await postgres.reconnect(conn)
+        try:
+            self.conn = conn = await postgres.reconnect(conn)
+        except Exception:
+            if conn.timeouts is not None:
+                # Unreachable: the transactions queued behind this one fail at once for a
+                # while instead of each waiting out a connect timeout of its own.
+                self._retry_at = loop.time() + conn.timeouts.connect
+            raise
         try:
             for hook in self.on_reconnect:
                 await hook(conn)

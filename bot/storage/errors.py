@@ -20,6 +20,20 @@ class UnknownTable(StorageError):
         self.channel_id = channel_id
 
 
+class TableClosed(UnknownTable):
+    """The channel's table row is closed, or was closed and opened anew (another
+    generation) since the writer read it: nothing of the write is stored."""
+
+    def __init__(self, channel_id: int, generation: int | None = None) -> None:
+        StorageError.__init__(
+            self,
+            f"the table in channel {channel_id} is closed or was replaced "
+            f"(generation {generation})",
+        )
+        self.channel_id = channel_id
+        self.generation = generation
+
+
 class UnknownHand(StorageError):
     def __init__(self, hand_id: int) -> None:
         super().__init__(f"no hand #{hand_id}")

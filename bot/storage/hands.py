@@ -67,6 +67,8 @@ class Hands:
         deadline: float | None = KEEP,
         practice: bool = False,
         seats: Sequence[SeatRow] | None = None,
+        settings: Mapping[str, Any] | None = KEEP,
+        generation: int | None = None,
     ) -> int:
         """Record a new live hand and hold each player's chips; return its hand_id.
 
@@ -85,7 +87,12 @@ class Hands:
         touches no account: every hold must be 0, and only people (user ids
         above 0) get a ``hand_players`` row, for /history. ``seats`` (if given)
         replace the table's seats in the same transaction (refilled practice
-        stacks).
+        stacks), and ``settings`` (if given) the table's settings (a mixed table's
+        rotation moves with the deal).
+
+        The channel's table, if it has a row, must be open, and of ``generation`` if
+        given (else TableClosed): the hand keeps the generation it was dealt at, so the
+        database refuses its actions once that table is closed or replaced.
         """
         check_hand_args(header, holds, seat_users)
         if practice and any(holds.values()):
@@ -93,6 +100,15 @@ class Hands:
         if seats is not None:
             check_seats(seats)
         async with self._db.write("start_hand") as conn:
+            if generation is not None or await one(
+                conn, "SELECT 1 FROM tables WHERE channel_id = ?", (channel_id,)
+            ):
+                await self._tables.hold_open(conn, channel_id, generation)
+                row = await one(
+                    conn, "SELECT generation FROM tables WHERE channel_id = ?", (channel_id,)
+                )
+                assert row is not None  # hold_open found it
+                generation = int(row[0])
             for user_id in seat_users if not practice else ():
                 account = await self._ledger.account_in(conn, guild_id, user_id)
                 if account.available < holds[user_id]:
@@ -101,7 +117,7 @@ class Hands:
             persons = await people.ensure(conn, guild_id, players, names)
             stored = people.rename_players(header, people.player_tokens(persons))
             hand_id = await self._insert_hand(
-                conn, guild_id, channel_id, variant, stored, int(practice)
+                conn, guild_id, channel_id, variant, stored, int(practice), generation
             )
             await conn.executemany(
                 "INSERT INTO hand_players (hand_id, seat, guild_id, person_id, hold) "
@@ -113,9 +129,11 @@ class Hands:
                 ],
             )
             if seats is not None:
-                await self._tables.replace_seats(conn, channel_id, seats)
+                await self._tables.replace_seats(conn, channel_id, seats, generation)
             updates = {"button": button, "turn_deadline": deadline}
-            changes = {column: value for column, value in updates.items() if value is not KEEP}
+            changes: dict[str, Any] = {c: v for c, v in updates.items() if v is not KEEP}
+            if settings is not KEEP:
+                changes["settings_json"] = dumps(dict(settings or {}))
             if changes:
                 sets = ", ".join(f"{column} = ?" for column in changes)
                 cursor = await conn.execute(
@@ -159,10 +177,11 @@ class Hands:
         hand_ids = sorted({item.hand_id for item in batch})
         marks = ",".join("?" * len(hand_ids))
         hands = {
-            row[0]: (row[1], row[2])
+            row[0]: (row[1], row[2], row[3])
             for row in await all_rows(
                 conn,
-                f"SELECT hand_id, status, channel_id FROM hands WHERE hand_id IN ({marks})",
+                "SELECT hand_id, status, channel_id, generation FROM hands "
+                f"WHERE hand_id IN ({marks})",
                 hand_ids,
             )
         }
@@ -183,7 +202,7 @@ class Hands:
         errors: list[Exception | None] = []
         rows: dict[str, list[tuple[int, int, str, float]]] = {table: [] for table in _COLUMN}
         deadlines: dict[int, float | None] = {}
-        seats: dict[int, Sequence[SeatRow]] = {}
+        seats: dict[int, tuple[Sequence[SeatRow], int | None]] = {}
         now = self._db.clock()
         for item in batch:
             hand = hands.get(item.hand_id)
@@ -209,7 +228,7 @@ class Hands:
                 if item.deadline is not KEEP:
                     deadlines[hand[1]] = item.deadline
                 if item.seats is not None:
-                    seats[hand[1]] = item.seats
+                    seats[hand[1]] = (item.seats, hand[2])
             errors.append(error)
         for table, values in rows.items():
             if values:
@@ -223,8 +242,8 @@ class Hands:
                 "UPDATE tables SET turn_deadline = ? WHERE channel_id = ?",
                 [(deadline, channel) for channel, deadline in deadlines.items()],
             )
-        for channel, table_seats in seats.items():
-            await self._tables.replace_seats(conn, channel, table_seats)
+        for channel, (table_seats, generation) in seats.items():
+            await self._tables.replace_seats(conn, channel, table_seats, generation)
         return errors
 
     async def finish_hand(
@@ -271,7 +290,9 @@ class Hands:
                 )
             await stats.add_hand(conn, hand, self._db.clock())  # /stats, kept as hands settle
             if seats is not None:
-                await self._tables.replace_seats(conn, hand["channel_id"], seats)
+                await self._tables.replace_seats(
+                    conn, hand["channel_id"], seats, hand["generation"]
+                )
         return True
 
     async def drop_reshuffles(self, hand_id: int, first: int) -> int:
@@ -305,7 +326,10 @@ class Hands:
             # every net 0, and not a played hand: hands_played stays as it was
             await self._ledger.settle(conn, hand, [(p[0], 0) for p in players], played=False)
             if close_channel is not None:
-                await self._tables.close_in(conn, close_channel)
+                same = close_channel == hand["channel_id"]  # the table the hand was dealt at
+                await self._tables.close_in(
+                    conn, close_channel, hand["generation"] if same else None
+                )
         return True
 
     async def repair_orphans(self) -> list[tuple[int, int]]:
@@ -337,12 +361,21 @@ class Hands:
         variant: str,
         header: Mapping[str, Any],
         practice: int,
+        generation: int | None,
     ) -> int:
         row = await one(
             conn,
             "INSERT INTO hands (guild_id, channel_id, variant, header_json, started_at, "
-            "practice) VALUES (?, ?, ?, ?, ?, ?) RETURNING hand_id",
-            (guild_id, channel_id, variant, dumps(dict(header)), self._db.clock(), practice),
+            "practice, generation) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING hand_id",
+            (
+                guild_id,
+                channel_id,
+                variant,
+                dumps(dict(header)),
+                self._db.clock(),
+                practice,
+                generation,
+            ),
         )
         assert row is not None  # RETURNING gives the new row
         return int(row[0])

@@ -287,6 +287,45 @@ IDLE_CLOSE = """
 ALTER TABLE guild_settings ADD COLUMN idle_close_hours REAL;  -- NULL: the bot's default; 0: never
 """
 
+# v14 (issue 34): a table row is written only while it is open, and only by the opening
+# of the table that read it. ``tables.generation`` counts the openings of a channel's
+# table (a reopen is a new one); a hand keeps the generation it was dealt at. The
+# database refuses a seat at a closed table, a hand at a closed or replaced one, and an
+# action or reshuffle of a hand whose table was closed or replaced since (NULL: a hand
+# stored before, or with no table row: only "closed" is checked). The conditional
+# writes in bot/storage/tables.py (hold_open) refuse closes and updates the same way.
+TABLE_GENERATIONS = """
+ALTER TABLE tables ADD COLUMN generation INTEGER NOT NULL DEFAULT 1;
+ALTER TABLE hands ADD COLUMN generation INTEGER;
+
+CREATE TRIGGER table_reopened AFTER UPDATE OF open ON tables
+WHEN OLD.open = 0 AND NEW.open = 1
+BEGIN
+    UPDATE tables SET generation = OLD.generation + 1 WHERE channel_id = NEW.channel_id;
+END;
+
+CREATE TRIGGER seat_at_open_table BEFORE INSERT ON seats
+WHEN NOT EXISTS (SELECT 1 FROM tables WHERE channel_id = NEW.channel_id AND open = 1)
+BEGIN SELECT RAISE(ABORT, 'a seat at a closed table'); END;
+
+CREATE TRIGGER hand_at_open_table BEFORE INSERT ON hands
+WHEN EXISTS (SELECT 1 FROM tables WHERE channel_id = NEW.channel_id
+             AND (open = 0 OR (NEW.generation IS NOT NULL AND generation <> NEW.generation)))
+BEGIN SELECT RAISE(ABORT, 'a hand at a closed or replaced table'); END;
+
+CREATE TRIGGER action_at_open_table BEFORE INSERT ON hand_actions
+WHEN EXISTS (SELECT 1 FROM hands h JOIN tables t ON t.channel_id = h.channel_id
+             WHERE h.hand_id = NEW.hand_id
+               AND (t.open = 0 OR (h.generation IS NOT NULL AND t.generation <> h.generation)))
+BEGIN SELECT RAISE(ABORT, 'an action at a closed or replaced table'); END;
+
+CREATE TRIGGER reshuffle_at_open_table BEFORE INSERT ON hand_reshuffles
+WHEN EXISTS (SELECT 1 FROM hands h JOIN tables t ON t.channel_id = h.channel_id
+             WHERE h.hand_id = NEW.hand_id
+               AND (t.open = 0 OR (h.generation IS NOT NULL AND t.generation <> h.generation)))
+BEGIN SELECT RAISE(ABORT, 'an action at a closed or replaced table'); END;
+"""
+
 
 # PostgreSQL runs this same list (bot/storage/postgres.py maps the column types);
 # a migration using SQLite-only syntax needs its PostgreSQL text in migrations_pg.DIALECT.
@@ -304,4 +343,5 @@ MIGRATIONS: list[str] = [
     DM_CHANNELS,
     IDLE_CLOSE,
     PEOPLE,
+    TABLE_GENERATIONS,
 ]

@@ -14,6 +14,7 @@ from bot.storage.migrations import (
     LEDGER_GUARDS,
     OWNER_FENCE,
     PLAYER_WORK,
+    TABLE_GENERATIONS,
 )
 
 _TYPES = (
@@ -310,6 +311,59 @@ CREATE TRIGGER people_owner BEFORE INSERT OR UPDATE ON people
 """
 )
 
+# v14 (TABLE_GENERATIONS) in PostgreSQL's dialect: the same refusals as plpgsql
+# functions; a reopen counts its generation in the row it writes.
+_TABLE_GENERATIONS_PG = """
+ALTER TABLE tables ADD COLUMN generation BIGINT NOT NULL DEFAULT 1;
+ALTER TABLE hands ADD COLUMN generation BIGINT;
+
+CREATE FUNCTION table_reopened() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    NEW.generation := OLD.generation + 1;
+    RETURN NEW;
+END $$;
+CREATE TRIGGER table_reopened BEFORE UPDATE OF open ON tables
+    FOR EACH ROW WHEN (OLD.open = 0 AND NEW.open = 1)
+    EXECUTE FUNCTION table_reopened();
+
+CREATE FUNCTION seat_at_open_table() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM tables WHERE channel_id = NEW.channel_id AND open = 1) THEN
+        RAISE EXCEPTION 'a seat at a closed table' USING ERRCODE = 'check_violation';
+    END IF;
+    RETURN NEW;
+END $$;
+CREATE TRIGGER seat_at_open_table BEFORE INSERT ON seats
+    FOR EACH ROW EXECUTE FUNCTION seat_at_open_table();
+
+CREATE FUNCTION hand_at_open_table() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF EXISTS (SELECT 1 FROM tables WHERE channel_id = NEW.channel_id
+               AND (open = 0 OR generation <> COALESCE(NEW.generation, generation))) THEN
+        RAISE EXCEPTION 'a hand at a closed or replaced table'
+            USING ERRCODE = 'check_violation';
+    END IF;
+    RETURN NEW;
+END $$;
+CREATE TRIGGER hand_at_open_table BEFORE INSERT ON hands
+    FOR EACH ROW EXECUTE FUNCTION hand_at_open_table();
+
+CREATE FUNCTION action_at_open_table() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF EXISTS (SELECT 1 FROM hands h JOIN tables t ON t.channel_id = h.channel_id
+               WHERE h.hand_id = NEW.hand_id
+                 AND (t.open = 0 OR t.generation <> COALESCE(h.generation, t.generation))) THEN
+        RAISE EXCEPTION 'an action at a closed or replaced table'
+            USING ERRCODE = 'check_violation';
+    END IF;
+    RETURN NEW;
+END $$;
+CREATE TRIGGER action_at_open_table BEFORE INSERT ON hand_actions
+    FOR EACH ROW EXECUTE FUNCTION action_at_open_table();
+CREATE TRIGGER reshuffle_at_open_table BEFORE INSERT ON hand_reshuffles
+    FOR EACH ROW EXECUTE FUNCTION action_at_open_table();
+"""
+
 # SQLite migrations that the type mapping cannot carry over, by their SQLite text.
 DIALECT: dict[str, str] = {
     LEDGER_GUARDS: _LEDGER_GUARDS_PG,
@@ -317,6 +371,7 @@ DIALECT: dict[str, str] = {
     PLAYER_WORK: _PLAYER_WORK_PG,
     OWNER_FENCE: _OWNER_FENCE_PG,
     PEOPLE: _PEOPLE_PG,
+    TABLE_GENERATIONS: _TABLE_GENERATIONS_PG,
 }
 
 

@@ -55,9 +55,11 @@ class Timeouts:
     ``DATABASE_STATEMENT_TIMEOUT`` and ``DATABASE_CONNECT_TIMEOUT``).
 
     ``statement``: the server cancels a statement that runs longer (the transaction
-    fails and its step reloads), and ends a session idle this long inside a transaction.
-    ``silence``: the client waits this long (a little more than ``statement``, so a live
-    server always answers first) before it takes the session for dead and replaces it.
+    fails and its step reloads).
+    ``silence`` (1.5 × ``statement``): the client waits this long for an answer (longer
+    than the server's own bound, so a live server always answers first) before it takes
+    the session for dead and replaces it; the server ends a session left idle this long
+    inside a transaction, and drops a connection whose data stays unacknowledged as long.
     ``connect``: opening a session, and ending the replaced one. TCP keepalives (both
     sides) probe an idle connection after about ``statement`` seconds, so a peer that
     vanished between transactions is noticed too."""

@@ -27,6 +27,11 @@ class TableRow:
     button: int | None = None  # seat index of the dealer button
     turn_deadline: float | None = None  # unix time
     open: bool = True
+    # which opening of the channel's table this is (each reopen counts one more); None
+    # in a row to save: insert the table, or open it anew. Given: update that opening
+    # only, refused (TableClosed) once it is closed or replaced. Not compared: rows
+    # are equal by what they hold.
+    generation: int | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +151,7 @@ def table_of(row: Row) -> TableRow:
         button=row["button"],
         turn_deadline=row["turn_deadline"],
         open=bool(row["open"]),
+        generation=int(row["generation"]),
     )
 
 

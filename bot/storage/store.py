@@ -131,8 +131,8 @@ class Store:
 
     # ------------------------------------------------------------ tables & seats
 
-    async def save_table(self, table: TableRow, *, seats: Sequence[SeatRow] | None = None) -> None:
-        await self._tables.save_table(table, seats=seats)
+    async def save_table(self, table: TableRow, *, seats: Sequence[SeatRow] | None = None) -> int:
+        return await self._tables.save_table(table, seats=seats)
 
     async def load_tables(self, include_closed: bool = False) -> list[TableRow]:
         return await self._tables.load_tables(include_closed)
@@ -143,8 +143,8 @@ class Store:
     async def count_tables(self, guild_id: int, variant: str) -> int:
         return await self._tables.count_tables(guild_id, variant)
 
-    async def close_table(self, channel_id: int) -> None:
-        await self._tables.close_table(channel_id)
+    async def close_table(self, channel_id: int, *, generation: int | None = None) -> None:
+        await self._tables.close_table(channel_id, generation=generation)
 
     async def set_table_message(self, channel_id: int, message_id: int) -> None:
         await self._tables.set_table_message(channel_id, message_id)
@@ -162,8 +162,10 @@ class Store:
     async def set_dm_channel(self, dm: DmChannel) -> None:
         await self._dms.save(dm)
 
-    async def save_seats(self, channel_id: int, seats: Sequence[SeatRow]) -> None:
-        await self._tables.save_seats(channel_id, seats)
+    async def save_seats(
+        self, channel_id: int, seats: Sequence[SeatRow], *, generation: int | None = None
+    ) -> None:
+        await self._tables.save_seats(channel_id, seats, generation=generation)
 
     async def load_seats(self, channel_id: int) -> list[SeatRow]:
         return await self._tables.load_seats(channel_id)
@@ -205,6 +207,8 @@ class Store:
         deadline: float | None = KEEP,
         practice: bool = False,
         seats: Sequence[SeatRow] | None = None,
+        settings: Mapping[str, Any] | None = KEEP,
+        generation: int | None = None,
     ) -> int:
         return await self._hands.start_hand(
             guild_id,
@@ -218,6 +222,8 @@ class Store:
             deadline=deadline,
             practice=practice,
             seats=seats,
+            settings=settings,
+            generation=generation,
         )
 
     async def append_action(

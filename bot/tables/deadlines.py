@@ -21,6 +21,8 @@ from dataclasses import dataclass
 
 from bot.metrics import METRICS
 
+from .supervise import watch
+
 log = logging.getLogger(__name__)
 
 Fire = Callable[[int, int, int], Awaitable[object]]  # (channel_id, hand_id, turn)
@@ -86,6 +88,7 @@ class Deadlines:
             self._compact()
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._run())
+            watch(self._task, "the deadline dispatcher")
         self._wake.set()
 
     def _compact(self) -> None:
@@ -138,6 +141,7 @@ class Deadlines:
             del self._current[entry.channel_id]
             self._in_flight.add(entry.key)
             task = asyncio.get_running_loop().create_task(self._attempt(entry))
+            watch(task, f"the timeout at table {entry.channel_id} (hand {entry.hand_id})")
             self._firing[task] = entry
             task.add_done_callback(lambda t: self._firing.pop(t, None))
         if not self._heap:

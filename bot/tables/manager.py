@@ -9,6 +9,7 @@ only: its methods pass to the service's parts, each one job:
 - ``recovery.py``: restore at start-up, take over another process's guilds;
 - ``timers.py``: turn deadlines, the automatic deal, idle tables;
 - ``moderation.py``: close, kick;  ``privacy.py``: forget a player;
+- ``mixed.py``: mixed tables (their rotation, the dealer's choice);
 - ``bot/practice``: the computer players' driver, hints and reviews.
 The queries below are what the layers above may read; none reaches into a table.
 """
@@ -32,6 +33,7 @@ from bot.storage.rows import Account, HandSummary, PlayerData
 from bot.storage.shards import Shards
 
 from .deadlines import RETRY_DELAYS, Deadlines
+from .mixed import Mixing
 from .models import ActionResult, Code, Outcome, Refused, TableEvent, TableView
 from .moderation import Moderation
 from .outbox import Outbox
@@ -93,6 +95,7 @@ class TableManager:
             idle_after=idle_after,
         )
         self.privacy = Privacy(self.steps)
+        self.mixing = Mixing(self.steps, self.seating)  # after Timers: it wraps the deal
 
     # Settings of today's facade, kept where the service reads them, so setting one here
     # still takes effect.
@@ -159,8 +162,9 @@ class TableManager:
         """Restore open tables and continue every unfinished hand; return how many.
         ``idle_sweep``: seconds between looks for idle tables to close (None: never)."""
         restored = await self.recovery.start()
+        self.mixing.open_windows()  # a dealer's choice awaited: its time starts again
         if idle_sweep is not None and self.timers.idle_after is not None:
-            self.steps.spawn(self.timers.sweep(idle_sweep))
+            self.steps.spawn(self.timers.sweep(idle_sweep), "the idle-table sweep")
         return restored
 
     async def close(self) -> None:
@@ -258,6 +262,36 @@ class TableManager:
         return await self.seating.open_table(
             guild_id, channel_id, variant, seat_limit, turn_timeout, auto_deal, opener
         )
+
+    async def open_mixed(
+        self,
+        guild_id: int,
+        channel_id: int,
+        games: Sequence[str],
+        rotation: str,
+        every: int | None = None,
+        seat_limit: int | None = None,
+        turn_timeout: float | None = None,
+        auto_deal: bool | None = None,
+        opener: int | None = None,
+    ) -> TableView:
+        """Open a mixed table rotating ``games`` (``rotation``: orbit, hands or choice;
+        ``every``: hands per game of a hands rotation)."""
+        return await self.mixing.open_mixed(
+            guild_id,
+            channel_id,
+            games,
+            rotation,
+            every,
+            seat_limit,
+            turn_timeout,
+            auto_deal,
+            opener,
+        )
+
+    async def choose_game(self, channel_id: int, user_id: int, game: str) -> TableView:
+        """Dealer's choice: the chooser picks the next block's game."""
+        return await self.mixing.choose(channel_id, user_id, game)
 
     async def join(self, channel_id: int, user_id: int, name: str) -> Outcome:
         return await self.seating.join(channel_id, user_id, name)

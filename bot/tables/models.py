@@ -19,7 +19,7 @@ class Code(StrEnum):
     NO_TABLE = "no_table"  # no table in the channel
     TABLE_EXISTS = "table_exists"  # variant: the existing table's game
     UNKNOWN_GAME = "unknown_game"  # game, games: the known ids
-    BAD_SEATS = "bad_seats"  # variant, min, max, given
+    BAD_SEATS = "bad_seats"  # variant, games (a mixed table's), min, max, given
     BAD_TIMEOUT = "bad_timeout"  # min, max, given
     ALREADY_SEATED = "already_seated"
     TABLE_FULL = "table_full"  # seats
@@ -50,6 +50,14 @@ class Code(StrEnum):
     NOT_PRACTICE = "not_practice"  # hints are for practice tables (with computer players)
     NO_PERSON_DEALT = "no_person_dealt"  # skipped: a practice hand needs a person dealt in
     TOO_MANY_TABLES = "too_many_tables"  # most: the server's open tables are at its cap
+    # mixed tables (issue 38)
+    BAD_ROTATION = "bad_rotation"  # given, kinds: the known rotations
+    MIX_TOO_FEW = "mix_too_few"  # games: the different games given (fewer than two)
+    BAD_EVERY = "bad_every"  # min, max, given: hands per game
+    NOT_MIXED = "not_mixed"  # a mixed-table request at a one-game table
+    NO_CHOICE_NOW = "no_choice_now"  # dealer's choice: nothing to choose now
+    NOT_CHOOSER = "not_chooser"  # chooser, name: whose choice it is
+    CHOICE_PENDING = "choice_pending"  # chooser, name, deadline: no deal before the choice
 
 
 class Refused(Exception):
@@ -115,6 +123,21 @@ class TableSettings:
 
 
 @dataclass(frozen=True)
+class MixedView:
+    """Where a mixed table's rotation stands, for its message."""
+
+    kind: str  # orbit, hands or choice
+    games: tuple[str, ...]
+    now: str  # the game of the hand in play, or of the next hand
+    left: int  # hands of ``now`` still to deal after the one in play
+    next: str | None  # the game after ``now``'s block (None: the next chooser picks it)
+    chooser: int | None = None  # a choice awaited: whose (user id)
+    chooser_name: str | None = None
+    deadline: float | None = None  # the choice's deadline (unix time)
+    every: int = 0  # hands per game of a hands rotation
+
+
+@dataclass(frozen=True)
 class TableView:
     """Everything anyone may see of a table: no hidden card is in here."""
 
@@ -133,6 +156,7 @@ class TableView:
     closing: bool = False  # the table closes when this hand ends
     closed: bool = False  # the table is closed: its message keeps no buttons
     review_hand_id: int | None = None  # a practice table's last hand, to review between hands
+    mixed: MixedView | None = None  # a mixed table's rotation
 
     def name(self, player: str) -> str:
         return self.names.get(player, player)
@@ -167,6 +191,7 @@ class EventKind(StrEnum):
     CLOSED = "closed"
     KICKED = "kicked"
     REFRESHED = "refreshed"
+    CHOSEN = "chosen"
 
 
 @dataclass(frozen=True)
@@ -189,6 +214,7 @@ class TableEvent:
                 ``hand_id``: the hand cancelled by a forced close, else None)
       KICKED    user_id, name (a moderator removed them; ``view`` shows if they still play)
       REFRESHED {} (the table was reloaded from the database: show ``view`` as it is)
+      CHOSEN    user_id, name, game, timeout (a mixed table's next game was chosen)
     """
 
     kind: EventKind

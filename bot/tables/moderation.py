@@ -97,6 +97,8 @@ class Moderation:
                 step.emit(*await self.play.act_for_kicked(table))
                 return False
             table.unseat(seat)
-            await self.store.save_seats(table.channel_id, seat_rows(table.seats))
+            await self.store.save_seats(
+                table.channel_id, seat_rows(table.seats), generation=table.generation
+            )
             step.emit(TableEvent(EventKind.KICKED, table.view(), who))
         return True

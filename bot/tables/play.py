@@ -30,11 +30,11 @@ from bot.engine import (
 )
 from bot.engine.cards import FULL_DECK, format_cards
 from bot.storage.errors import InsufficientChips, StorageError
-from bot.storage.rows import SeatRow
+from bot.storage.rows import KEEP, SeatRow
 
 from .models import ActionResult, Code, EventKind, Refused, SeatState, Skip, TableEvent, TableView
 from .steps import Steps
-from .table import Table, describe_action, seat_rows
+from .table import Table, describe_action, rotated_settings, seat_rows
 
 log = logging.getLogger(__name__)
 SMALLEST_MINIMUM = min(v.table_minimum for v in VARIANTS.values())
@@ -68,6 +68,8 @@ class Play:
             raise Refused(Code.TOO_FEW_PLAYERS, skipped=tuple(skipped))
         if all(s.bot for s, _ in players):  # computer players never play among themselves
             raise Refused(Code.NO_PERSON_DEALT, skipped=tuple(skipped))
+        rotation = table.rotation_for_deal(len(players), self.steps.clock())  # mixed tables
+        game = VARIANTS[rotation.games[rotation.current]] if rotation else table.variant
         dealer = table.next_dealer([s for s, _ in players])
         rng = self.steps.rng
         rng_state = _rng_state(rng)
@@ -75,8 +77,8 @@ class Play:
         rng.shuffle(deck)
         seats = [(str(s.user_id), available) for s, available in players]
         dealer_index = [s.seat for s, _ in players].index(dealer)
-        hand = Hand.start(table.variant.id, seats, dealer_index, deck, rng=rng)
-        minimum = table.variant.table_minimum
+        hand = Hand.start(game.id, seats, dealer_index, deck, rng=rng)
+        minimum = table.minimum
         users = [s.user_id for s, _ in players]
         deadline = self.steps.clock() + table.settings.turn_timeout
         practice = table.practice
@@ -84,7 +86,7 @@ class Play:
             hand_id = await self.store.start_hand(
                 table.guild_id,
                 table.channel_id,
-                table.variant.id,
+                game.id,
                 hand.header.header_json(),
                 {u: 0 if practice else minimum for u in users},
                 users,
@@ -94,6 +96,9 @@ class Play:
                 practice=practice,
                 # practice stacks refilled for this hand (the ledger is never touched)
                 seats=seat_rows(table.seats) if practice else None,
+                # a mixed table's rotation moves with the deal
+                settings=rotated_settings(table, rotation) if rotation else KEEP,
+                generation=table.generation,
             )
         except InsufficientChips as exc:  # a hand elsewhere took the chips meanwhile
             _set_rng_state(rng, rng_state)  # a refusal changes nothing, the rng neither
@@ -106,6 +111,7 @@ class Play:
                 minimum=minimum,
             ) from None
         table.hand, table.hand_id, table.button = hand, hand_id, dealer
+        table.variant, table.rotation = game, rotation or table.rotation
         table.hand_users = {str(u): u for u in users}
         table.hand_names = {str(s.user_id): s.name for s, _ in players}
         table.deadline = deadline
@@ -115,7 +121,7 @@ class Play:
         )
 
     async def _dealable(self, table: Table) -> tuple[list[tuple[SeatState, int]], list[Skip]]:
-        minimum = table.variant.table_minimum
+        minimum = table.minimum
         players: list[tuple[SeatState, int]] = []
         skipped: list[Skip] = []
         for seat in table.seats:
@@ -294,6 +300,7 @@ class Play:
         names = table.names()  # before leavers go: the result still names them
         table.hand, table.hand_id, table.hand_users, table.hand_names = None, None, {}, {}
         table.seats, table.deadline = staying, None
+        table.show_next_game()
         table.kicked.clear()  # they were leaving: their seats went
         table.last_practice = (hand_id, level) if practice and level else None
         view = table.view()
@@ -309,7 +316,7 @@ class Play:
         if hand_id is not None:
             await self.store.cancel_hand(hand_id, close_channel=table.channel_id)
         else:
-            await self.store.close_table(table.channel_id)
+            await self.store.close_table(table.channel_id, generation=table.generation)
         view = replace(  # what the table message shows from now on: no hand, no seats
             table.view(),
             closed=True,

@@ -6,7 +6,7 @@ import contextlib
 
 from bot.storage.errors import PlayerInHand
 
-from .models import EventKind, TableEvent
+from .models import Code, EventKind, Refused, TableEvent
 from .steps import Step, Steps
 
 
@@ -36,7 +36,12 @@ class Privacy:
         async with contextlib.AsyncExitStack() as stack:
             steps: list[Step] = []
             for table in tables:
-                steps.append(await stack.enter_async_context(self.steps.step(table)))
+                try:
+                    steps.append(await stack.enter_async_context(self.steps.step(table)))
+                except Refused as exc:
+                    if exc.code is not Code.NO_TABLE:
+                        raise
+                    # closed while we waited: its seats are gone with it
             if self.in_live_hand(guild_id, user_id):
                 raise PlayerInHand(guild_id, user_id)
             anon = await self.store.erase_player(guild_id, user_id)  # seats rows go too

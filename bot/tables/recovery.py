@@ -11,12 +11,12 @@ is to act is acted for, and a table that was closing closes.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 
 from bot.storage.rows import TableRow
 from bot.storage.shards import Shards
 
+from . import supervise
 from .play import Play
 from .steps import Steps
 from .table import Table, table_of
@@ -44,7 +44,7 @@ class Recovery:
         self.waiting = set(guilds) - claimed
         if self.waiting:
             log.warning("%d guilds are held by another process; retrying", len(self.waiting))
-            self.steps.spawn(self._claim_later())
+            self.steps.spawn(self._claim_later(), "taking over held guilds")
         everything = self.shards is None and not self.waiting
         return await self.restore(
             [r for r in rows if r.guild_id in claimed], None if everything else claimed
@@ -73,18 +73,24 @@ class Recovery:
         retrying = bool(self.waiting)
         self.waiting |= set(guilds)
         if not retrying:
-            self.steps.spawn(self._claim_later())
+            self.steps.spawn(self._claim_later(), "taking over held guilds")
 
     async def _claim_later(self) -> None:
-        """Take over, as soon as their locks lapse, the guilds another process held."""
-        while self.waiting:
-            await asyncio.sleep(self.claim_retry)
+        """Take over, as soon as their locks lapse, the guilds another process held; a
+        pass that fails is logged and tried again after a back-off (the guilds wait)."""
+
+        async def one_pass() -> bool:
             taken = {g for g in sorted(self.waiting) if await self.store.claim_guild(g)}
             if taken:
-                self.waiting -= taken
                 rows = [r for r in await self.store.load_tables() if r.guild_id in taken]
                 restored = await self.restore(rows, taken)
+                self.waiting -= taken  # served from now: opens there are allowed
                 log.info("took over %d guilds, %d unfinished hands", len(taken), restored)
+            return not self.waiting
+
+        await supervise.forever(
+            f"taking over guilds {sorted(self.waiting)}", one_pass, every=self.claim_retry
+        )
 
     async def restore(self, rows: list[TableRow], guilds: set[int] | None) -> int:
         """Load ``rows``' tables and continue the live hands of ``guilds`` (None: all)."""

@@ -25,6 +25,7 @@ from .models import (
     TableView,
 )
 from .play import SMALLEST_MINIMUM, Play
+from .rotation import Rotation
 from .steps import Steps
 from .table import Table, seat_rows, table_row
 
@@ -59,7 +60,10 @@ class Seating:
         turn_timeout: float | None,
         auto_deal: bool | None,
         opener: int | None,
+        rotation: Rotation | None = None,
     ) -> TableView:
+        """Open a table of ``variant``; with ``rotation``, a mixed table of its games
+        (its first game is ``variant``; seats: the smallest maximum among them)."""
         v = VARIANTS.get(variant)
         if v is None:
             raise Refused(Code.UNKNOWN_GAME, game=variant, games=tuple(VARIANTS))
@@ -67,10 +71,21 @@ class Seating:
             existing = self.steps.tables.get(channel_id)
             if existing is not None:
                 raise Refused(Code.TABLE_EXISTS, variant=existing.variant.id)
-            limit = v.max_seats if seat_limit is None else seat_limit
-            if not v.min_seats <= limit <= v.max_seats:
+            fewest, most_seats = (
+                (rotation.min_seats, rotation.seat_limit)
+                if rotation
+                else (v.min_seats, v.max_seats)
+            )
+            limit = most_seats if seat_limit is None else seat_limit
+            if not fewest <= limit <= most_seats:
+                games = rotation.games if rotation else (v.id,)
                 raise Refused(
-                    Code.BAD_SEATS, variant=v.id, min=v.min_seats, max=v.max_seats, given=limit
+                    Code.BAD_SEATS,
+                    variant=v.id,
+                    games=games,
+                    min=fewest,
+                    max=most_seats,
+                    given=limit,
                 )
             low, high = TIMEOUT_RANGE
             if turn_timeout is not None and not low <= turn_timeout <= high:
@@ -85,9 +100,9 @@ class Seating:
             if not await self._claim(guild_id):
                 raise Refused(Code.GUILD_ELSEWHERE)
             table = Table(channel_id, guild_id, v, TableSettings(limit, timeout, auto), [])
-            table.opener = opener
-            async with self.steps.step(table) as step:
-                await self.store.save_table(table_row(table))
+            table.opener, table.rotation = opener, rotation
+            async with self.steps.step(table, opening=True) as step:
+                table.generation = await self.store.save_table(table_row(table))
                 self.steps.tables[channel_id] = table
                 step.emit(TableEvent(EventKind.OPENED, table.view()))
             return table.view()
@@ -122,7 +137,7 @@ class Seating:
             {
                 "seat": number + 1,
                 "available": account.available,
-                "minimum": table.variant.table_minimum,
+                "minimum": table.minimum,
                 "refill_below": SMALLEST_MINIMUM,
             },
         )
@@ -175,7 +190,7 @@ class Seating:
             if number is None:
                 raise Refused(Code.TABLE_FULL, seats=table.settings.seat_limit)
             bot_id = min([0, *(s.user_id for s in table.seats)]) - 1  # ids below 1: no account
-            stack = max(self.play.starting_grant, table.variant.table_minimum)
+            stack = max(self.play.starting_grant, table.minimum)
             table.seats.append(SeatState(number, bot_id, name, bot=level, stack=stack))
             table.seats.sort(key=lambda s: s.seat)
             await self._save_seats(table)
@@ -202,7 +217,9 @@ class Seating:
     # ----- helpers ------------------------------------------------------------
 
     async def _save_seats(self, table: Table) -> None:
-        await self.store.save_seats(table.channel_id, seat_rows(table.seats))
+        await self.store.save_seats(
+            table.channel_id, seat_rows(table.seats), generation=table.generation
+        )
 
 
 def _stand_bots_if_no_person(table: Table) -> None:

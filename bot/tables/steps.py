@@ -28,6 +28,7 @@ from bot.storage.api import Storage
 from bot.storage.errors import PlayerInHand
 from bot.storage.rows import LiveHand
 
+from . import supervise
 from .deadlines import RETRY_DELAYS, Deadlines, Fire
 from .models import Code, EventKind, Refused, SeatState, TableEvent
 from .outbox import Outbox, Outgoing
@@ -94,13 +95,19 @@ class Steps:
 
     @METRICS.observed_step(NO_CHANGE)  # its time and outcome; the logs' table ids
     @contextlib.asynccontextmanager
-    async def step(self, table: Table) -> AsyncIterator[Step]:
+    async def step(self, table: Table, *, opening: bool = False) -> AsyncIterator[Step]:
         """One step at ``table``: its lock, its change, a reload on failure, the hook.
+
+        Once it holds the lock, a step whose table is no longer the channel's (closed,
+        or closed and opened anew, while it waited) is refused ``NO_TABLE`` and writes
+        nothing; only the open's own step (``opening``) runs before its table is there.
 
         If the database cannot be read either, the table shows what it was before
         the step (never a change the database may lack) and is reloaded before its
         next step; its deadline stays armed, so the dispatcher keeps trying."""
         async with table.lock:
+            if not opening and self.tables.get(table.channel_id) is not table:
+                raise Refused(Code.NO_TABLE)
             done = Step(table)
             if table.stale:
                 await self.reload(table)
@@ -112,7 +119,7 @@ class Steps:
                 if done.refresh:
                     self.after(table, [], refresh=True)
                 raise
-            except Exception:
+            except Exception as exc:
                 try:
                     await self.reload(table)
                 except Exception:
@@ -123,6 +130,8 @@ class Steps:
                     self.arm(table)
                 else:
                     self.after(table, [], refresh=True)
+                    if not opening and self.tables.get(table.channel_id) is not table:
+                        raise Refused(Code.NO_TABLE) from exc  # closed in the database
                 raise  # the step's own failure
             except BaseException:  # cancelled mid-step: reload at the next one
                 before.put_back(table)
@@ -200,17 +209,30 @@ class Steps:
         Used after any failed step, whose writes may or may not have been committed."""
         table.stale = True
         row = await self.store.load_table(table.channel_id)
+        if row is None or not row.open or row.generation != table.generation:
+            self.forget(table)  # closed (or replaced) in the database: so in memory
+            table.stale = False
+            return
         seats = await self.store.load_seats(table.channel_id)
         lives = await self.store.load_live_hands(channel_id=table.channel_id)
         table.hand, table.hand_id, table.hand_users, table.hand_names = None, None, {}, {}
         table.seats = seats_of(seats)
-        if row is not None:
-            table.button, table.deadline = row.button, row.turn_deadline
-            restore_controls(table, row.settings)
+        table.button, table.deadline = row.button, row.turn_deadline
+        restore_controls(table, row.settings)
         for live in lives:
             await self.resume(table, live)
         table.stale = False
         log.warning("table %s reloaded from the database after a failed step", table.channel_id)
+
+    def forget(self, table: Table) -> None:
+        """Drop a table the database holds closed or replaced: no hand, no seats, no
+        deadline; if it is still the channel's table, the channel has none from now."""
+        log.warning("table %s is closed in the database; dropped", table.channel_id)
+        table.hand, table.hand_id, table.hand_users, table.deadline = None, None, {}, None
+        table.seats = []
+        if self.tables.get(table.channel_id) is table:
+            del self.tables[table.channel_id]
+            self.deadlines.disarm(table.channel_id)
 
     async def resume(self, table: Table, live: LiveHand) -> bool:
         """Put a stored live hand back at its table; False if it does not replay."""
@@ -228,16 +250,16 @@ class Steps:
             stored["reshuffles"] = live.reshuffles[: hand.reshuffles_used]
             hand = Hand.replay(parse_record(stored), rng=self.rng)
         table.hand, table.hand_id = hand, live.hand_id
+        table.variant = hand.variant  # a mixed table's hand is the game it was dealt
         table.hand_users = {p: int(p) for p in hand.players}  # keys are user ids (bots' too)
         table.hand_names = {str(u): name for u, name in live.names.items()}
         return True
 
     # ----- tasks -----------------------------------------------------------------
 
-    def spawn(self, coro: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.get_running_loop().create_task(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+    def spawn(self, coro: Coroutine[Any, Any, None], what: str) -> None:
+        """Run ``coro`` in the background until ``close``; a failure is logged with ``what``."""
+        supervise.spawn(coro, what, self._tasks)
 
     async def close(self) -> None:
         """Stop timers and pending tasks; the database keeps everything needed to carry on."""

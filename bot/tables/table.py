@@ -11,7 +11,18 @@ from bot.engine import VARIANTS, Action, Hand, Variant, public_view
 from bot.opponents import LEVELS
 from bot.storage.rows import SeatRow, TableRow
 
-from .models import Code, EventKind, Move, Refused, SeatState, TableEvent, TableSettings, TableView
+from .models import (
+    Code,
+    EventKind,
+    MixedView,
+    Move,
+    Refused,
+    SeatState,
+    TableEvent,
+    TableSettings,
+    TableView,
+)
+from .rotation import Rotation, RotationKind
 
 SETTINGS = tuple(f.name for f in fields(TableSettings))
 
@@ -31,6 +42,10 @@ class Table:
     deadline: float | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     stale: bool = False  # a step failed and reloading did too: reload before the next one
+    # which opening of the channel's table this is (the database counts them; None until
+    # stored): every write for the table names it, and is refused once it is closed or
+    # replaced
+    generation: int | None = None
     # server controls (issue 9), stored with the table's settings
     opener: int | None = None  # who opened it: may close it while nobody else is seated
     closing: bool = False  # closes as soon as the hand in play ends
@@ -38,6 +53,87 @@ class Table:
     # the last practice hand and the level its review compares with (My hand, after it)
     last_practice: tuple[int, str] | None = None
     last_step: float = 0.0  # clock time of the last step that changed anything (idle expiry)
+    # a mixed table (issue 38): its rotation, stored with the table's settings, and the
+    # time an awaited dealer's choice runs out (memory only: a restart gives a fresh one)
+    rotation: Rotation | None = None
+    choice_deadline: float | None = None
+
+    @property
+    def minimum(self) -> int:
+        """Chips a player needs to be dealt in (a mixed table: the largest of its games')."""
+        return self.rotation.minimum if self.rotation else self.variant.table_minimum
+
+    def show_next_game(self) -> None:
+        """Between hands a mixed table is the game its next hand will be dealt in."""
+        if self.rotation is not None and self.hand is None:
+            self.variant = VARIANTS[self.rotation.between_hands]
+
+    def chooser(self) -> SeatState | None:
+        """Dealer's choice: who picks the next game now, or None if no choice is awaited:
+        the first time the seat the button goes to next, then the next seat clockwise
+        from the last chooser, among those playing on (one who left is passed over)."""
+        rotation = self.rotation
+        if rotation is None or not rotation.awaiting_choice or self.hand is not None:
+            return None
+        playing = [s for s in self.seats if not s.sitting_out]
+        if not playing:
+            return None
+        if rotation.chooser is None:
+            seat = self.next_dealer(playing)
+        else:
+            numbers = sorted(s.seat for s in playing)
+            seat = next((n for n in numbers if n > rotation.chooser), numbers[0])
+        return next(s for s in playing if s.seat == seat)
+
+    def rotation_for_deal(self, players: int, now: float) -> Rotation | None:
+        """The rotation after dealing the next hand to ``players`` (None: not mixed).
+        An awaited choice refuses the deal until its time runs out; a computer player
+        or a chooser out of time gets the default game."""
+        rotation = self.rotation
+        if rotation is None:
+            return None
+        if rotation.awaiting_choice:
+            chooser = self.chooser()
+            waiting = self.choice_deadline is not None and now < self.choice_deadline
+            if chooser is not None and not chooser.bot and waiting:
+                raise Refused(
+                    Code.CHOICE_PENDING,
+                    chooser=chooser.user_id,
+                    name=chooser.name,
+                    deadline=self.choice_deadline,
+                )
+            rotation = rotation.choose(rotation.upcoming, chooser.seat if chooser else None)
+        return rotation.dealt(players)
+
+    def mixed_view(self) -> MixedView | None:
+        rotation = self.rotation
+        if rotation is None:
+            return None
+        kind, games = rotation.kind.value, rotation.games
+        if self.hand is not None:
+            now = self.variant.id
+            following = rotation.following(now)
+            return MixedView(kind, games, now, rotation.left, following, every=rotation.every)
+        if rotation.awaiting_choice:
+            chooser = self.chooser()
+            now = rotation.games[rotation.current]
+            return MixedView(
+                kind,
+                games,
+                now,
+                0,
+                None,
+                chooser.user_id if chooser else None,
+                chooser.name if chooser else None,
+                self.choice_deadline,
+                rotation.every,
+            )
+        now = rotation.upcoming
+        left = rotation.left
+        if left == 0:  # a new block starts with the next hand
+            playing = sum(1 for s in self.seats if not s.sitting_out)
+            left = rotation.every if rotation.kind is RotationKind.HANDS else max(playing, 2)
+        return MixedView(kind, games, now, left, rotation.following(now), every=rotation.every)
 
     def seat_of(self, user_id: int) -> SeatState | None:
         return next((s for s in self.seats if s.user_id == user_id), None)
@@ -139,6 +235,7 @@ class Table:
             to_act_user=self.hand_users.get(to_act) if to_act else None,
             closing=self.closing,
             review_hand_id=self.last_practice[0] if self.last_practice else None,
+            mixed=self.mixed_view(),
         )
 
 
@@ -165,8 +262,19 @@ def table_row(table: Table) -> TableRow:
         **controls_json(table),
     }
     return TableRow(
-        table.channel_id, table.guild_id, table.variant.id, settings, table.button, table.deadline
+        table.channel_id,
+        table.guild_id,
+        table.variant.id,
+        settings,
+        table.button,
+        table.deadline,
+        generation=table.generation,
     )
+
+
+def rotated_settings(table: Table, rotation: Rotation) -> dict[str, Any]:
+    """The table's stored settings with ``rotation`` in place of its own."""
+    return {**table_row(table).settings, "rotation": rotation.to_json()}
 
 
 def table_of(row: TableRow, seats: Sequence[SeatRow]) -> Table:
@@ -174,6 +282,7 @@ def table_of(row: TableRow, seats: Sequence[SeatRow]) -> Table:
     settings = TableSettings(**{k: row.settings[k] for k in SETTINGS if k in row.settings})
     table = Table(row.channel_id, row.guild_id, VARIANTS[row.variant], settings, seats_of(seats))
     table.button, table.deadline = row.button, row.turn_deadline
+    table.generation = row.generation
     restore_controls(table, row.settings)
     return table
 
@@ -202,11 +311,22 @@ def seats_of(rows: Sequence[SeatRow]) -> list[SeatState]:
 
 
 def controls_json(table: Table) -> dict[str, Any]:
-    """The server-control state kept with a table's settings (opener, closing, kicked)."""
-    return {"opener": table.opener, "closing": table.closing, "kicked": sorted(table.kicked)}
+    """The server-control state kept with a table's settings (opener, closing, kicked),
+    and a mixed table's rotation."""
+    controls: dict[str, Any] = {
+        "opener": table.opener,
+        "closing": table.closing,
+        "kicked": sorted(table.kicked),
+    }
+    if table.rotation is not None:
+        controls["rotation"] = table.rotation.to_json()
+    return controls
 
 
 def restore_controls(table: Table, stored: dict[str, Any]) -> None:
     table.opener = stored.get("opener")
     table.closing = bool(stored.get("closing", False))
     table.kicked = set(stored.get("kicked", ()))
+    rotation = stored.get("rotation")
+    table.rotation = Rotation.from_json(rotation) if rotation else None
+    table.show_next_game()  # a live hand resumed later is its own game (``Steps.resume``)

@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable, Mapping
 
 from bot.opponents import Profile, Strategy, observe
 
+from . import supervise
 from .models import Code, Refused
 from .moderation import Moderation
 from .play import Play
@@ -54,8 +55,13 @@ class Timers:
     # ----- turn deadlines -----------------------------------------------------
 
     async def on_deadline(self, channel_id: int, hand_id: int, turn: int) -> None:
-        if channel_id in self.steps.tables:  # raises on failure: the dispatcher tries again
+        """The dispatcher's firing; raises on failure, and the dispatcher tries again.
+        A table closed before or while the firing waited has nothing left to time out."""
+        try:
             await self.expire(channel_id, hand_id, turn)
+        except Refused as exc:
+            if exc.code is not Code.NO_TABLE:
+                raise
 
     async def expire(
         self, channel_id: int, hand_id: int | None = None, turn: int | None = None
@@ -95,7 +101,7 @@ class Timers:
 
     def _hand_over(self, table: Table) -> None:
         if table.settings.auto_deal and self.next_hand_delay > 0:  # 0 turns auto-deal off
-            self.steps.spawn(self._auto_deal(table))
+            self.steps.spawn(self._auto_deal(table), f"automatic deal at {table.channel_id}")
 
     async def _auto_deal(self, table: Table) -> None:
         await asyncio.sleep(self.next_hand_delay)
@@ -122,10 +128,10 @@ class Timers:
         for table in list(self.steps.tables.values()):
             if table.hand is not None:
                 continue
-            idle = await self.idle_after(table.guild_id)
-            if idle is None or now - table.last_step < idle:
-                continue
-            try:
+            try:  # one table's failure (its server's settings unread) spares the others
+                idle = await self.idle_after(table.guild_id)
+                if idle is None or now - table.last_step < idle:
+                    continue
                 if await self.moderation.close_table(
                     table.channel_id, 0, moderator=True, idle=True
                 ):
@@ -137,7 +143,10 @@ class Timers:
         return closed
 
     async def sweep(self, every: float) -> None:
-        """Close idle tables every ``every`` seconds, for ever (a task of the manager)."""
-        while True:
-            await asyncio.sleep(every)
+        """Close idle tables every ``every`` seconds, for ever (a task of the manager);
+        a pass that fails is logged and the next one comes after a back-off."""
+
+        async def one_pass() -> None:
             await self.close_idle()
+
+        await supervise.forever("the idle-table sweep", one_pass, every=every)

@@ -294,6 +294,7 @@ MESSAGES: dict[str, str | Plural] = {
     "result.high.named": "{pot}, high half ({amount})",
     "result.low.named": "{pot}, low half ({amount})",
     "result.returned": "**{name}** gets {chips} back: nobody else could win it",
+    "board.all_in": "{name} (all-in)",
     "result.net": "{name} {net:+d}",
     # ----- general commands
     "leaderboard.title": "Leaderboard — net chips won",
@@ -394,6 +395,42 @@ MESSAGES: dict[str, str | Plural] = {
     ),
     # ----- issue 34 items 5-6, issue 39 item 1 (wt/ui): one block, for easy merges
     "bot.name.stored": "🤖 {nick}",
+    # ----- mixed tables (issue 38)
+    "mixed.rotation.orbit": "one orbit of each game in turn",
+    "mixed.rotation.hands": Plural(
+        "{count} hand of each game in turn", "{count} hands of each game in turn"
+    ),
+    "mixed.rotation.hands.zero": "each game in turn",
+    "mixed.rotation.choice": "dealer's choice: one orbit of the game each chooser picks",
+    "mixed.line": "Now: {game} · {left} · next: {next}",
+    "mixed.left": Plural("{count} hand left", "{count} hands left"),
+    "mixed.left.zero": "last hand",
+    "mixed.next.choice": "dealer's choice",
+    "mixed.line.choosing": "Now: {game} · next: {name} chooses the game ({deadline})",
+    "mixed.opened": "Mixed table: {games}, {rotation}.",
+    "mixed.chose": "You chose {game} for the next orbit.",
+    "mixed.menu": "Dealer's choice: the next game",
+    "mixed.rules": (
+        "**Mixed table**: {games}, {rotation}. The game changes only between hands: a hand "
+        "is played to its end as the game it was dealt. The seats are the smallest maximum "
+        "among the games, the table minimum the largest; antes and blinds are the game's. "
+        "Each game's rules: {command}."
+    ),
+    "event.chosen": "{name} chooses {game} for the next orbit.",
+    "event.chosen.timeout": "Time is up for {name}: the next orbit is {game}.",
+    "refused.bad_rotation": "Unknown rotation {given}. The rotations are {kinds}.",
+    "refused.mix_too_few": "A mixed table needs at least two different games.",
+    "refused.bad_every": "The hands of each game must be between {min} and {max}.",
+    "refused.not_mixed": "This channel's table plays one game: it is not a mixed table.",
+    "refused.no_choice_now": "There is no game to choose now.",
+    "refused.no_choice_now.late": (
+        "Too late: the time to choose was up, so the next game in the list was taken."
+    ),
+    "refused.not_chooser": "It is {name}'s turn to choose the next game.",
+    "refused.not_chooser.nobody": "Nobody is playing on to choose the next game.",
+    "refused.choice_pending": (
+        "{name} is choosing the next game ({deadline}); deal once it is chosen."
+    ),
 }
 
 

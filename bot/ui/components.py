@@ -23,6 +23,7 @@ from .catalog import t
 from .controller import controller_of
 from .hands import card_name
 from .limits import allow_click
+from .mixed_menu import add_choice_menu
 
 __all__ = ["DiscardSelect", "TableButton", "discard_picker", "dms_retry", "table_components"]
 
@@ -203,6 +204,7 @@ def table_components(view: TableView) -> discord.ui.View:
             # a practice table: your decisions in the last hand next to the computer's
             review = t("button.review")
             ui.add_item(TableButton(ch, "hand", label=review, style=discord.ButtonStyle.secondary))
+        add_choice_menu(ui, view)  # a mixed table's dealer's choice
     return ui
 
 

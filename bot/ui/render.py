@@ -19,6 +19,7 @@ from . import i18n
 from .catalog import t
 from .cycles import PngFile
 from .hands import hand_name
+from .mixed_text import mixed_line
 from .text import (
     action_name,
     award_label,
@@ -125,6 +126,8 @@ def table_embed(view: TableView, log: list[str] | None = None) -> discord.Embed:
             join=cmd(variant.id, "join"),
             deal=cmd(variant.id, "deal"),
         )
+    if view.mixed is not None and not view.closed:  # a mixed table: its rotation's line
+        embed.description = mixed_line(view.mixed) + "\n" + (embed.description or "")
     if view.closing and embed.description:
         embed.description = t("table.closing") + "\n" + embed.description
     lines = [_seat_line(view, i) for i in range(len(view.seats))] or [t("table.nobody")]
@@ -136,12 +139,18 @@ def table_embed(view: TableView, log: list[str] | None = None) -> discord.Embed:
     embed.set_footer(
         text=t(
             "table.footer",
-            minimum=variant.table_minimum,
+            minimum=table_minimum(view),
             timeout=int(view.settings.turn_timeout),
             command=command(variant.id, "hand"),
         )
     )
     return embed
+
+
+def table_minimum(view: TableView) -> int:
+    """Chips to be dealt in: a mixed table's is the largest of its games'."""
+    games = view.mixed.games if view.mixed else (view.variant,)
+    return max(VARIANTS[g].table_minimum for g in games)
 
 
 Board = tuple[Any, ...]
@@ -155,7 +164,9 @@ def board_of(view: TableView) -> Board | None:
     market = tuple(  # the slots' labels too, in the table's language
         (t(f"source.{o.source}"), o.card, o.price) for o in hand.market if o.source != "blind"
     )
-    players = tuple((view.name(s.player), tuple(s.open_cards), s.folded) for s in hand.seats)
+    players = tuple(
+        (_board_name(view, s.player, s.all_in), tuple(s.open_cards), s.folded) for s in hand.seats
+    )
     if hand.complete:  # shown between its last action and its settlement: no round is left
         title = t("table.title.hand", game=game(view.variant), hand_id=view.hand_id)
     else:
@@ -171,6 +182,12 @@ def board_of(view: TableView) -> Board | None:
         locale=i18n.current(),  # numbers written the table's way
     )
     return market, players, hand.pot, labels
+
+
+def _board_name(view: TableView, player: str, all_in: bool) -> str:
+    """A player's name on the board, marked when all-in (a tournament hand, RULES.md §8)."""
+    name = view.name(player)
+    return t("board.all_in", name=name) if all_in else name
 
 
 async def board_files(board: Board | None) -> list[discord.File]:

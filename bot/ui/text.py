@@ -116,7 +116,8 @@ def refusal(
     if code is Code.UNKNOWN_GAME:
         return t("refused.unknown_game", game=p["game"], games=join_list(p["games"]))
     if code is Code.BAD_SEATS:
-        return t("refused.bad_seats", game=game(p["variant"]), **_pick(p, "min", "max", "given"))
+        games = join_list(game(g) for g in p.get("games") or (p["variant"],))  # mixed: all
+        return t("refused.bad_seats", game=games, **_pick(p, "min", "max", "given"))
     if code is Code.BAD_TIMEOUT:
         return t("refused.bad_timeout", min=p["min"], max=p["max"])
     if code is Code.TABLE_FULL:
@@ -150,6 +151,8 @@ def refusal(
             return t("refused.bad_cards.not_text", legend=t("cards.legend"))
         token = shown_token(p["token"])  # quoted, cut short
         return t("refused.bad_cards", token=token, legend=t("cards.legend"))
+    if code in MIXED_CODES:
+        return mixed_refusal(exc)
     if code in (
         Code.REFILL_IN_HAND,
         Code.REFILL_NOT_LOW,
@@ -158,6 +161,35 @@ def refusal(
         Code.TOO_MANY_TABLES,
     ):
         return t(f"refused.{code.value}", **p)
+    return t(f"refused.{code.value}")
+
+
+MIXED_CODES = (
+    Code.BAD_ROTATION,
+    Code.MIX_TOO_FEW,
+    Code.BAD_EVERY,
+    Code.NO_CHOICE_NOW,
+    Code.NOT_CHOOSER,
+    Code.CHOICE_PENDING,
+)
+
+
+def mixed_refusal(exc: Refused) -> str:
+    """A mixed table's refusals (issue 38)."""
+    p, code = exc.params, exc.code
+    if code is Code.BAD_ROTATION:
+        return t("refused.bad_rotation", given=f"'{p['given']}'", kinds=join_list(p["kinds"]))
+    if code is Code.BAD_EVERY:
+        return t("refused.bad_every", min=p["min"], max=p["max"])
+    if code is Code.NO_CHOICE_NOW and p.get("late"):
+        return t("refused.no_choice_now.late")
+    if code is Code.NOT_CHOOSER:
+        if p.get("name") is None:
+            return t("refused.not_chooser.nobody")
+        return t("refused.not_chooser", name=esc(p["name"]))
+    if code is Code.CHOICE_PENDING:
+        deadline = f"<t:{int(p['deadline'])}:R>"
+        return t("refused.choice_pending", name=esc(p["name"]), deadline=deadline)
     return t(f"refused.{code.value}")
 
 
@@ -253,8 +285,13 @@ def event_line(event: TableEvent) -> str:
         return move_line(event.move)
     p = event.params
     if event.kind == EventKind.OPENED:
-        variant = event.view.variant
-        return t("event.opened", game=game(variant), command=cmd(variant, "join"))
+        variant, mixed = event.view.variant, event.view.mixed
+        line = t("event.opened", game=game(variant), command=cmd(variant, "join"))
+        if mixed is not None:  # a mixed table: its games and how they change
+            games = join_list(game(g) for g in mixed.games)
+            rotation = rotation_text(mixed.kind, mixed.every)
+            line += " " + t("mixed.opened", games=games, rotation=rotation)
+        return line
     if event.kind == EventKind.DEALT:
         names = join_list(esc(n) for n in p["players"])
         if p["skipped"]:
@@ -267,9 +304,19 @@ def event_line(event: TableEvent) -> str:
         return t("event.dealt", hand_id=event.hand_id, names=names)
     if event.kind == EventKind.FINISHED:
         return t("event.finished", hand_id=event.hand_id)
+    if event.kind == EventKind.CHOSEN:
+        key = "event.chosen.timeout" if p["timeout"] else "event.chosen"
+        return t(key, name=esc(p.get("name") or "?"), game=game(p["game"]))
     if event.kind == EventKind.LEFT and "name" not in p:
         return t("event.left.erased")  # the player erased their data: no name is left
     return t(f"event.{event.kind}", **{**p, "name": esc(p.get("name", ""))})
+
+
+def rotation_text(kind: str, every: int) -> str:
+    """How a mixed table rotates its games, in words."""
+    if kind == "hands":
+        return t("mixed.rotation.hands", count=every)
+    return t(f"mixed.rotation.{kind}")
 
 
 def where(channel_id: int, hand_id: int | None) -> str:

@@ -106,7 +106,7 @@ async def test_the_result_of_a_hand_a_click_ended_is_a_public_followup(tmp_path)
 
 
 async def test_a_slash_command_and_a_timer_move_are_one_channel_edit_each(tmp_path):
-    async with DiscordHarness(make_bot(tmp_path / "c.db"), short_timer=0.5) as h:
+    async with DiscordHarness(make_bot(tmp_path / "c.db")) as h:
         await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
         h.bot.manager.turn_timeout = 1.0  # type: ignore[attr-defined]  # the table's, at open
         await open_table(h, "a6-draw", [ALICE, BOB])

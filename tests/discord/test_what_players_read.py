@@ -134,6 +134,7 @@ async def test_open_offers_each_game_its_own_seat_range(tmp_path):
             "a5-draw": (2, 5),
             "a5-triple": (2, 6),
             "abyssinia": (2, 8),
+            "mixed": (2, 8),  # a mixed table's games decide (refused beyond their smallest)
         }
 
 

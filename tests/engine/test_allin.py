@@ -411,3 +411,15 @@ def test_views_show_who_is_all_in_each_pot_and_the_stakes():
         ("pot", 0, {"ann": 75}),
         ("pot", 1, {"cara": 120}),
     ]
+
+
+def test_replay_cli_refuses_bad_tournament_headers_with_index_null():
+    for change in ({"allin": "yes"}, {"stakes": None}, {"stakes": {"ante": 10}}):
+        rec = dict(side_pot_record(), **change)
+        out = cli(rec)
+        assert out["error"]["index"] is None and out["complete"] is False
+    rec = side_pot_record()
+    del rec["allin"]  # a cash hand at these stakes: Ann's 25 is below the minimum 250
+    out = cli(rec)
+    assert out["error"]["index"] is None
+    assert "below the table minimum 250" in out["error"]["message"]

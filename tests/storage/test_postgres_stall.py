@@ -14,6 +14,7 @@ margin: without the fix these calls never return.
 from __future__ import annotations
 
 import asyncio
+import socket
 from collections.abc import Awaitable
 from typing import TypeVar
 
@@ -24,8 +25,10 @@ from bot.storage import Store, TableRow
 from bot.storage import database as database_module
 from bot.storage.errors import OutOfSequence
 from bot.storage.postgres import PgConnection, Timeouts
+from bot.storage.rows import GuildSettings
+from bot.tables.guild_settings import Defaults, GuildSettingsBook
 from bot.tables.manager import TableManager
-from tests.support.databases import PG_URL, SKIP_REASON, new_schema
+from tests.support.databases import PG_URL, SKIP_REASON, new_schema, with_settings
 from tests.support.manager_helpers import GRANT, play
 from tests.support.stall_proxy import stall_proxy
 from tests.support.storage_helpers import a_header
@@ -34,7 +37,7 @@ T = TypeVar("T")
 pytestmark = pytest.mark.skipif(not PG_URL, reason=SKIP_REASON)
 
 # advisory locks are database-wide: guilds no other test claims
-G1, G2, G3, G4 = 3_400_001, 3_400_002, 3_400_003, 3_400_004
+G1, G2, G3, G4, G5 = 3_400_001, 3_400_002, 3_400_003, 3_400_004, 3_400_005
 CH = 77
 SHORT = Timeouts(statement=0.4, connect=2.0)  # silence 0.6 s
 BOUND = 20.0  # seconds: many times the injected timeouts; a hang lasts for ever
@@ -84,12 +87,24 @@ async def test_the_session_is_bounded_on_both_sides() -> None:
         await Store.open(url, timeouts=SHORT) as store,
     ):
         raw = session(store).raw
+        sock = raw._transport.get_extra_info("socket")  # the client's keepalives
+        assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE) == 1
+        assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE) == 1
+        assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT) == 600
         assert await raw.fetchval("SHOW statement_timeout") == "400ms"
         assert await raw.fetchval("SHOW idle_in_transaction_session_timeout") == "600ms"
         with pytest.raises(asyncpg.QueryCanceledError):  # the server's bound
             await raw.execute("SELECT pg_sleep(5)")
         assert not session(store).lost()  # a cancelled statement leaves a good session
         assert await store.guild_settings(G1) is not None
+
+
+async def test_settings_in_the_url_win_over_the_bounds() -> None:
+    url = with_settings(new_schema(), statement_timeout="3000")
+    async with await Store.open(url, timeouts=SHORT) as store:
+        raw = session(store).raw
+        assert await raw.fetchval("SHOW statement_timeout") == "3s"
+        assert await raw.fetchval("SHOW idle_in_transaction_session_timeout") == "600ms"
 
 
 async def test_a_silent_session_is_replaced_and_the_write_carried_on() -> None:
@@ -145,6 +160,70 @@ async def test_a_commit_whose_answer_never_came_is_settled_before_anything_reads
         assert await store.finish_hand(hand, {1: 5, 2: -5})
 
 
+async def test_a_step_whose_commit_answer_was_lost_fails_and_shows_what_landed() -> None:
+    """Through the step pipeline: the player's action reached the database but its answer
+    never came back. The step fails (the player is not told it went through), the table
+    is reloaded from the database and shows the action, and play goes on from there."""
+    async with stall_proxy(new_schema()) as (url, proxy):
+        store = await Store.open(url, timeouts=SHORT)
+        manager = TableManager(store, starting_grant=GRANT, turn_timeout=3600)
+        try:
+            await manager.start()
+            await manager.open_table(G5, CH, "a6-draw")
+            for user in (1, 2):
+                await manager.join(CH, user, f"u{user}")
+            await manager.deal(CH)
+            before = manager.view(CH)
+            assert before.to_act_user is not None
+
+            def answer_lost(step: str, moment: str) -> None:
+                if step == "append_action" and moment == "before":
+                    proxy.stall(to_server=False)  # the COMMIT goes, its answer does not
+                    database_module.commit_hook = None  # once
+
+            database_module.commit_hook = answer_lost
+            try:
+                with pytest.raises(OutOfSequence):
+                    await bounded(manager.act(CH, before.to_act_user, "check"))
+            finally:
+                database_module.commit_hook = None
+            after = manager.view(CH)
+            assert (after.hand_id, after.turn) == (before.hand_id, before.turn + 1)
+            record = await store.hand_record(before.hand_id)  # type: ignore[arg-type]
+            assert [a["action"] for a in record["actions"]] == ["check"]
+            assert await bounded(play(manager, CH, seed=2)) > 0
+        finally:
+            await manager.close()
+            await store.close()
+
+
+async def test_a_settings_change_whose_answer_was_lost_is_read_again() -> None:
+    """/settings: the change reached the database but its answer never came back. The
+    moderator gets an error, and the server's settings are read again from the database
+    (which has the change), not kept from before."""
+    async with (
+        stall_proxy(new_schema()) as (url, proxy),
+        await Store.open(url, timeouts=SHORT) as store,
+    ):
+        book = GuildSettingsBook(store, Defaults(turn_timeout=60, auto_deal=True))
+        assert (await book.get(G5)).turn_timeout is None  # cached
+
+        def answer_lost(step: str, moment: str) -> None:
+            if step == "save_guild_settings" and moment == "before":
+                proxy.stall(to_server=False)
+                database_module.commit_hook = None
+
+        database_module.commit_hook = answer_lost
+        try:
+            with pytest.raises(TimeoutError):
+                await bounded(book.set_turn_timeout(G5, 30))
+        finally:
+            database_module.commit_hook = None
+        assert (await book.get(G5)).turn_timeout == 30  # what landed, read again
+        await book.set_language(G5, "vi")  # and the next change starts from it
+        assert await store.guild_settings(G5) == GuildSettings(G5, turn_timeout=30, language="vi")
+
+
 async def test_a_cut_off_network_fails_steps_in_bounded_time_and_play_resumes() -> None:
     """Nothing gets through, new connections included: each step fails within the
     timeouts (the table shows what the database holds), and once the network is back
@@ -166,6 +245,7 @@ async def test_a_cut_off_network_fails_steps_in_bounded_time_and_play_resumes() 
             after = manager.view(CH)
             assert (after.hand_id, after.turn) == (before.hand_id, before.turn)
             proxy.heal()
+            await asyncio.sleep(SHORT.connect)  # the next try of a new session
             assert await bounded(play(manager, CH, seed=1)) > 0
             assert manager.view(CH).hand is None or manager.view(CH).hand.complete
             recent = await store.recent_hands(G3, 1)
@@ -173,6 +253,28 @@ async def test_a_cut_off_network_fails_steps_in_bounded_time_and_play_resumes() 
         finally:
             await manager.close()
             await store.close()
+
+
+async def test_while_the_database_is_unreachable_queued_writes_fail_at_once() -> None:
+    """Ten servers' writes queued behind a silent session, nothing getting through: the
+    first waits out the silence and one connect timeout, the rest fail at once (before,
+    each would wait a connect timeout of its own: ten of them)."""
+    async with (
+        stall_proxy(new_schema()) as (url, proxy),
+        await Store.open(url, timeouts=SHORT) as store,
+    ):
+        proxy.stall(new=True)
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        writes = [store.ensure_account(G4 + g, 1, "u1", 100) for g in range(1, 11)]
+        results = await bounded(asyncio.gather(*writes, return_exceptions=True))
+        elapsed = loop.time() - started
+        assert all(isinstance(r, OSError) for r in results), results
+        assert elapsed < 5 * SHORT.connect  # not 10 connect timeouts one after the other
+        proxy.heal()
+        await asyncio.sleep(SHORT.connect)
+        await store.ensure_account(G4 + 1, 1, "u1", 100)
+        assert (await store.balance(G4 + 1, 1)).balance == 100  # type: ignore[union-attr]
 
 
 async def test_other_servers_wait_at_most_the_timeouts_behind_a_silent_session() -> None:

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import pytest
-
 from bench.concurrency import KINDS, Plan, Report, run
 from tests.support.databases import Databases
 
-# Closes racing the other steps at their table: the step queued behind a close runs on
-# the closed table (code review R1; wt/steps fixes it in bot/tables/steps.py).
+# Closes racing the other steps at their table (code review R1: a step queued behind a
+# close ran on the closed table and seated a player there). Left out of one storm, which
+# then plays longer hands at tables that stay open.
 CLOSES = ("close", "close_while_settling", "close_racing")
 SHORT = Plan(seed=11, bursts=120, burst_size=10)
 
@@ -43,11 +42,6 @@ async def test_a_storm_of_requests_without_closes_leaves_everything_consistent(
     assert {"join", "deal", "act", "forget", "kick", "practice", "settings"} <= set(report.requests)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="R1: a step queued behind a close runs on the closed table and seats a player "
-    "there (fix on wt/steps: re-check the table after taking its lock)",
-)
 async def test_a_storm_with_closes_racing_every_other_step(databases: Databases) -> None:
     plan = replace(SHORT, seed=12)
     report = await run(databases.target("storm.db"), plan)

@@ -12,9 +12,10 @@ from bot.history.steps import replay_steps
 from bot.tables.models import SeatState, TableEvent, TableSettings
 from bot.tables.table import Table
 from bot.ui import i18n
-from bot.ui.render import result_embed, table_embed
+from bot.ui.render import board_of, result_embed, table_embed
 from bot.ui.replay import step_line
 from tests.engine.test_allin import (
+    ABY_ACTIONS,
     DRAW_10_20_40,
     SIDE_POT_ACTIONS,
     SIDE_POT_DECK,
@@ -56,8 +57,8 @@ def view_of(rec: dict):
 
 WORDS = {
     "en": ("all-in", "Main pot 75: Ann, Ben, Cara", "Side pot 1 40: Ben, Cara"),
-    "pt-BR": ("all-in", "Pote principal 75: Ann, Ben, Cara", "Pote paralelo 1 40: Ben, Cara"),
-    "vi": ("all-in", "Pot chính 75: Ann, Ben, Cara", "Pot phụ 1 40: Ben, Cara"),
+    "pt-BR": ("all-in", "Pote principal 75: Ann, Ben, Cara", "Side pot 1 40: Ben, Cara"),
+    "vi": ("all-in", "Pot chính 75: Ann, Ben, Cara", "Side pot 1 40: Ben, Cara"),
 }
 
 
@@ -83,8 +84,8 @@ def test_cash_hand_table_message_is_unchanged():
 
 RESULTS = {
     "en": ("Main pot (75)", "**Ann** wins 75 with", "Side pot 1 (120)", "**Cara** wins 120 with"),
-    "pt-BR": ("Pote principal (75)", "**Ann** ganha 75 com", "Pote paralelo 1 (120)", "**Cara**"),
-    "vi": ("Pot chính (75)", "**Ann** ăn 75", "Pot phụ 1 (120)", "**Cara** ăn 120"),
+    "pt-BR": ("Pote principal (75)", "**Ann** ganha 75 com", "Side pot 1 (120)", "**Cara**"),
+    "vi": ("Pot chính (75)", "**Ann** ăn 75", "Side pot 1 (120)", "**Cara** ăn 120"),
 }
 
 
@@ -133,3 +134,10 @@ def test_replay_result_line_names_each_pot():
         lines = step_line(stored, result).splitlines()
     assert lines[0].startswith("Main pot (75): **Ann** wins 75 with")
     assert lines[1].startswith("Side pot 1 (120): **Cara** wins 120 with")
+
+
+def test_abyssinia_board_marks_the_all_in_player():
+    view = view_of(aby_record(ABY_ACTIONS[:9]))  # Dan has just paid his last 2: all-in
+    with i18n.using("en"):
+        _, players, _, _ = board_of(view)
+    assert [name for name, _, _ in players] == ["Anna", "Ben", "Dan (all-in)"]
