@@ -178,3 +178,27 @@ def test_the_architecture_page_names_every_layer():
                 .replace("/", ".")
             )
     assert named == set(MAY_IMPORT)
+
+
+# Test modules that still import another test module's helpers; they belong in
+# tests/support/ (issue 35 item 8). No new entry: put a shared helper in tests/support/.
+TEST_IMPORTS_LEFT = {
+    ("tests.app.test_metrics", "tests.app.test_container"),
+    ("tests.app.test_metrics", "tests.app.test_startup"),
+    ("tests.app.test_metrics", "tests.app.test_startup_signals"),
+    ("tests.app.test_metrics", "tests.storage.test_postgres_reconnect"),
+    ("tests.discord.test_mixed_end_to_end", "tests.discord.test_practice_end_to_end"),
+    ("tests.discord.test_mixed_end_to_end", "tests.discord.test_three_languages"),
+}
+
+
+def test_imports_between_test_modules():
+    found = set()
+    for path in (ROOT / "tests").rglob("*.py"):
+        name = module_of(path)
+        for target, _ in imports(path, name):
+            if target.rsplit(".", 1)[-1].startswith("test_") and target != name:
+                found.add((name, target))
+    assert ("tests.app.test_metrics", "tests.app.test_startup") in found  # the walk sees them
+    assert sorted(found - TEST_IMPORTS_LEFT) == []
+    assert sorted(TEST_IMPORTS_LEFT - found) == []  # one moved: drop it from the list
