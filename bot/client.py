@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import secrets
 import time
 from collections.abc import Callable
 from typing import Any
@@ -24,6 +25,8 @@ from bot.storage.store import Store
 from bot.tables.guild_settings import Defaults, GuildSettingsBook
 from bot.tables.manager import TableManager
 from bot.tables.models import Refused
+from bot.tournaments.driver import TournamentDriver
+from bot.tournaments.service import TournamentService
 from bot.ui.app import App
 from bot.ui.budget import Budget, default_share
 from bot.ui.catalog import t
@@ -103,7 +106,7 @@ class PokerBot(commands.Bot):
         s = self.settings
         await asyncio.to_thread(warm_up)  # the computer players' tables, off the loop
         timeouts = Timeouts(s.database_statement_timeout, s.database_connect_timeout)
-        self.store = await Store.open(s.database, clock=self._clock, timeouts=timeouts)
+        self.store = store = await Store.open(s.database, clock=self._clock, timeouts=timeouts)
         auto_deal = s.next_hand_delay > 0
         self.guild_settings = GuildSettingsBook(
             self.store, Defaults(s.turn_timeout, auto_deal, s.idle_close_hours)
@@ -121,6 +124,16 @@ class PokerBot(commands.Bot):
         )
         # Computer players act through the manager like clicks (practice tables).
         self.practice = PracticeDriver(self.manager, pause=s.bot_pause, rng=self._rng)
+        # Sit & Gos play on tournament tables: their hooks are in place before any restore.
+        self.tournaments = TournamentService(
+            store,
+            grant=s.starting_grant,
+            rng=self._rng or secrets.SystemRandom(),
+            clock=self._clock,
+        )
+        self.sng = TournamentDriver(self.manager, self.tournaments)
+        await self.sng.restore()
+        self._sng_clock = asyncio.get_running_loop().create_task(self.sng.run_clock())
         restored = await self.manager.start(idle_sweep=IDLE_SWEEP)
         self.practice.resume()
         log.info("restored %d tables, %d unfinished hands", len(self.manager.channels()), restored)
@@ -173,6 +186,9 @@ class PokerBot(commands.Bot):
             await self.presenter.drain(self.drain_timeout)
             await self.presenter.close()
         # 3. The tables (timers) and the database: everything needed to carry on is stored.
+        if hasattr(self, "_sng_clock"):
+            self._sng_clock.cancel()
+            await self.sng.tick()  # the Sit & Gos' level clocks as they stand
         if hasattr(self, "manager"):
             await self.manager.close()
         if hasattr(self, "store"):

@@ -143,6 +143,7 @@ class History:
                     record=await self._record(conn, row),
                     cancelled=bool(row["cancelled"]),
                     practice=bool(row["practice"]),
+                    tournament_id=row["tournament_id"],
                 )
                 for row in rows
             ]

@@ -10,6 +10,7 @@ in its own dialect: ``migrations_pg``.
 from __future__ import annotations
 
 from bot.storage.migration_people import PEOPLE
+from bot.storage.migration_tournaments import TOURNAMENTS
 
 _V1 = """
 CREATE TABLE tables (
@@ -344,4 +345,5 @@ MIGRATIONS: list[str] = [
     IDLE_CLOSE,
     PEOPLE,
     TABLE_GENERATIONS,
+    TOURNAMENTS,
 ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from bot.storage.migration_people import PEOPLE, PEOPLE_TABLE, records_to_tokens
+from bot.storage.migration_tournaments import TOURNAMENTS, TOURNAMENTS_TABLES, postgres_text
 from bot.storage.migrations import (
     GUILD_OWNER_GUARD,
     LEDGER_GUARDS,
@@ -372,6 +373,7 @@ DIALECT: dict[str, str] = {
     OWNER_FENCE: _OWNER_FENCE_PG,
     PEOPLE: _PEOPLE_PG,
     TABLE_GENERATIONS: _TABLE_GENERATIONS_PG,
+    TOURNAMENTS: postgres_text(_postgres_types(TOURNAMENTS_TABLES)),
 }
 
 

@@ -211,6 +211,7 @@ async def copy_sqlite_to_postgres(path: Path, url: str) -> dict[str, int]:
                 ("hands", "hand_id"),
                 ("ledger", "entry_id"),
                 ("people", "person_id"),
+                ("tournaments", "tournament_id"),
             ):
                 await pg.execute(
                     f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), "

@@ -95,6 +95,7 @@ class HandSummary:
     record: dict[str, Any]  # as hand_record()
     cancelled: bool = False  # voided by a forced close: every net is 0
     practice: bool = False  # played at a practice table: no chips moved
+    tournament_id: int | None = None  # played in this Sit & Go (its stakes in the record)
 
 
 @dataclass(frozen=True, slots=True)

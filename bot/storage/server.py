@@ -114,6 +114,14 @@ class Server:
                 "AND completed_at IS NULL",  # hand_players_recent: live hands only
                 (person,),
             )
+            if live is None:  # nor in a Sit & Go still open to them (its fee, its chips)
+                live = await one(
+                    conn,
+                    "SELECT 1 FROM tournament_entries e JOIN tournaments t "
+                    "ON t.tournament_id = e.tournament_id WHERE e.person_id = ? AND "
+                    "(t.status = 'registering' OR (t.status = 'running' AND e.place IS NULL))",
+                    (person,),
+                )
             if live is not None:
                 raise PlayerInHand(guild_id, user_id)
             lowest = await one(
@@ -147,6 +155,15 @@ class Server:
             )
             await self._forget_in_tables(conn, guild_id, user_id)
             await stats.erase(conn, guild_id, user_id)
+            # Sit & Gos (issue 36): the name kept with each entry, and who created one
+            await conn.execute(
+                "UPDATE tournament_entries SET display_name = ? WHERE person_id = ?",
+                (DELETED_NAME, person),
+            )
+            await conn.execute(
+                "UPDATE tournaments SET creator_id = ? WHERE guild_id = ? AND creator_id = ?",
+                (anon, guild_id, user_id),
+            )
         return anon
 
     async def _forget_in_tables(self, conn: Connection, guild_id: int, user_id: int) -> None:

@@ -43,6 +43,7 @@ from bot.storage.rows import (
 from bot.storage.server import Server
 from bot.storage.stats import Stats
 from bot.storage.tables import Tables
+from bot.storage.tournaments import Tournaments
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +63,7 @@ class Store:
         # read-only views for /replay, /export and /stats (bot/history builds on them)
         self.exports = Exports(self._db)
         self.stats = Stats(self._db)
+        self.tournaments = Tournaments(self._db)  # Sit & Gos (bot/tournaments drives them)
 
     @classmethod
     async def open(

@@ -34,7 +34,7 @@ from bot.storage.shards import Shards
 
 from .deadlines import RETRY_DELAYS, Deadlines
 from .mixed import Mixing
-from .models import ActionResult, Code, Outcome, Refused, TableEvent, TableView
+from .models import ActionResult, Code, Outcome, Refused, SeatState, TableEvent, TableView
 from .moderation import Moderation
 from .outbox import Outbox
 from .play import SMALLEST_MINIMUM, Play
@@ -44,6 +44,7 @@ from .service import TIMEOUT_RANGE, Seating
 from .steps import BotTurn, Listener, Steps
 from .table import Table
 from .timers import IdleAfter, Profiles, Timers
+from .tournament_mode import TournamentHooks
 
 __all__ = ["SMALLEST_MINIMUM", "TIMEOUT_RANGE", "PracticeReview", "TableManager"]
 
@@ -173,6 +174,25 @@ class TableManager:
 
     def subscribe(self, listener: Listener) -> None:
         self.steps.listeners.append(listener)
+
+    def on_tournament(self, hooks: TournamentHooks) -> None:
+        """Who gives tournament tables their stakes and counts their hands."""
+        self.play.tournament = hooks
+
+    async def open_tournament_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        variant: str,
+        tournament_id: int,
+        seats: list[SeatState],
+        *,
+        button: int | None = None,
+        turn_timeout: float | None = None,
+    ) -> TableView:
+        return await self.seating.open_tournament_table(
+            guild_id, channel_id, variant, tournament_id, seats, button, turn_timeout
+        )
 
     def on_bot_turn(self, schedule: Callable[[BotTurn], None]) -> None:
         """Who moves the computer players: called by the post-step hook when one is to act."""

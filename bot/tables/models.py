@@ -58,6 +58,7 @@ class Code(StrEnum):
     NO_CHOICE_NOW = "no_choice_now"  # dealer's choice: nothing to choose now
     NOT_CHOOSER = "not_chooser"  # chooser, name: whose choice it is
     CHOICE_PENDING = "choice_pending"  # chooser, name, deadline: no deal before the choice
+    TOURNAMENT_TABLE = "tournament_table"  # a tournament's table: seats come from registering
 
 
 class Refused(Exception):

@@ -88,6 +88,11 @@ class Moderation:
             if seat is None:
                 raise Refused(Code.KICK_NOT_SEATED)
             who = {"user_id": seat.user_id, "name": seat.name}
+            if table.tournament_id is not None:  # a tournament's player is away, never gone
+                seat.sitting_out = True
+                await self.store.save_seats(table.channel_id, seat_rows(table.seats))
+                step.emit(TableEvent(EventKind.SITOUT, table.view(), who))
+                return False
             if table.in_hand(user_id):
                 seat.leaving = True
                 table.kicked.add(user_id)

@@ -35,6 +35,7 @@ from bot.storage.rows import KEEP, SeatRow
 from .models import ActionResult, Code, EventKind, Refused, SeatState, Skip, TableEvent, TableView
 from .steps import Steps
 from .table import Table, describe_action, rotated_settings, seat_rows
+from .tournament_mode import TournamentHooks
 
 log = logging.getLogger(__name__)
 SMALLEST_MINIMUM = min(v.table_minimum for v in VARIANTS.values())
@@ -45,6 +46,7 @@ class Play:
         self.steps = steps
         self.store = steps.store
         self.starting_grant = starting_grant
+        self.tournament: TournamentHooks | None = None  # tournament tables' chips and stakes
 
     # ----- dealing ----------------------------------------------------------
 
@@ -77,7 +79,10 @@ class Play:
         rng.shuffle(deck)
         seats = [(str(s.user_id), available) for s, available in players]
         dealer_index = [s.seat for s, _ in players].index(dealer)
-        hand = Hand.start(game.id, seats, dealer_index, deck, rng=rng)
+        if table.tournament_id is None:
+            hand = Hand.start(game.id, seats, dealer_index, deck, rng=rng)
+        else:
+            hand = self._tournament_hand(table, seats, dealer_index, deck, rng, rng_state)
         minimum = table.minimum
         users = [s.user_id for s, _ in players]
         deadline = self.steps.clock() + table.settings.turn_timeout
@@ -120,11 +125,36 @@ class Play:
             EventKind.DEALT, table.view(), dealt, cards_changed=tuple(users), hand_id=hand_id
         )
 
+    def _tournament_hand(
+        self,
+        table: Table,
+        seats: list[tuple[str, int]],
+        dealer: int,
+        deck: list[int],
+        rng: random.Random,
+        rng_state: object,
+    ) -> Hand:
+        """A tournament table's hand, at its level's stakes (``TournamentHooks.header``)."""
+        try:
+            if self.tournament is None or table.tournament_id is None:
+                raise Refused(Code.TABLE_BUSY)  # its tournament is not restored yet
+            header = self.tournament.header(
+                table.tournament_id, table.variant.id, seats, dealer, deck
+            )
+        except Refused:
+            _set_rng_state(rng, rng_state)  # a refusal changes nothing, the rng neither
+            raise
+        return Hand(header, rng)
+
     async def _dealable(self, table: Table) -> tuple[list[tuple[SeatState, int]], list[Skip]]:
         minimum = table.minimum
         players: list[tuple[SeatState, int]] = []
         skipped: list[Skip] = []
         for seat in table.seats:
+            if table.tournament_id is not None:  # everyone with chips, away or not
+                if seat.stack:
+                    players.append((seat, seat.stack))
+                continue
             if seat.sitting_out:
                 skipped.append(Skip(seat.user_id, seat.name, "sitting_out"))
                 continue
@@ -288,12 +318,25 @@ class Play:
                 stack=stacks.get(str(s.user_id), s.stack),  # practice chips carry on
             )
             for s in table.seats
-            if not s.leaving
+            if not s.leaving and not (table.tournament_id and stacks.get(str(s.user_id)) == 0)
         ]
         if practice and not any(not s.bot and not s.sitting_out for s in staying):
             # no person plays on: the computer players stand up (they never play alone)
             staying = [s for s in staying if not s.bot]
         rows = seat_rows(staying) if staying != table.seats else None
+        if table.tournament_id is not None:
+            # counted first: a retry of the settlement counts it again, which is a no-op
+            if self.tournament is None:  # never settle a hand its tournament did not count
+                raise StorageError(f"hand #{hand_id}: its tournament's driver is not running")
+            users = table.hand_users
+            await self.tournament.settled(
+                table.tournament_id,
+                hand_id,
+                {users[s.player]: s.stack for s in hand.header.seats},
+                {users[p]: chips for p, chips in stacks.items()},
+                actions=len(hand.actions),
+                button=table.button,
+            )
         if not await self.store.finish_hand(hand_id, net, seats=rows):
             raise StorageError(f"hand #{hand_id} was already settled")  # reload: take the DB's
         result = public_view(hand)

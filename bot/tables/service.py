@@ -107,11 +107,42 @@ class Seating:
                 step.emit(TableEvent(EventKind.OPENED, table.view()))
             return table.view()
 
+    async def open_tournament_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        variant: str,
+        tournament_id: int,
+        seats: list[SeatState],
+        button: int | None,
+        turn_timeout: float | None,
+    ) -> TableView:
+        """Open a tournament's table with its players seated and their stacks (one step);
+        it deals by itself (auto-deal) and takes nobody else."""
+        v = VARIANTS[variant]
+        async with self._opening:
+            if channel_id in self.steps.tables:
+                raise Refused(Code.TABLE_EXISTS, variant=self.steps.tables[channel_id].variant.id)
+            if not await self._claim(guild_id):
+                raise Refused(Code.GUILD_ELSEWHERE)
+            timeout = self.turn_timeout if turn_timeout is None else turn_timeout
+            settings = TableSettings(v.max_seats, timeout, True)
+            table = Table(channel_id, guild_id, v, settings, sorted(seats, key=lambda s: s.seat))
+            table.tournament_id, table.button = tournament_id, button
+            async with self.steps.step(table) as step:
+                await self.store.save_table(table_row(table))
+                await self._save_seats(table)
+                self.steps.tables[channel_id] = table
+                step.emit(TableEvent(EventKind.OPENED, table.view()))
+            return table.view()
+
     async def join(self, channel_id: int, user_id: int, name: str) -> Outcome:
         table = self.steps.table(channel_id)
         async with self.steps.step(table) as step:
             if table.closing:
                 raise Refused(Code.TABLE_CLOSING)
+            if table.tournament_id is not None:
+                raise Refused(Code.TOURNAMENT_TABLE)
             if user_id in table.kicked:
                 raise Refused(Code.KICKED_WAIT)
             seat = table.seat_of(user_id)
@@ -146,6 +177,11 @@ class Seating:
         table = self.steps.table(channel_id)
         async with self.steps.step(table) as step:
             seat = table.seated(user_id)
+            if table.tournament_id is not None:  # a tournament's player is away, never gone
+                seat.sitting_out = True
+                await self._save_seats(table)
+                step.emit(TableEvent(EventKind.SITOUT, table.view(), _who(seat)))
+                return Outcome(Done.SITTING_OUT, {"after_hand": False})
             if table.in_hand(user_id):
                 seat.leaving = True
                 await self._save_seats(table)

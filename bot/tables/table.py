@@ -57,6 +57,7 @@ class Table:
     # time an awaited dealer's choice runs out (memory only: a restart gives a fresh one)
     rotation: Rotation | None = None
     choice_deadline: float | None = None
+    tournament_id: int | None = None  # a tournament's table: its chips (tournament_mode.py)
 
     @property
     def minimum(self) -> int:
@@ -153,8 +154,9 @@ class Table:
 
     @property
     def practice(self) -> bool:
-        """A table with any computer player: its hands move no chips in the ledger."""
-        return any(s.bot for s in self.seats)
+        """A table with any computer player, or a tournament's: its hands move no chips in
+        the ledger (the seats' stacks are the table's own)."""
+        return self.tournament_id is not None or any(s.bot for s in self.seats)
 
     def humans(self) -> list[SeatState]:
         return [s for s in self.seats if not s.bot]
@@ -317,6 +319,7 @@ def controls_json(table: Table) -> dict[str, Any]:
         "opener": table.opener,
         "closing": table.closing,
         "kicked": sorted(table.kicked),
+        "tournament": table.tournament_id,
     }
     if table.rotation is not None:
         controls["rotation"] = table.rotation.to_json()
@@ -330,3 +333,4 @@ def restore_controls(table: Table, stored: dict[str, Any]) -> None:
     rotation = stored.get("rotation")
     table.rotation = Rotation.from_json(rotation) if rotation else None
     table.show_next_game()  # a live hand resumed later is its own game (``Steps.resume``)
+    table.tournament_id = stored.get("tournament")

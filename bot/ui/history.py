@@ -6,6 +6,7 @@ from bot.engine import Hand
 from bot.engine.record import parse_record
 from bot.render.text import cards_text
 from bot.storage.rows import HandSummary
+from bot.tournaments.structures import level_number
 
 from .catalog import t
 from .text import game
@@ -31,7 +32,10 @@ def summarize(summary: HandSummary, user_id: int, now: float) -> str:
     )
     if summary.cancelled:
         line += " · " + t("history.cancelled")
-    if summary.practice:
+    if summary.tournament_id is not None:  # a Sit & Go's hand, at its level's stakes
+        level = level_number(summary.variant, summary.record.get("stakes"))
+        line += " · " + t("history.sng", id=summary.tournament_id, level=level or "?")
+    elif summary.practice:
         line += " · " + t("history.practice")
     if key in hand.players:
         seat = hand.seat_of(key)

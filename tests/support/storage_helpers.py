@@ -38,10 +38,10 @@ def audit(path: Target) -> None:
     db = open_reader(path)
     try:
         accounts = db.execute(
-            "SELECT guild_id, user_id, balance, granted, refilled, net_won, hands_played, held "
-            "FROM accounts"
+            "SELECT guild_id, user_id, balance, granted, refilled, net_won, hands_played, held, "
+            "tournament_net FROM accounts"
         ).fetchall()
-        for guild, user, balance, granted, refilled, net_won, played, kept in accounts:
+        for guild, user, balance, granted, refilled, net_won, played, kept, sng in accounts:
             sums = dict(
                 db.execute(
                     "SELECT kind, SUM(amount) FROM ledger l JOIN people p USING (person_id) "
@@ -61,7 +61,8 @@ def audit(path: Target) -> None:
                 "WHERE p.guild_id=? AND p.user_id=? AND h.status='live'",
                 (guild, user),
             ).fetchone()[0]
-            assert balance == granted + refilled + net_won
+            assert balance == granted + refilled + net_won + sng  # sng: Sit & Go fees, prizes
+            assert sng == sum(sums.get(k, 0) for k in ("sng_fee", "sng_refund", "sng_prize"))
             assert granted == sums.get("grant", 0)
             assert refilled == sums.get("refill", 0)
             assert net_won == sums.get("hand", 0)

@@ -1,0 +1,43 @@
+"""The tournament table mode's seam: what a tournament gives the tables it plays on.
+
+A table with a ``tournament_id`` takes its chips from the tournament, not the
+players' server accounts: its stacks are the seats' own (stored with them, as a
+practice table's), every player with chips is dealt in (away or not: the timer acts
+for them), each hand's header comes from ``header`` (the level's stakes and
+``"allin": true``, RULES.md section 8), the ledger is never touched, and
+``settled`` counts each finished hand for the tournament inside the hand's step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Protocol
+
+from bot.engine.cards import Card
+from bot.engine.record import HandRecord
+
+
+class TournamentHooks(Protocol):
+    def header(
+        self,
+        tournament_id: int,
+        variant_id: str,
+        seats: Sequence[tuple[str, int]],
+        dealer: int,
+        deck: Sequence[Card],
+    ) -> HandRecord:
+        """The header of the tournament's next hand, at its current level."""
+        ...
+
+    async def settled(
+        self,
+        tournament_id: int,
+        hand_id: int,
+        started: Mapping[int, int],
+        after: Mapping[int, int],
+        *,
+        actions: int,
+        button: int | None,
+    ) -> None:
+        """Count a finished hand: its players' stacks (user id -> chips) before and after."""
+        ...

@@ -1,0 +1,1 @@
+"""Sit & Go tournaments: structures, payouts, the level clock and the lifecycle service."""
