@@ -202,3 +202,35 @@ def test_imports_between_test_modules():
     assert ("tests.app.test_metrics", "tests.app.test_startup") in found  # the walk sees them
     assert sorted(found - TEST_IMPORTS_LEFT) == []
     assert sorted(TEST_IMPORTS_LEFT - found) == []  # one moved: drop it from the list
+
+
+def test_no_import_circle_in_bot_or_cogs():
+    """No module reaches itself through imports, counting lazy and TYPE_CHECKING ones (the
+    opponents' observation <-> profiles circle is gone, issue 35 item 7)."""
+    files = modules()
+    edges = {
+        # a module's import of its own package stands for the submodule it names (``from .
+        # import x``): not an edge to the package's __init__
+        name: {
+            target
+            for target, _ in imports(path, name)
+            if target in files and not name.startswith(target + ".")
+        }
+        - {name}
+        for name, path in files.items()
+    }
+    assert "bot.opponents.profiles" in edges["bot.opponents.observation"]  # the walk sees it
+    circles = []
+    for start in sorted(edges):
+        stack, seen = [(start, [start])], set()
+        while stack:
+            node, trail = stack.pop()
+            for nxt in sorted(edges[node]):
+                if nxt == start:
+                    circles.append(" -> ".join([*trail, start]))
+                    stack = []
+                    break
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append((nxt, [*trail, nxt]))
+    assert circles == []
