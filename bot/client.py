@@ -31,7 +31,8 @@ from bot.tournaments.service import TournamentService
 from bot.ui.app import App
 from bot.ui.budget import Budget, default_share
 from bot.ui.catalog import t
-from bot.ui.components import DiscardSelect, TableButton, done_with
+from bot.ui.components import DiscardSelect, TableButton
+from bot.ui.cycles import done_with
 from bot.ui.export import ExportButton
 from bot.ui.handlers import TableController, apologize, refuse, reply
 from bot.ui.limits import RateLimiter, wait_seconds
@@ -236,7 +237,7 @@ class PokerBot(commands.Bot):
         )
         await apologize(interaction)
 
-    async def on_error(self, event_method: str, /, *args, **kwargs) -> None:
+    async def on_error(self, event_method: str, /, *args: Any, **kwargs: Any) -> None:
         log.exception("unhandled error in %s", event_method)
 
 

@@ -15,7 +15,8 @@ from discord.ext import commands
 
 from bot.engine import VARIANTS
 from bot.opponents import LEVELS
-from bot.tables.guild_settings import GuildSettings, GuildSettingsBook, allows_channel
+from bot.storage.rows import GuildSettings
+from bot.tables.guild_settings import GuildSettingsBook, allows_channel
 from bot.tables.manager import TIMEOUT_RANGE, TableManager
 from bot.tables.models import Outcome, Refused
 from bot.ui import handlers, practice
@@ -310,7 +311,7 @@ class TableCog(commands.GroupCog, group_name="table"):
     async def fold(self, interaction: discord.Interaction) -> None:
         await self._act(interaction, "fold")
 
-    async def _act(self, interaction: discord.Interaction, action: str, **kwargs) -> None:
+    async def _act(self, interaction: discord.Interaction, action: str, **kwargs: Any) -> None:
         if (ch := await self._here(interaction)) is not None:
             await handlers.act(interaction, ch, action, **kwargs)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -14,6 +14,7 @@ from bot.tables.models import Refused
 from bot.ui import i18n
 from bot.ui.answering import Ack, acknowledge
 from bot.ui.catalog import t
+from bot.ui.choices import Game
 from bot.ui.handlers import answer_first, refuse, reply
 from bot.ui.history import summarize
 from bot.ui.limits import cooldown
@@ -23,9 +24,6 @@ from bot.ui.text import game as game_name
 
 if TYPE_CHECKING:
     from bot.client import PokerBot
-
-
-Game = Literal["a6-draw", "a5-draw", "a5-triple", "abyssinia"]
 
 
 class General(commands.Cog):

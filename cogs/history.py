@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot.ui import i18n
 from bot.ui.catalog import t
+from bot.ui.choices import Game
 from bot.ui.export import DEFAULT_HANDS, MAX_HANDS, send_player_export, server_export
 from bot.ui.handlers import answer_first, reply
 from bot.ui.limits import cooldown
@@ -19,9 +20,6 @@ from bot.ui.stats_view import stats_chart, stats_embed
 
 if TYPE_CHECKING:
     from bot.client import PokerBot
-
-
-Game = Literal["a6-draw", "a5-draw", "a5-triple", "abyssinia"]
 
 
 class HistoryCog(commands.Cog):

@@ -15,7 +15,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine import VARIANTS
-from bot.tables.guild_settings import GuildSettings, allows_channel
+from bot.storage.rows import GuildSettings
+from bot.tables.guild_settings import allows_channel
 from bot.tables.manager import TIMEOUT_RANGE, TableManager
 from bot.tables.models import Code, Refused
 from bot.tables.rotation import EVERY_RANGE

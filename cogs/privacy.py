@@ -8,8 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.storage.server_store import PlayerInHand
-from bot.storage.store import UnknownAccount
+from bot.storage.errors import PlayerInHand, UnknownAccount
 from bot.ui import i18n
 from bot.ui.answering import Ack, Answered
 from bot.ui.app import app_of

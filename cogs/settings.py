@@ -7,27 +7,22 @@ are stored first, then used at once by every command (no restart).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.tables.guild_settings import (
-    BadSetting,
-    GuildSettings,
-    GuildSettingsBook,
-)
+from bot.storage.rows import GuildSettings
+from bot.tables.guild_settings import BadSetting, GuildSettingsBook
 from bot.ui.catalog import t
+from bot.ui.choices import Language, OpenBy
 from bot.ui.handlers import reply
 from bot.ui.moderation import is_moderator
 
 if TYPE_CHECKING:
     from bot.client import PokerBot
-
-
-Language = Literal["auto", "en-US", "pt-BR", "vi"]
-OpenBy = Literal["anyone", "moderators"]
 
 
 def channels_text(settings: GuildSettings) -> str:
@@ -98,7 +93,9 @@ class SettingsCog(
         name, value = settings_fields(self.book, settings, str(interaction.guild_locale))[index]
         return t("settings.changed", name=name, value=value)
 
-    async def _change(self, interaction: discord.Interaction, change, index: int) -> None:
+    async def _change(
+        self, interaction: discord.Interaction, change: Awaitable[GuildSettings], index: int
+    ) -> None:
         """Apply one change; acknowledge it with the new value, or say what is allowed."""
         try:
             settings = await change

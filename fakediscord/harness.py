@@ -894,7 +894,7 @@ class DiscordHarness(FakeDiscord):
         /,
         **options: Any,
     ) -> Reply:
-        """Invoke ``/command`` (e.g. ``"poker start"``) with typed options, like a user would."""
+        """Invoke ``/command`` (e.g. ``"a5-draw join"``) with typed options, like a user would."""
         data = self._command_data(channel_id, command, options, focused=None)
         payload, reply = self._interaction_payload(2, user, channel_id, data)
         return await self._dispatch(payload, reply, expect_response=True)

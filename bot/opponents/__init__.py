@@ -5,8 +5,9 @@ view and the public history) and returns an engine ``Action``.
 """
 
 from . import lowball, ranges
+from .actions import PublicAction
 from .advice import Advice, Review, advise, review
-from .observation import Observation, PublicAction, observe, public_history
+from .observation import Observation, observe, public_history
 from .profiles import Profile, Tendency, record, tendency
 from .strategies import BASELINES, KINDS, LEVELS, Strategy
 

@@ -12,22 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from bot.engine import Decision, Hand, PublicView, seat_view
 from bot.engine.cards import Card
 
-if TYPE_CHECKING:
-    from .profiles import Profile
-
-
-@dataclass(frozen=True)
-class PublicAction:
-    player: str
-    action: str
-    drew: int | None = None  # discard: how many cards were thrown (public)
-    cards: tuple[Card, ...] | None = None  # discard: the cards, only for the observer's own
-    source: str | None = None  # buy: left, right or blind
+from .actions import PublicAction
+from .profiles import Profile
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,8 @@ from dataclasses import dataclass, replace
 
 from bot.engine.cards import Card
 
+from .actions import PublicAction
 from .lowball import PAT_TOP, top
-from .observation import PublicAction
 
 # A sound fixed-limit player's rates, and how many actions the prior weighs.
 PRIOR_AGGRESSION = 0.3  # bets and raises among betting actions

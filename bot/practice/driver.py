@@ -30,7 +30,7 @@ from bot.engine.cards import format_cards
 from bot.metrics import METRICS
 from bot.opponents import Profile, PublicAction, Strategy, record
 from bot.tables import supervise
-from bot.tables.models import Refused, TableEvent
+from bot.tables.models import EventKind, Refused, TableEvent
 from bot.tables.steps import BotTurn
 
 if TYPE_CHECKING:
@@ -63,17 +63,23 @@ class PracticeDriver:
         """Count a table's public event into its profiles (a listener: never waits)."""
         channel = event.view.channel_id
         move = event.move
-        if event.kind in ("action", "timeout") and move is not None:
+        if event.kind in (EventKind.ACTION, EventKind.TIMEOUT) and move is not None:
             drew = move.count if move.action == "discard" else None
             action = PublicAction(move.player, move.action, drew=drew, source=move.source)
             self._moves.setdefault(channel, []).append(action)
-        elif event.kind == "dealt":
+        elif event.kind == EventKind.DEALT:
             self._moves[channel] = []
-        elif event.kind == "finished":
+        elif event.kind == EventKind.FINISHED:
             shown = event.result.shown if event.result is not None else None
             moves = self._moves.pop(channel, [])
             self._profiles[channel] = record(self.profiles(channel), moves, shown)
-        elif event.kind in ("seated", "left", "kicked", "closed", "refreshed"):
+        elif event.kind in (
+            EventKind.SEATED,
+            EventKind.LEFT,
+            EventKind.KICKED,
+            EventKind.CLOSED,
+            EventKind.REFRESHED,
+        ):
             # New faces, or a reload that may have missed actions: start over.
             self._profiles.pop(channel, None)
             self._moves.pop(channel, None)

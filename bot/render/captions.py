@@ -21,6 +21,7 @@ from .palette import (
     TEXT,
     TEXT_DIM,
     TEXT_MARGIN,
+    Colour,
 )
 
 
@@ -62,7 +63,7 @@ ROBOT = "🤖"
 _ROBOT_W = 20  # the robot's width and the space after it, in logical pixels at 20 px text
 
 
-def _draw_robot(d: ImageDraw.ImageDraw, x: float, ymid: float, px: int, fill) -> None:
+def _draw_robot(d: ImageDraw.ImageDraw, x: float, ymid: float, px: int, fill: Colour) -> None:
     """A robot's head (antenna, square face, two eyes) ``px`` high, its left edge at ``x``."""
     s, k = 1.1 * px * SS, SS
     left, top = x * k, ymid * k - 0.5 * s

@@ -26,6 +26,7 @@ from .palette import (
     RED,
     SS,
     TEXT_DIM,
+    Colour,
     canvas,
     reduced,
 )
@@ -96,7 +97,7 @@ def _stem(cx: float, top: float, bottom: float, s: float) -> list[tuple[float, f
 
 
 def _draw_suit(
-    draw: ImageDraw.ImageDraw, suit: str, cx: float, cy: float, size: float, fill
+    draw: ImageDraw.ImageDraw, suit: str, cx: float, cy: float, size: float, fill: Colour
 ) -> None:
     """Draw a suit pip of height ``size`` centred on (cx, cy), in canvas pixels."""
     s = size
@@ -133,7 +134,7 @@ def _suit_colour(suit: str) -> tuple[int, int, int]:
     return RED if suit in "hd" else BLACK
 
 
-def _blank_card(w: int, h: int, fill, outline) -> Image.Image:
+def _blank_card(w: int, h: int, fill: Colour, outline: Colour) -> Image.Image:
     img = Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
     d.rounded_rectangle(
@@ -240,7 +241,7 @@ def _shadow(canvas: Image.Image, x: float, y: float, card: Image.Image) -> None:
     canvas.alpha_composite(shadow, (round(x * SS) + off, round(y * SS) + off))
 
 
-def place(canvas: Image.Image, x: float, y: float, card: Image.Image, shadow=True) -> None:
+def place(canvas: Image.Image, x: float, y: float, card: Image.Image, shadow: bool = True) -> None:
     """Paste a supersampled card at logical (x, y), on its shadow unless ``shadow`` is False."""
     if shadow:
         _shadow(canvas, x, y, card)

@@ -17,7 +17,7 @@ from importlib import resources
 
 from PIL import Image, ImageDraw, ImageFont
 
-from .palette import SS
+from .palette import SS, Colour
 
 FONT_DIR = resources.files(__package__) / "fonts"
 FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
@@ -73,11 +73,11 @@ def safe_text(text: str) -> str:
     return "".join(out)
 
 
-def text_width(text: str, font) -> float:
-    return font.getlength(text)
+def text_width(text: str, font: ImageFont.FreeTypeFont) -> float:
+    return float(font.getlength(text))
 
 
-def fit_text(text: str, font, max_width: float) -> str:
+def fit_text(text: str, font: ImageFont.FreeTypeFont, max_width: float) -> str:
     """Shorten ``text`` with an ellipsis until it fits ``max_width``."""
     if text_width(text, font) <= max_width:
         return text
@@ -91,7 +91,7 @@ def draw_text(
     xy: tuple[float, float],
     text: str,
     px: int,
-    fill,
+    fill: Colour,
     anchor: str = "la",
     bold: bool = False,
     max_width: float | None = None,
@@ -105,7 +105,7 @@ def draw_text(
 
 
 def draw_squeezed(
-    img: Image.Image, cx: float, top: float, text: str, px: int, fill, max_width: float
+    img: Image.Image, cx: float, top: float, text: str, px: int, fill: Colour, max_width: float
 ) -> None:
     """Bold text centred on ``cx`` below ``top``, squeezed sideways to ``max_width``."""
     font = font_at(px * SS, bold=True)

@@ -10,6 +10,9 @@ from PIL import Image
 
 SS = 3  # supersampling factor
 
+# A colour as Pillow takes it: RGB, or RGBA with its alpha.
+Colour = tuple[int, ...]
+
 FELT = (22, 94, 58)
 FELT_DARK = (16, 72, 44)
 CARD_WHITE = (252, 252, 248)

@@ -159,7 +159,7 @@ def _nice_step(raw: float) -> float:
     if raw <= 0:
         return 1
     power = 10 ** math.floor(math.log10(raw))
-    return next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+    return float(next(m * power for m in (1, 2, 5, 10) if m * power >= raw))
 
 
 # Replays and charts have their own thread, so they never queue behind a table's board.
@@ -176,7 +176,7 @@ async def render_replay_async(
     labels: BoardLabels | None = None,
 ) -> bytes:
     key = (title, pot, tuple(rows), None if market is None else tuple(market), labels)
-    return await _REPLAYS.get(key, lambda: render_replay(*key))  # type: ignore[arg-type]
+    return await _REPLAYS.get(key, lambda: render_replay(title, pot, rows, market, labels))
 
 
 async def render_chart_async(points: Sequence[tuple[int, int]], labels: ChartLabels) -> bytes:

@@ -1,20 +1,10 @@
 """Durable state of the bot (SQLite, or PostgreSQL by URL): ``api.Storage`` is the API,
-``store.Store`` implements it on both backends over the repositories of this package."""
+``store.Store`` implements it on both backends over the repositories of this package.
+
+The errors are imported from ``bot.storage.errors``, the one module that defines them;
+this package re-exports its front door: ``Store``, ``Storage``, the row types, the migrations."""
 
 from bot.storage.api import Storage
-from bot.storage.errors import (
-    BadSettlement,
-    HandNotLive,
-    InsufficientChips,
-    OutOfSequence,
-    PlayerInHand,
-    RefillRefused,
-    StorageError,
-    TableHasLiveHand,
-    UnknownAccount,
-    UnknownHand,
-    UnknownTable,
-)
 from bot.storage.migrations import MIGRATIONS
 from bot.storage.rows import (
     Account,
@@ -32,25 +22,14 @@ from bot.storage.store import Store
 __all__ = [
     "MIGRATIONS",
     "Account",
-    "BadSettlement",
     "GuildSettings",
-    "HandNotLive",
     "HandSummary",
-    "InsufficientChips",
     "LeaderboardRow",
     "LiveHand",
-    "OutOfSequence",
     "PlayerData",
-    "PlayerInHand",
-    "RefillRefused",
     "SeatRow",
     "Storage",
-    "StorageError",
     "Store",
-    "TableHasLiveHand",
     "TableRow",
-    "UnknownAccount",
-    "UnknownHand",
-    "UnknownTable",
     "open_database",
 ]

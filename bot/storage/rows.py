@@ -5,14 +5,16 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, get_args
 
 from bot.storage.connection import Row
 
 KEEP: Any = object()  # "leave the stored value (deadline, button) as it is"
 
-OPEN_BY = ("anyone", "moderators")
-LANGUAGES = ("auto", "en-US", "pt-BR", "vi")  # auto: the server's own locale
+OpenBy = Literal["anyone", "moderators"]
+Language = Literal["auto", "en-US", "pt-BR", "vi"]  # auto: the server's own locale
+OPEN_BY: tuple[OpenBy, ...] = get_args(OpenBy)
+LANGUAGES: tuple[Language, ...] = get_args(Language)
 DELETED_NAME = "deleted player"  # the accounts row that keeps an erased player's chips adding up
 
 

@@ -24,18 +24,6 @@ from typing import Any
 from bot.storage.backend import Connection, Timeouts, open_connection
 from bot.storage.database import Clock, Database, one
 from bot.storage.dm_channels import DmChannel, DmChannels
-from bot.storage.errors import (
-    BadSettlement,
-    HandNotLive,
-    InsufficientChips,
-    OutOfSequence,
-    PlayerInHand,
-    RefillRefused,
-    StorageError,
-    UnknownAccount,
-    UnknownHand,
-    UnknownTable,
-)
 from bot.storage.exports import Exports
 from bot.storage.hands import Hands
 from bot.storage.history import History
@@ -60,27 +48,6 @@ from bot.storage.tables import Tables
 from bot.storage.tournaments import Tournaments
 
 log = logging.getLogger(__name__)
-
-__all__ = [  # the names code above the storage layer imports from here
-    "KEEP",
-    "Account",
-    "BadSettlement",
-    "HandNotLive",
-    "HandSummary",
-    "InsufficientChips",
-    "LeaderboardRow",
-    "LiveHand",
-    "OutOfSequence",
-    "PlayerInHand",
-    "RefillRefused",
-    "SeatRow",
-    "StorageError",
-    "Store",
-    "TableRow",
-    "UnknownAccount",
-    "UnknownHand",
-    "UnknownTable",
-]
 
 
 class Store:

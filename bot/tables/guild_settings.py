@@ -18,15 +18,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.storage.api import Storage
-from bot.storage.server_store import LANGUAGES, OPEN_BY, GuildSettings
+from bot.storage.rows import LANGUAGES, OPEN_BY, GuildSettings
 
 __all__ = [
-    "LANGUAGES",
-    "OPEN_BY",
     "IDLE_HOURS",
     "TURN_TIME",
     "BadSetting",
-    "GuildSettings",
     "GuildSettingsBook",
     "allows_channel",
 ]

@@ -28,9 +28,9 @@ from bot.practice import coach
 from bot.practice.coach import PracticeReview
 from bot.storage.api import Storage
 from bot.storage.dm_channels import DmChannel
-from bot.storage.server_store import PlayerData
+from bot.storage.errors import RefillRefused
+from bot.storage.rows import Account, HandSummary, PlayerData
 from bot.storage.shards import Shards
-from bot.storage.store import Account, HandSummary, RefillRefused
 
 from .deadlines import RETRY_DELAYS, Deadlines
 from .mixed import Mixing

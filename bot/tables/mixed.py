@@ -15,7 +15,7 @@ import contextlib
 import logging
 from collections.abc import Callable, Sequence
 
-from .models import Code, Refused, TableEvent, TableView
+from .models import Code, EventKind, Refused, TableEvent, TableView
 from .rotation import Rotation
 from .service import Seating
 from .steps import Steps
@@ -162,7 +162,7 @@ class Mixing:
         timeout: bool = False,
     ) -> TableEvent:
         params = {"user_id": user_id, "name": name, "game": game, "timeout": timeout}
-        return TableEvent("chosen", table.view(), params)
+        return TableEvent(EventKind.CHOSEN, table.view(), params)
 
     def _after_choice(self, table: Table) -> None:
         if self._then is not None and self.steps.tables.get(table.channel_id) is table:

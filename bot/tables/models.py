@@ -176,35 +176,59 @@ class Move:
     timeout: bool = False  # the turn timer acted
 
 
+class EventKind(StrEnum):
+    """What happened at a table: the kinds of ``TableEvent`` (each equals its string)."""
+
+    OPENED = "opened"
+    SEATED = "seated"
+    LEFT = "left"
+    SITOUT = "sitout"
+    BACK = "back"
+    DEALT = "dealt"
+    ACTION = "action"
+    TIMEOUT = "timeout"
+    FINISHED = "finished"
+    CLOSING = "closing"
+    CLOSED = "closed"
+    KICKED = "kicked"
+    REFRESHED = "refreshed"
+    CHOSEN = "chosen"
+
+
 @dataclass(frozen=True)
 class TableEvent:
     """Something happened at a table; the Discord layer re-renders from ``view``.
 
     ``kind`` and its ``params``:
-      opened   {}
-      seated   user_id, name, seat (1-based)
-      left     user_id, name
-      sitout   user_id, name
-      back     user_id, name
-      dealt    players: tuple of names dealt in, skipped: tuple[Skip, ...]
-      action   (``move``)
-      timeout  (``move``, with move.timeout)
-      finished {} (``result`` and ``hand_id``)
-      closing  {} (closes when the hand in play ends; ``view.closing``)
-      closed   gone: the table's thread or channel is gone; idle: closed for want of play
-               (``view.closed``;
-               ``hand_id``: the hand cancelled by a forced close, else None)
-      kicked   user_id, name (a moderator removed them; ``view`` shows if they still play)
-      refreshed {} (the table was reloaded from the database: show ``view`` as it is)
+      OPENED    {}
+      SEATED    user_id, name, seat (1-based)
+      LEFT      user_id, name
+      SITOUT    user_id, name
+      BACK      user_id, name
+      DEALT     players: tuple of names dealt in, skipped: tuple[Skip, ...]
+      ACTION    (``move``)
+      TIMEOUT   (``move``, with move.timeout)
+      FINISHED  {} (``result`` and ``hand_id``)
+      CLOSING   {} (closes when the hand in play ends; ``view.closing``)
+      CLOSED    gone: the table's thread or channel is gone; idle: closed for want of play
+                (``view.closed``;
+                ``hand_id``: the hand cancelled by a forced close, else None)
+      KICKED    user_id, name (a moderator removed them; ``view`` shows if they still play)
+      REFRESHED {} (the table was reloaded from the database: show ``view`` as it is)
+      CHOSEN    user_id, name, game, timeout (a mixed table's next game was chosen)
     """
 
-    kind: str
+    kind: EventKind
     view: TableView
     params: dict[str, Any] = field(default_factory=dict)
     move: Move | None = None
     cards_changed: tuple[int, ...] = ()  # users whose own cards changed (send them their hand)
-    result: PublicView | None = None  # the finished hand, when kind == "finished"
+    result: PublicView | None = None  # the finished hand, when kind is FINISHED
     hand_id: int | None = None
+
+    def __post_init__(self) -> None:
+        # A kind given as its string becomes the enum; a misspelt kind fails here, loudly.
+        object.__setattr__(self, "kind", EventKind(self.kind))
 
 
 @dataclass(frozen=True)

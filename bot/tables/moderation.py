@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 
-from .models import Code, Refused, TableEvent
+from .models import Code, EventKind, Refused, TableEvent
 from .play import Play
 from .service import Seating
 from .steps import Steps
@@ -69,7 +69,7 @@ class Moderation:
                 if not table.closing:
                     table.closing = True
                     await self.store.save_table(table_row(table))
-                step.emit(TableEvent("closing", table.view(), hand_id=table.hand_id))
+                step.emit(TableEvent(EventKind.CLOSING, table.view(), hand_id=table.hand_id))
                 return False
             closed = await self.play.close_now(table, cancel=playing, gone=gone)
             if idle:
@@ -91,19 +91,19 @@ class Moderation:
             if table.tournament_id is not None:  # a tournament's player is away, never gone
                 seat.sitting_out = True
                 await self.store.save_seats(table.channel_id, seat_rows(table.seats))
-                step.emit(TableEvent("sitout", table.view(), who))
+                step.emit(TableEvent(EventKind.SITOUT, table.view(), who))
                 return False
             if table.in_hand(user_id):
                 seat.leaving = True
                 table.kicked.add(user_id)
                 # the seat (leaving) and the table row (who is kicked): one transaction
                 await self.store.save_table(table_row(table), seats=seat_rows(table.seats))
-                step.emit(TableEvent("kicked", table.view(), who, hand_id=table.hand_id))
+                step.emit(TableEvent(EventKind.KICKED, table.view(), who, hand_id=table.hand_id))
                 step.emit(*await self.play.act_for_kicked(table))
                 return False
             table.unseat(seat)
             await self.store.save_seats(
                 table.channel_id, seat_rows(table.seats), generation=table.generation
             )
-            step.emit(TableEvent("kicked", table.view(), who))
+            step.emit(TableEvent(EventKind.KICKED, table.view(), who))
         return True

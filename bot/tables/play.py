@@ -29,9 +29,10 @@ from bot.engine import (
     seat_view,
 )
 from bot.engine.cards import FULL_DECK, format_cards
-from bot.storage.store import KEEP, InsufficientChips, SeatRow, StorageError
+from bot.storage.errors import InsufficientChips, StorageError
+from bot.storage.rows import KEEP, SeatRow
 
-from .models import ActionResult, Code, Refused, SeatState, Skip, TableEvent, TableView
+from .models import ActionResult, Code, EventKind, Refused, SeatState, Skip, TableEvent, TableView
 from .steps import Steps
 from .table import Table, describe_action, rotated_settings, seat_rows
 from .tournament_mode import TournamentHooks
@@ -120,7 +121,9 @@ class Play:
         table.hand_names = {str(s.user_id): s.name for s, _ in players}
         table.deadline = deadline
         dealt = {"players": tuple(s.name for s, _ in players), "skipped": tuple(skipped)}
-        return TableEvent("dealt", table.view(), dealt, cards_changed=tuple(users), hand_id=hand_id)
+        return TableEvent(
+            EventKind.DEALT, table.view(), dealt, cards_changed=tuple(users), hand_id=hand_id
+        )
 
     def _tournament_hand(
         self,
@@ -247,7 +250,7 @@ class Play:
             seats=seats,
         )
         table.deadline = deadline
-        kind = "timeout" if timeout else "action"
+        kind = EventKind.TIMEOUT if timeout else EventKind.ACTION
         public = describe_action(move, table.names(), hand, timeout=timeout)
         changed = (table.hand_users[move.player],) if move.action == "discard" else ()
         events = [
@@ -345,7 +348,7 @@ class Play:
         table.last_practice = (hand_id, level) if practice and level else None
         view = table.view()
         view = replace(view, names={**view.names, **names})
-        return TableEvent("finished", view, result=result, hand_id=hand_id)
+        return TableEvent(EventKind.FINISHED, view, result=result, hand_id=hand_id)
 
     async def close_now(self, table: Table, cancel: bool = False, gone: bool = False) -> TableEvent:
         """Close now: release every hold, free the seats, forget the table. ``cancel``
@@ -372,7 +375,7 @@ class Play:
         table.seats, table.kicked, table.closing = [], set(), False
         if self.steps.tables.get(table.channel_id) is table:
             del self.steps.tables[table.channel_id]
-        return TableEvent("closed", view, {"gone": gone}, hand_id=hand_id)
+        return TableEvent(EventKind.CLOSED, view, {"gone": gone}, hand_id=hand_id)
 
 
 def _already(hand: Hand, key: str, turn: int | None) -> dict[str, str]:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import contextlib
 
-from bot.storage.server_store import PlayerInHand
+from bot.storage.errors import PlayerInHand
 
-from .models import Code, Refused, TableEvent
+from .models import Code, EventKind, Refused, TableEvent
 from .steps import Step, Steps
 
 
@@ -54,5 +54,5 @@ class Privacy:
                 seat = step.table.seat_of(user_id)
                 if seat is not None:
                     step.table.unseat(seat)  # the store stood the computer players up too
-                    step.emit(TableEvent("left", step.table.view()))  # erased: no name
+                    step.emit(TableEvent(EventKind.LEFT, step.table.view()))  # erased: no name
         return anon

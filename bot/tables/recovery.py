@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import logging
 
+from bot.storage.rows import TableRow
 from bot.storage.shards import Shards
-from bot.storage.store import TableRow
 
 from . import supervise
 from .play import Play

@@ -13,7 +13,17 @@ from collections.abc import Awaitable, Callable
 from bot.engine import VARIANTS
 from bot.opponents import LEVELS
 
-from .models import Code, Done, Outcome, Refused, SeatState, TableEvent, TableSettings, TableView
+from .models import (
+    Code,
+    Done,
+    EventKind,
+    Outcome,
+    Refused,
+    SeatState,
+    TableEvent,
+    TableSettings,
+    TableView,
+)
 from .play import SMALLEST_MINIMUM, Play
 from .rotation import Rotation
 from .steps import Steps
@@ -94,7 +104,7 @@ class Seating:
             async with self.steps.step(table, opening=True) as step:
                 table.generation = await self.store.save_table(table_row(table))
                 self.steps.tables[channel_id] = table
-                step.emit(TableEvent("opened", table.view()))
+                step.emit(TableEvent(EventKind.OPENED, table.view()))
             return table.view()
 
     async def open_tournament_table(
@@ -123,7 +133,7 @@ class Seating:
                 table.generation = await self.store.save_table(table_row(table))
                 await self._save_seats(table)
                 self.steps.tables[channel_id] = table
-                step.emit(TableEvent("opened", table.view()))
+                step.emit(TableEvent(EventKind.OPENED, table.view()))
             return table.view()
 
     async def join(self, channel_id: int, user_id: int, name: str) -> Outcome:
@@ -152,7 +162,7 @@ class Seating:
             table.seats.sort(key=lambda s: s.seat)
             await self._save_seats(table)
             seated = {"user_id": user_id, "name": name, "seat": number + 1}
-            step.emit(TableEvent("seated", table.view(), seated))
+            step.emit(TableEvent(EventKind.SEATED, table.view(), seated))
         return Outcome(
             Done.SEATED,
             {
@@ -170,7 +180,7 @@ class Seating:
             if table.tournament_id is not None:  # a tournament's player is away, never gone
                 seat.sitting_out = True
                 await self._save_seats(table)
-                step.emit(TableEvent("sitout", table.view(), _who(seat)))
+                step.emit(TableEvent(EventKind.SITOUT, table.view(), _who(seat)))
                 return Outcome(Done.SITTING_OUT, {"after_hand": False})
             if table.in_hand(user_id):
                 seat.leaving = True
@@ -179,7 +189,7 @@ class Seating:
             table.unseat(seat)
             _stand_bots_if_no_person(table)
             await self._save_seats(table)
-            step.emit(TableEvent("left", table.view(), _who(seat)))
+            step.emit(TableEvent(EventKind.LEFT, table.view(), _who(seat)))
         return Outcome(Done.LEFT)
 
     async def sit_out(self, channel_id: int, user_id: int) -> Outcome:
@@ -192,7 +202,7 @@ class Seating:
             if table.hand is None:
                 _stand_bots_if_no_person(table)  # else when the hand ends
             await self._save_seats(table)
-            kind = "sitout" if seat.sitting_out else "back"
+            kind = EventKind.SITOUT if seat.sitting_out else EventKind.BACK
             step.emit(TableEvent(kind, table.view(), _who(seat)))
         if seat.sitting_out:
             return Outcome(Done.SITTING_OUT, {"after_hand": table.in_hand(user_id)})
@@ -221,7 +231,7 @@ class Seating:
             table.seats.sort(key=lambda s: s.seat)
             await self._save_seats(table)
             seated = {"user_id": bot_id, "name": name, "seat": number + 1}
-            step.emit(TableEvent("seated", table.view(), seated))
+            step.emit(TableEvent(EventKind.SEATED, table.view(), seated))
         return Outcome(Done.BOT_SEATED, {"name": name, "seat": number + 1, "level": level})
 
     async def remove_bot(self, channel_id: int, user_id: int) -> Outcome:
@@ -237,7 +247,7 @@ class Seating:
             bot = max(bots, key=lambda s: -s.user_id)  # the latest: ids count down
             table.seats.remove(bot)
             await self._save_seats(table)
-            step.emit(TableEvent("left", table.view(), _who(bot)))
+            step.emit(TableEvent(EventKind.LEFT, table.view(), _who(bot)))
         return Outcome(Done.BOT_LEFT, {"name": bot.name})
 
     # ----- helpers ------------------------------------------------------------

@@ -25,12 +25,12 @@ from bot.engine import Hand, seat_view
 from bot.engine.record import RecordError, parse_record
 from bot.metrics import METRICS
 from bot.storage.api import Storage
-from bot.storage.server_store import PlayerInHand
-from bot.storage.store import LiveHand
+from bot.storage.errors import PlayerInHand
+from bot.storage.rows import LiveHand
 
 from . import supervise
 from .deadlines import RETRY_DELAYS, Deadlines, Fire
-from .models import Code, Refused, SeatState, TableEvent
+from .models import Code, EventKind, Refused, SeatState, TableEvent
 from .outbox import Outbox, Outgoing
 from .table import Table, restore_controls, seats_of
 
@@ -146,7 +146,7 @@ class Steps:
         for event in events:
             self.emit(event)
         if refresh and not events and is_open:
-            self.emit(TableEvent("refreshed", table.view(), hand_id=table.hand_id))
+            self.emit(TableEvent(EventKind.REFRESHED, table.view(), hand_id=table.hand_id))
         if not is_open:
             return
         if events:

@@ -31,7 +31,7 @@ class Backoff:
     def failed(self) -> float:
         """Count a failure; the delay before the next try."""
         self.failures += 1
-        return min(self.most, self.first * 2 ** (self.failures - 1))
+        return min(self.most, self.first * 2.0 ** (self.failures - 1))
 
     def succeeded(self) -> None:
         self.failures = 0

@@ -9,10 +9,11 @@ from typing import Any
 
 from bot.engine import VARIANTS, Action, Hand, Variant, public_view
 from bot.opponents import LEVELS
-from bot.storage.store import SeatRow, TableRow
+from bot.storage.rows import SeatRow, TableRow
 
 from .models import (
     Code,
+    EventKind,
     MixedView,
     Move,
     Refused,
@@ -210,11 +211,11 @@ class Table:
         replay = Hand(record)  # the record holds the reshuffles: no shuffling needed
         players = tuple(view.name(p) for p in hand.players)
         dealt = {"players": players, "skipped": ()}
-        events = [TableEvent("dealt", view, dealt, hand_id=self.hand_id)]
+        events = [TableEvent(EventKind.DEALT, view, dealt, hand_id=self.hand_id)]
         for action in actions:
             replay.apply(action)
             move = describe_action(action, view.names, replay)
-            events.append(TableEvent("action", view, move=move))
+            events.append(TableEvent(EventKind.ACTION, view, move=move))
         return events
 
     def view(self) -> TableView:

@@ -23,7 +23,7 @@ from bot.engine.stakes import Stakes
 from bot.storage.tournaments import TournamentRow
 from bot.tables import supervise
 from bot.tables.manager import TableManager
-from bot.tables.models import Code, Refused, SeatState, TableEvent, TableView
+from bot.tables.models import Code, EventKind, Refused, SeatState, TableEvent, TableView
 from bot.tournaments.service import HandCounted, SngRefused, TournamentService
 
 log = logging.getLogger(__name__)
@@ -91,7 +91,7 @@ class TournamentDriver:
     def _saw(self, event: TableEvent) -> None:
         """A running tournament's table closed (a moderator, or its thread gone): the
         tournament is cancelled and every fee comes back."""
-        if event.kind != "closed":
+        if event.kind != EventKind.CLOSED:
             return
         for t in list(self._running.values()):
             if t.table_channel_id == event.view.channel_id:

@@ -21,13 +21,11 @@ from . import i18n
 from .answering import Ack, Answered
 from .catalog import t
 from .controller import controller_of
-from .cycles import done_with, let_go
 from .hands import card_name
 from .limits import allow_click
 from .mixed_menu import add_choice_menu
 
-__all__ = ["DiscardSelect", "TableButton", "discard_picker", "dms_retry", "done_with", "let_go",
-           "table_components"]  # fmt: skip
+__all__ = ["DiscardSelect", "TableButton", "discard_picker", "dms_retry", "table_components"]
 
 BUTTON_TEMPLATE = r"pk:(?P<channel>\d+):(?P<action>[a-z]+)(?::(?P<hand>\d+):(?P<turn>\d+))?"
 SELECT_TEMPLATE = r"pkd:(?P<channel>\d+):(?P<hand>\d+):(?P<turn>\d+)"

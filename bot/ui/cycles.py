@@ -4,7 +4,7 @@ Each object below would otherwise wait for a full garbage collection, which stop
 event loop while it walks the whole heap; at thousands of table edits a minute that is
 most of the loop's pauses (docs/benchmarks.md). Two of them touch discord.py internals:
 ``Interaction``'s cached slot ``_cs_response`` and ``File.close`` re-binding its buffer's
-``close``. ``tests/test_cycles.py`` fails the day discord.py renames or changes either,
+``close``. ``tests/ui/test_cycles.py`` fails the day discord.py renames or changes either,
 instead of the work-around silently doing nothing.
 """
 

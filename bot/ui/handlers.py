@@ -22,7 +22,8 @@ from .answering import Ack
 from .app import app_of
 from .catalog import t
 from .coaching import review_text
-from .components import discard_picker, dms_retry, let_go
+from .components import discard_picker, dms_retry
+from .cycles import let_go
 from .render import hand_embed
 from .text import cmd, move_line, outcome, refusal, where
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.engine import Hand
 from bot.engine.record import parse_record
 from bot.render.text import cards_text
-from bot.storage.store import HandSummary
+from bot.storage.rows import HandSummary
 from bot.tournaments.structures import level_number
 
 from .catalog import t

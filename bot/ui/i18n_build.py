@@ -90,7 +90,12 @@ async def command_strings() -> list[tuple[str, str]]:
     seen: dict[tuple[str, str], None] = {}
 
     class Recorder(app_commands.Translator):
-        async def translate(self, string, locale, context):  # type: ignore[override]
+        async def translate(
+            self,
+            string: app_commands.locale_str,
+            locale: discord.Locale,
+            context: app_commands.TranslationContextTypes,
+        ) -> str | None:
             game_group = context.location.name == "group_name" and string.message in VARIANTS
             if locale == discord.Locale.american_english and not game_group:
                 where = i18n.command_where(context.location.name, string.extras)
@@ -109,7 +114,7 @@ async def command_strings() -> list[tuple[str, str]]:
                     bot.tree.add_command(command)
     recorder = Recorder()
     for command in bot.tree.get_commands():
-        await command.get_translated_payload(bot.tree, recorder)  # type: ignore[arg-type]
+        await command.get_translated_payload(bot.tree, recorder)
     return list(seen)
 
 
@@ -206,7 +211,7 @@ def extract(all_sources: Iterable[Source], root: Path = ROOT) -> None:
         save(merged, locale, root)
 
 
-def _reshape(string, english, num_plurals: int):
+def _reshape(string: Any, english: str | tuple[str, ...], num_plurals: int) -> Any:
     """Keep a translation's forms when a message turns plural or back."""
     if isinstance(english, tuple):
         forms = list(string) if isinstance(string, list | tuple) else [string]
@@ -239,7 +244,7 @@ def _forms(message: Message) -> list[str]:
     return [str(f) for f in string] if isinstance(string, list | tuple) else [str(string)]
 
 
-def _mo_content(data: bytes) -> dict:
+def _mo_content(data: bytes) -> dict[tuple[str | None, str], Any]:
     catalog = read_mo(io.BytesIO(data))
     return {(m.context, str(m.id)): m.string for m in catalog if m.id}
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.storage.server_store import GuildSettings
+from bot.storage.rows import GuildSettings
 
 
 def is_moderator(interaction: discord.Interaction, settings: GuildSettings) -> bool:

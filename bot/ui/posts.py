@@ -7,11 +7,12 @@ from typing import Any
 import discord
 
 from bot.engine import SeatView
-from bot.tables.models import TableEvent
+from bot.tables.models import EventKind, TableEvent
 
 from . import i18n
 from .catalog import t
-from .components import let_go, table_components
+from .components import table_components
+from .cycles import let_go
 from .dm_book import DmBook
 from .lane import Carrier, Host, Lane
 from .render import hand_embed, result_embed, table_embed
@@ -37,7 +38,7 @@ async def hand_dm(dms: DmBook, lane: Lane, user_id: int, seat: SeatView, event: 
     # each player's cards in their own language (the table's if the bot has not heard it)
     public = await i18n.server_language(dms.client, event.view.guild_id)
     with i18n.using(i18n.reader(user_id, public)):
-        note = t("hand.dm.dealt") if event.kind == "dealt" else t("hand.dm.drawn")
+        note = t("hand.dm.dealt") if event.kind == EventKind.DEALT else t("hand.dm.drawn")
         embed, files = await hand_embed(seat, note, where(lane.channel_id, event.hand_id))
     await dms.send(user_id, embed=embed, files=files)
 

@@ -27,6 +27,7 @@ import discord
 
 from bot.engine import VARIANTS
 from bot.tables import supervise
+from bot.tables.models import EventKind
 from bot.tables.outbox import Outgoing
 
 from . import posts
@@ -197,7 +198,7 @@ class Presenter:
 
     def _absorb(self, lane: Lane, item: Outgoing) -> None:
         event = item.event
-        if event.kind == "closed":
+        if event.kind == EventKind.CLOSED:
             lane.sends.put_nowait(("closed table", partial(posts.closed, self.client, lane, event)))
             # the lane is retired: it finishes its queue and ends (a table opened here again
             # gets a lane of its own)
@@ -207,17 +208,17 @@ class Presenter:
                 self._retired.add(lane)
             lane.retired = True
             return
-        if event.kind == "refreshed":  # reloaded: show the table as stored, no log line
+        if event.kind == EventKind.REFRESHED:  # reloaded: show the table as stored, no log line
             lane.dirty.set()
             return
         lane.log.append(Line(event))
         lane.version += 1
-        if event.kind == "finished" and event.result is not None:
+        if event.kind == EventKind.FINISHED and event.result is not None:
             job = partial(posts.result, self, event, lane.carrier)
             lane.sends.put_nowait((f"result of hand {event.hand_id}", job))
         # A DM at the deal only: after a draw the player's answer shows the new cards, and
         # everything else is a click on My hand away (Abyssinia's cards are all open)
-        if event.kind == "dealt" and not VARIANTS[event.view.variant].split:
+        if event.kind == EventKind.DEALT and not VARIANTS[event.view.variant].split:
             for user_id in event.cards_changed:
                 seat = item.hands.get(user_id)
                 if seat is not None:

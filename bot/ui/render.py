@@ -18,6 +18,7 @@ from bot.tables.models import TableEvent, TableView
 from . import i18n
 from .catalog import t
 from .cycles import PngFile
+from .hands import hand_name
 from .mixed_text import mixed_line
 from .text import (
     action_name,
@@ -26,7 +27,6 @@ from .text import (
     command,
     esc,
     game,
-    hand_name,
     pots_lines,
     returned_line,
     round_label,

@@ -27,10 +27,11 @@ from . import i18n
 from .answering import Ack, Answered
 from .app import app_of
 from .catalog import t
+from .cycles import PngFile
 from .handlers import guarded, reply
 from .limits import allow_click
 from .practice import named
-from .render import PngFile, _won_with
+from .render import _won_with
 from .text import award_label, esc, game, move_line, returned_line, round_label, shown_hand
 
 REPLAY_FILE = "replay.png"

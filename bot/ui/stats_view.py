@@ -14,7 +14,7 @@ from bot.render.replay import ChartLabels, render_chart_async
 
 from . import i18n
 from .catalog import t
-from .render import PngFile
+from .cycles import PngFile
 from .text import esc, game
 
 CHART_FILE = "chart.png"

@@ -20,7 +20,8 @@ import discord
 from bot.tables.models import Refused, TableView
 
 from . import i18n
-from .components import let_go, table_components
+from .components import table_components
+from .cycles import let_go
 from .lane import Carrier, Host, Lane, Voice
 from .render import board_files, board_of, table_embed
 from .sends import TRANSIENT, backoff, timed

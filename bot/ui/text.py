@@ -16,7 +16,17 @@ from bot.engine import VARIANTS, Award, PublicView
 from bot.engine.cards import Card, shown_token
 from bot.engine.rankings import in_order
 from bot.render.text import card_text, cards_text
-from bot.tables.models import Code, Done, Move, Outcome, Refused, Skip, TableEvent, TableView
+from bot.tables.models import (
+    Code,
+    Done,
+    EventKind,
+    Move,
+    Outcome,
+    Refused,
+    Skip,
+    TableEvent,
+    TableView,
+)
 
 from . import i18n
 from .catalog import t
@@ -274,7 +284,7 @@ def event_line(event: TableEvent) -> str:
     if event.move is not None:
         return move_line(event.move)
     p = event.params
-    if event.kind == "opened":
+    if event.kind == EventKind.OPENED:
         variant, mixed = event.view.variant, event.view.mixed
         line = t("event.opened", game=game(variant), command=cmd(variant, "join"))
         if mixed is not None:  # a mixed table: its games and how they change
@@ -282,7 +292,7 @@ def event_line(event: TableEvent) -> str:
             rotation = rotation_text(mixed.kind, mixed.every)
             line += " " + t("mixed.opened", games=games, rotation=rotation)
         return line
-    if event.kind == "dealt":
+    if event.kind == EventKind.DEALT:
         names = join_list(esc(n) for n in p["players"])
         if p["skipped"]:
             return t(
@@ -292,12 +302,12 @@ def event_line(event: TableEvent) -> str:
                 skipped=skip_list(p["skipped"]),
             )
         return t("event.dealt", hand_id=event.hand_id, names=names)
-    if event.kind == "finished":
+    if event.kind == EventKind.FINISHED:
         return t("event.finished", hand_id=event.hand_id)
-    if event.kind == "chosen":
+    if event.kind == EventKind.CHOSEN:
         key = "event.chosen.timeout" if p["timeout"] else "event.chosen"
         return t(key, name=esc(p.get("name") or "?"), game=game(p["game"]))
-    if event.kind == "left" and "name" not in p:
+    if event.kind == EventKind.LEFT and "name" not in p:
         return t("event.left.erased")  # the player erased their data: no name is left
     return t(f"event.{event.kind}", **{**p, "name": esc(p.get("name", ""))})
 

@@ -18,26 +18,14 @@ from fakediscord.poker import (
     make_bot,
     open_table,
     table_message,
-    uid,
 )
+from tests.support.clicks import patient, to_act
 
 ALICE, BOB = PLAYERS[:2]
 
 
 def channel_edits(sent: list[Sent]) -> list[Sent]:
     return [s for s in sent if s.transport == "http" and s.path.startswith(f"/channels/{TABLE}/")]
-
-
-def to_act(h: DiscordHarness) -> dict:
-    view = h.bot.manager.view(TABLE)  # type: ignore[attr-defined]
-    return next(p for p in PLAYERS if uid(p) == view.to_act_user)
-
-
-def patient(h: DiscordHarness) -> None:
-    """No slow step is injected here: let a step on this busy machine take up to 2.5 s (under
-    Discord's 3 s) before the click is deferred, so the answer is UPDATE_MESSAGE whatever the
-    load. The deferral itself is tested with ``answer_within = 0``."""
-    h.bot.presenter.answer_within = 2.5  # type: ignore[attr-defined]
 
 
 async def test_a_click_is_answered_by_update_message_carrying_the_new_table(tmp_path):

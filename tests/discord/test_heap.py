@@ -14,7 +14,7 @@ from bot import heap
 from fakediscord.harness import DiscordHarness
 from fakediscord.model import Msg
 from fakediscord.poker import GUILD, PLAYERS, TABLE, make_bot, open_table
-from tests.discord.test_click_answers import patient, to_act
+from tests.support.clicks import patient, to_act
 
 ALICE, BOB = PLAYERS[:2]
 

@@ -15,7 +15,7 @@ from bot.ui import i18n
 from bot.ui.components import table_components
 from fakediscord.harness import DiscordHarness, Msg
 from fakediscord.poker import PLAYERS, uid
-from tests.discord.test_ui_defects import Clock, clocked_bot
+from tests.support.clicks import Clock, clocked_bot
 
 GUILD = 1300000000000000001
 CHANNELS = {1310000000000000001 + i: f"poker-{i}" for i in range(4)}

@@ -30,7 +30,7 @@ from fakediscord.poker import (
 )
 from fakediscord.ratelimit import GLOBAL_PER_SECOND
 from fakediscord.remote import FakeDiscordServer, RemoteHarness
-from tests.discord.test_click_answers import patient
+from tests.support.clicks import patient
 
 ALICE, BOB, CAROL = PLAYERS[:3]
 #: channels another process of the same bot token floods

@@ -5,36 +5,19 @@ from __future__ import annotations
 import asyncio
 import random
 import threading
-import time
 from pathlib import Path
 
 from bot.client import PokerBot
 from bot.render.images import BOARD_POOL
 from bot.settings import Settings
 from fakediscord.harness import DiscordHarness, Msg
-from fakediscord.poker import GUILD, PLAYERS, TABLE, make_bot, open_table, uid
+from fakediscord.poker import GUILD, PLAYERS, TABLE, make_bot, open_table
+from tests.support.clicks import Clock, clocked_bot, to_act
 from tests.support.manager_helpers import Clock as ManagerClock
 from tests.support.moderated_server import ALICE as MOD
 from tests.support.moderated_server import BOB, started
 
 ALICE = PLAYERS[0]
-
-
-class Clock:
-    """The bot's clock, moved by the test (the rate limits' windows follow it)."""
-
-    def __init__(self) -> None:
-        self.now = time.time()
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def clocked_bot(path: Path, clock: Clock) -> PokerBot:
-    settings = Settings(  # type: ignore[call-arg]
-        _env_file=None, database_path=path, turn_timeout=3600, next_hand_delay=0
-    )
-    return PokerBot(settings, rng=random.Random(7), clock=clock)
 
 
 def mod_bot(path: Path) -> PokerBot:
@@ -47,11 +30,6 @@ def mod_bot(path: Path) -> PokerBot:
 
 def button(message: Msg, do: str) -> str:
     return next(c["custom_id"] for c in message.buttons() if c["custom_id"].endswith(f":{do}"))
-
-
-def to_act(h: DiscordHarness) -> dict:
-    view = h.bot.manager.view(TABLE)  # type: ignore[attr-defined]
-    return next(p for p in PLAYERS if uid(p) == view.to_act_user)
 
 
 async def test_a_player_who_just_clicked_may_post_the_table_again(tmp_path):

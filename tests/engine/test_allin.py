@@ -13,38 +13,26 @@ import pytest
 
 from bot.engine import (
     Action,
-    Hand,
     IllegalAction,
     Pot,
     Stakes,
-    parse_header,
     public_view,
     seat_view,
 )
-from bot.engine.record import parse_actions
 from bot.engine.replay import replay_json
 from tests.support.engine_helpers import deck_for, record
+from tests.support.tournament_hands import (
+    ABY_ACTIONS,
+    DRAW_10_20_40,
+    SIDE_POT_ACTIONS,
+    SIDE_POT_DECK,
+    aby_record,
+    hand_of,
+    side_pot_record,
+    tournament,
+)
 
-DRAW_10_20_40 = {"ante": 10, "small_bet": 20, "big_bet": 40}
 TRIPLE_10_20 = {"small_blind": 10, "big_blind": 20, "small_bet": 20, "big_bet": 40}
-
-
-def tournament(variant, stacks: dict[str, int], dealer, deck, actions, stakes=None) -> dict:
-    rec = record(variant, list(stacks), dealer, deck, actions)
-    for seat in rec["seats"]:
-        seat["stack"] = stacks[seat["player"]]
-    rec["allin"] = True
-    if stakes is not None:
-        rec["stakes"] = stakes
-    return rec
-
-
-def hand_of(rec: dict) -> Hand:
-    hand = Hand(parse_header(rec))
-    for action in parse_actions(rec["actions"]):
-        assert isinstance(action, Action)
-        hand.apply(action)
-    return hand
 
 
 def cli(rec: dict) -> dict:
@@ -63,24 +51,6 @@ def cli(rec: dict) -> dict:
 
 
 # ----- 8.7: side pot, a5-draw
-
-SIDE_POT_DECK = deck_for(["5h 4h 3s 2d Ac", "Kc Qd Jh 9s 8c", "7c 5d 4c 3h 2c"])
-SIDE_POT_ACTIONS = [
-    "ann bet",
-    "ben raise",
-    "cara call",
-    "ann discard",
-    "ben discard",
-    "cara discard",
-    "ben check",
-    "cara bet",
-    "ben call",
-]
-
-
-def side_pot_record(actions=SIDE_POT_ACTIONS) -> dict:
-    stacks = {"ann": 25, "ben": 200, "cara": 200}
-    return tournament("a5-draw", stacks, 2, SIDE_POT_DECK, actions, DRAW_10_20_40)
 
 
 def test_8_7_side_pot_ann_bets_all_in_15_as_a_full_bet_and_ben_raises_to_35():
@@ -282,28 +252,6 @@ def test_8_7_small_all_ins_eve_who_called_50_faces_10_and_may_not_raise():
 
 
 # ----- 8.7: Abyssinia all-in in the buys
-
-ABY_DECK = deck_for([], "2c Kd 7c 3h 9s 9h 4c As 9d 5d 2d Kc 5s 3c 9c Qs 4d")
-ABY_ACTIONS = [
-    "anna buy left",
-    "ben buy blind",
-    "dan buy right",
-    "anna bet",
-    "ben call",
-    "dan call",
-    "anna buy blind",
-    "ben buy blind",
-    "dan buy blind",
-    "anna bet",
-    "ben call",
-    *(["anna buy blind", "ben buy blind", "dan buy blind", "anna check", "ben check"] * 3),
-]
-ABY_STAKES = {"ante": 1, "bet": 1, "prices": [2, 1, 4]}
-
-
-def aby_record(actions=ABY_ACTIONS) -> dict:
-    stacks = {"anna": 100, "ben": 100, "dan": 5}
-    return tournament("abyssinia", stacks, 2, ABY_DECK, actions, ABY_STAKES)
 
 
 def test_8_7_abyssinia_dan_pays_his_last_2_for_an_ace_and_is_all_in():

@@ -2,42 +2,22 @@
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.engine import VARIANTS, Action, Hand, IllegalAction, public_view, seat_view
-from bot.engine.cards import FULL_DECK
+from bot.engine import VARIANTS, Hand, IllegalAction, public_view, seat_view
 from bot.engine.replay import replay_json, state_json
 from bot.engine.simulate import new_random_hand, random_action
-from tests.support.engine_helpers import GAMES, TOURNEYS, tournament_hand
-
-
-def snapshot(hand: Hand) -> dict:
-    state = {k: v for k, v in vars(hand).items() if k not in ("rng", "header")}
-    return copy.deepcopy(state)
-
-
-def illegal_actions(hand: Hand, rng: random.Random) -> list[Action]:
-    d = hand.decision()
-    others = [p for p in hand.players if p != d.player]
-    bad = [Action(rng.choice(others), "check"), Action(d.player, "shove")]
-    if d.phase == "bet":
-        bad += [
-            Action(d.player, k)
-            for k in ("check", "bet", "call", "raise", "fold")
-            if k not in d.legal
-        ]
-        bad += [Action(d.player, "discard", cards=()), Action(d.player, "buy", source="left")]
-    else:
-        bad += [Action(d.player, "fold"), Action(d.player, "bet")]
-    if d.phase == "draw":
-        foreign = next(c for c in FULL_DECK if c not in d.discardable)
-        bad.append(Action(d.player, "discard", cards=(foreign,)))
-    return bad
+from tests.support.engine_helpers import (
+    GAMES,
+    TOURNEYS,
+    illegal_actions,
+    snapshot,
+    tournament_hand,
+)
 
 
 @settings(max_examples=150, deadline=None)

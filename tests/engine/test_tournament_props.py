@@ -14,8 +14,7 @@ from bot.engine import Action, Hand, IllegalAction
 from bot.engine.record import parse_record
 from bot.engine.replay import replay_json, state_json
 from bot.engine.simulate import random_action
-from tests.engine.test_random_play import illegal_actions, snapshot
-from tests.support.engine_helpers import TOURNEYS, tournament_hand
+from tests.support.engine_helpers import TOURNEYS, illegal_actions, snapshot, tournament_hand
 
 
 def check_invariants(hand: Hand) -> None:

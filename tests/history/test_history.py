@@ -9,7 +9,6 @@ from __future__ import annotations
 import csv
 import io
 import random
-import re
 
 import pytest
 
@@ -23,7 +22,7 @@ from bot.history.publiclog import public_log_csv
 from bot.history.rows import StoredHand
 from bot.history.stats import SERIES_POINTS, HandStats, Totals, hand_stats
 from bot.history.steps import replay_steps
-from tests.support.history_helpers import seen
+from tests.support.history_helpers import card_words, seen, step_cards, stored
 
 TOP = ("8c", "6s", "4h", "5d", "3s", "3c", "2d", "2h", "Ac", "Ad", "5h")  # RULES.md §7's deck
 GAMES = [("a6-draw", 5), ("a5-draw", 3), ("a5-triple", 6), ("abyssinia", 8)]
@@ -35,28 +34,6 @@ def random_hand(variant: str, seats: int, seed: int) -> Hand:
     while not hand.complete:
         hand.apply(random_action(hand, rng))
     return hand
-
-
-def stored(hand: Hand, hand_id: int = 7, finished: bool = True) -> StoredHand:
-    record = hand.record()
-    names = {p: f"Name{p}" for p in hand.players}
-    return StoredHand(
-        hand_id, 1, 2, record.variant, 10.0, 20.0 if finished else None, record, names
-    )
-
-
-def step_cards(step) -> set[int]:
-    """Every card a step holds, wherever it is."""
-    out = set(step.cards) | set(step.own_thrown) | {c for c in step.shown.values() for c in c}
-    out |= {step.bought} if step.bought is not None else set()
-    out |= {c for s in step.public.seats for c in s.open_cards}
-    out |= {o.card for o in step.public.market if o.card is not None}
-    out |= {c for cards in step.public.shown.values() for c in cards}
-    return out
-
-
-def card_words(text: str) -> set[int]:
-    return {c for c in FULL_DECK if re.search(rf"(?<!\w){format_card(c)}(?!\w)", text)}
 
 
 @pytest.mark.parametrize(("variant", "seats"), GAMES)

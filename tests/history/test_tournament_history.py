@@ -13,7 +13,9 @@ from bot.history.handtext import hand_text
 from bot.history.publiclog import public_log_csv
 from bot.history.stats import hand_stats
 from bot.history.steps import replay_steps
-from tests.engine.test_allin import (
+from tests.support.engine_helpers import LEVEL_ROWS, tournament_hand
+from tests.support.history_helpers import card_words, seen, step_cards, stored
+from tests.support.tournament_hands import (
     DRAW_10_20_40,
     SIDE_POT_DECK,
     aby_record,
@@ -21,9 +23,6 @@ from tests.engine.test_allin import (
     side_pot_record,
     tournament,
 )
-from tests.history.test_history import card_words, step_cards, stored
-from tests.support.engine_helpers import LEVEL_ROWS, tournament_hand
-from tests.support.history_helpers import seen
 
 
 def short_stacks_hand():

@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from bot.engine import Action
 from bot.opponents import KINDS, LEVELS, Strategy, observe
 from bot.opponents.betting import PotShare, winnable_pots
-from tests.engine.test_allin import hand_of, side_pot_record, tournament
 from tests.support.engine_helpers import TOURNEYS, deck_for, tournament_hand
+from tests.support.tournament_hands import hand_of, side_pot_record, tournament
 
 
 @settings(max_examples=60, deadline=None)

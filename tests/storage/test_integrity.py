@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from bench import player_history
-from bot.storage import MIGRATIONS, SeatRow, Store, TableHasLiveHand, TableRow
+from bot.storage import MIGRATIONS, SeatRow, Store, TableRow
 from bot.storage.backend import INTEGRITY_ERRORS
+from bot.storage.errors import TableHasLiveHand
 from bot.storage.sqlite import connect, migrate
 from tests.support.databases import Target, open_reader, run_sync
 from tests.support.storage_helpers import GRANT, FakeClock, G, a_header, audit, seat_players

@@ -10,8 +10,9 @@ import asyncio
 import asyncpg
 import pytest
 
-from bot.storage import RefillRefused, Store, TableRow
+from bot.storage import Store, TableRow
 from bot.storage.backend import GUILD_TAKEN
+from bot.storage.errors import RefillRefused
 from tests.support.databases import PG_URL, SKIP_REASON, new_schema
 from tests.support.storage_helpers import a_header
 

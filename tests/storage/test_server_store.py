@@ -1,4 +1,4 @@
-"""The server-control part of the Store (server_store.ServerStore) on both backends:
+"""The server-control part of the Store (``bot/storage/server.py``) on both backends:
 settings, a player's data and its erasure, cancelled hands. The ledger is audited
 straight from the database after every change."""
 
@@ -8,8 +8,9 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.storage import Store, UnknownAccount
-from bot.storage.server_store import GuildSettings, PlayerInHand
+from bot.storage import Store
+from bot.storage.errors import PlayerInHand, UnknownAccount
+from bot.storage.rows import GuildSettings
 from tests.support.databases import Target, open_reader
 from tests.support.storage_helpers import GRANT, FakeClock, audit, seat_players
 

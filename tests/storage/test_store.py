@@ -14,23 +14,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.storage import (
-    MIGRATIONS,
+from bot.storage import MIGRATIONS, SeatRow, Store, TableRow, open_database
+from bot.storage.backend import INTEGRITY_ERRORS
+from bot.storage.errors import (
     BadSettlement,
     HandNotLive,
     InsufficientChips,
     OutOfSequence,
     RefillRefused,
-    SeatRow,
     StorageError,
-    Store,
-    TableRow,
     UnknownAccount,
     UnknownHand,
     UnknownTable,
-    open_database,
 )
-from bot.storage.backend import INTEGRITY_ERRORS
 from bot.storage.sqlite import migrate, schema_version, split_statements
 from tests.support.databases import Databases, Target, open_reader, store_reshuffle_alone
 from tests.support.storage_helpers import GRANT, FakeClock, G, audit, seat_players

@@ -1,10 +1,14 @@
-"""Building decks and records for engine tests, written the way RULES.md writes hands."""
+"""Building decks and records for engine tests, written the way RULES.md writes hands, and
+probing a hand: its state, the actions it must refuse."""
 
 from __future__ import annotations
 
+import copy
+import random
+
 from hypothesis import strategies as st
 
-from bot.engine import VARIANTS, Hand, Stakes
+from bot.engine import VARIANTS, Action, Hand, Stakes
 from bot.engine.cards import FULL_DECK, format_card, parse_cards
 
 
@@ -113,3 +117,27 @@ def tournament_hand(variant, stakes, stacks, dealer, rng):
     seats = [(f"p{i}", s) for i, s in enumerate(stacks)]
     parsed = Stakes.from_json(variant, stakes)
     return Hand.start(variant, seats, dealer, deck, rng=rng, stakes=parsed, allin=True)
+
+
+def snapshot(hand: Hand) -> dict:
+    state = {k: v for k, v in vars(hand).items() if k not in ("rng", "header")}
+    return copy.deepcopy(state)
+
+
+def illegal_actions(hand: Hand, rng: random.Random) -> list[Action]:
+    d = hand.decision()
+    others = [p for p in hand.players if p != d.player]
+    bad = [Action(rng.choice(others), "check"), Action(d.player, "shove")]
+    if d.phase == "bet":
+        bad += [
+            Action(d.player, k)
+            for k in ("check", "bet", "call", "raise", "fold")
+            if k not in d.legal
+        ]
+        bad += [Action(d.player, "discard", cards=()), Action(d.player, "buy", source="left")]
+    else:
+        bad += [Action(d.player, "fold"), Action(d.player, "bet")]
+    if d.phase == "draw":
+        foreign = next(c for c in FULL_DECK if c not in d.discardable)
+        bad.append(Action(d.player, "discard", cards=(foreign,)))
+    return bad

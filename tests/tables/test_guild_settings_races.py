@@ -16,7 +16,8 @@ from dataclasses import dataclass
 import pytest
 
 from bot.storage import Store
-from bot.tables.guild_settings import BadSetting, Defaults, GuildSettings, GuildSettingsBook
+from bot.storage.rows import GuildSettings
+from bot.tables.guild_settings import BadSetting, Defaults, GuildSettingsBook
 from tests.support.databases import Target
 
 KEPT = (333, 444)  # allowed on every server before the pair runs

@@ -20,7 +20,8 @@ import pytest
 
 import bot.storage.database as store_module
 from bot.practice.driver import PracticeDriver
-from bot.storage.store import StorageError, Store
+from bot.storage.errors import StorageError
+from bot.storage.store import Store
 from bot.tables.manager import TableManager
 from bot.tables.models import Code
 from bot.tables.outbox import Outgoing

@@ -14,7 +14,8 @@ from bot.tables.table import Table
 from bot.ui import i18n
 from bot.ui.render import board_of, result_embed, table_embed
 from bot.ui.replay import step_line
-from tests.engine.test_allin import (
+from tests.support.engine_helpers import deck_for, record
+from tests.support.tournament_hands import (
     ABY_ACTIONS,
     DRAW_10_20_40,
     SIDE_POT_ACTIONS,
@@ -24,7 +25,6 @@ from tests.engine.test_allin import (
     side_pot_record,
     tournament,
 )
-from tests.support.engine_helpers import deck_for, record
 
 NAMES = {"ann": "Ann", "ben": "Ben", "cara": "Cara", "anna": "Anna", "dan": "Dan"}
 
