@@ -132,6 +132,12 @@ class Metrics:
             "Turn timers that could not act or settle (each logged as an ALERT)",
             registry=r,
         )
+        self.background_failures = Counter(
+            "lowball_background_failures",
+            "Failures of supervised background work: a loop's pass or a one-off task"
+            " (each logged as an ALERT)",
+            registry=r,
+        )
         self.computer_failures = Counter(
             "lowball_computer_player_failures",
             "Computer players' moves that failed (each logged as an ALERT)",

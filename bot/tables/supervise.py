@@ -14,6 +14,8 @@ import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
+from bot.metrics import METRICS
+
 log = logging.getLogger(__name__)
 MAX_DELAY = 60.0  # seconds: the longest back-off
 
@@ -49,6 +51,7 @@ async def forever(what: str, body: Callable[[], Awaitable[bool | None]], *, ever
             done = await body()
         except Exception:
             delay = backoff.failed()
+            METRICS.background_failures.inc()
             log.error(
                 "ALERT: %s failed (%d in a row); again in %.3g s",
                 what,
@@ -71,6 +74,7 @@ def watch(task: asyncio.Task[Any], what: str) -> None:
             return
         exc = finished.exception()
         if exc is not None:
+            METRICS.background_failures.inc()
             log.error("ALERT: %s failed", what, exc_info=exc)
 
     task.add_done_callback(done)

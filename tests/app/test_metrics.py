@@ -316,6 +316,7 @@ ALERTS = {
     "bot/tables/deadlines.py": "lowball_timeout_failures_total",
     "bot/practice/driver.py": "lowball_computer_player_failures_total",
     "bot/ui/budget.py": "lowball_rest_failed_recent",
+    "bot/tables/supervise.py": "lowball_background_failures_total",
 }
 
 
