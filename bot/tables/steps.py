@@ -25,7 +25,7 @@ from bot.engine import Hand, seat_view
 from bot.engine.record import RecordError, parse_record
 from bot.metrics import METRICS
 from bot.storage.api import Storage
-from bot.storage.errors import PlayerInHand
+from bot.storage.errors import PlayerInHand, UnknownAccount
 from bot.storage.rows import LiveHand
 
 from . import supervise
@@ -36,7 +36,9 @@ from .table import Table, restore_controls, seats_of
 
 log = logging.getLogger(__name__)
 Listener = Callable[[TableEvent], None]  # a synchronous tap (tests); Discord reads the outbox
-NO_CHANGE = (Refused, PlayerInHand)  # a step that raises these changed nothing
+# a step that raises these changed nothing (UnknownAccount: forgetting a user the
+# server stores nothing of, refused before any write)
+NO_CHANGE = (Refused, PlayerInHand, UnknownAccount)
 
 
 @dataclass(frozen=True)
