@@ -132,3 +132,5 @@ def test_the_game_changes_only_at_block_ends_and_every_game_comes_round(
     if rotation.kind is not RotationKind.CHOICE:  # every game comes round, in order
         order = [g for g, _ in blocks]
         assert order == [rotation.games[i % len(rotation.games)] for i in range(len(order))]
+    else:  # the chooser picks any of the rotation's games, and only those
+        assert {g for g, _ in blocks} <= set(rotation.games)

@@ -83,6 +83,8 @@ async def test_sit_and_go_to_a_winner_across_a_restart(db_path: Target, variant:
             assert after is not None
             assert driver.service.level(after) == level_before
             restarted = True
+        else:  # the restart comes at the fifth hand, never later
+            assert restarted == (hands > 4)
         await play(manager, THREAD, f"{variant}:{hands}", random_agent)
         hands += 1
         clock.now += 25  # between hands: a level every 60 s

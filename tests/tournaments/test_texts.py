@@ -29,8 +29,11 @@ def test_every_refusal_is_said_in_every_language(locale: str, code: SngCode) -> 
         text = sng_refusal(SngRefused(code, **PARAMS.get(code, {})))
     assert text and "{" not in text and "sng" not in text
     for value in PARAMS.get(code, {}).values():
-        if isinstance(value, int) and value >= 0:
+        if isinstance(value, int):  # a count, a limit, or the refused number itself
             assert i18n.number(value, i18n.resolve(locale)) in text or str(value) in text
+        else:  # a game's name, or every name of a list, as given
+            names = value if isinstance(value, tuple) else (value,)
+            assert all(str(name) in text for name in names), (value, text)
 
 
 def test_level_line_english() -> None:
