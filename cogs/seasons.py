@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from bot.storage.seasons import SeasonRefused, Seasons
 from bot.ui import i18n
+from bot.ui.answering import Ack, acknowledge
 from bot.ui.catalog import t
 from bot.ui.limits import cooldown
 from bot.ui.season_text import label, title, when
@@ -35,7 +36,11 @@ class SeasonCommands(
     def seasons(self) -> Seasons:
         return self.bot.seasons
 
-    @app_commands.command(name="standings", description="A season's tournament standings")
+    @app_commands.command(
+        name="standings",
+        description="A season's tournament standings",
+        extras={"ack": Ack.PUBLIC},  # a public answer: deferred publicly (bot/ui/answering.py)
+    )
     @cooldown("leaderboard")
     @app_commands.describe(
         number="The season's number (default: the season running now)",
@@ -49,7 +54,7 @@ class SeasonCommands(
     ) -> None:
         guild = interaction.guild_id
         assert guild is not None  # guild-only
-        await interaction.response.defer(thinking=True)  # public; answered before the read
+        await acknowledge(interaction, Ack.PUBLIC)  # before the read; after the checks
         async with i18n.public(self.bot, guild, interaction.guild_locale):
             try:
                 season, rows, total = await self.seasons.standings(guild, number, page, PER_PAGE)
@@ -85,7 +90,11 @@ class SeasonCommands(
             embed.add_field(name=t("season.when"), value=when(season))
         await interaction.followup.send(embed=embed)
 
-    @app_commands.command(name="list", description="This server's seasons, the newest first")
+    @app_commands.command(
+        name="list",
+        description="This server's seasons, the newest first",
+        extras={"ack": Ack.PUBLIC},  # a public answer: deferred publicly (bot/ui/answering.py)
+    )
     @cooldown("leaderboard")
     @app_commands.describe(page="Page number (10 seasons a page)")
     async def list_seasons(
@@ -93,7 +102,7 @@ class SeasonCommands(
     ) -> None:
         guild = interaction.guild_id
         assert guild is not None  # guild-only
-        await interaction.response.defer(thinking=True)
+        await acknowledge(interaction, Ack.PUBLIC)  # before the read; after the checks
         rows, total = await self.seasons.seasons(guild, page, PER_PAGE)
         pages = max(1, -(-total // PER_PAGE))
         async with i18n.public(self.bot, guild, interaction.guild_locale):
