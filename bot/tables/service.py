@@ -119,7 +119,7 @@ class Seating:
             settings = TableSettings(v.max_seats, timeout, True)
             table = Table(channel_id, guild_id, v, settings, sorted(seats, key=lambda s: s.seat))
             table.tournament_id, table.button = tournament_id, button
-            async with self.steps.step(table) as step:
+            async with self.steps.step(table, opening=True) as step:
                 await self.store.save_table(table_row(table))
                 await self._save_seats(table)
                 self.steps.tables[channel_id] = table

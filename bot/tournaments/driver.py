@@ -23,6 +23,8 @@ from bot.engine.stakes import Stakes
 from bot.storage.tournaments import TournamentRow
 from bot.tables.manager import TableManager
 from bot.tables.models import Code, Refused, SeatState, TableEvent, TableView
+from bot.tables.supervise import forever
+from bot.tables.tournament_mode import LevelView
 from bot.tournaments.service import HandCounted, SngRefused, TournamentService
 
 log = logging.getLogger(__name__)
@@ -107,6 +109,16 @@ class TournamentDriver:
 
     # ----- the tables' hooks ------------------------------------------------
 
+    def level(self, tournament_id: int) -> LevelView | None:
+        t = self._running.get(tournament_id)
+        if t is None:
+            return None
+        level, state = self.service.level(t)
+        following = self.service.next_level(t)
+        return LevelView(
+            level.number, level.stakes_json(), following.stakes_json(), state.seconds_left
+        )
+
     def header(
         self,
         tournament_id: int,
@@ -165,10 +177,9 @@ class TournamentDriver:
                 log.exception("could not keep the clock of tournament %d", tournament_id)
 
     async def run_clock(self, interval: float = CLOCK_TICK) -> None:
-        """Tick until cancelled (the bot runs it as a task)."""
-        while True:
-            await asyncio.sleep(interval)
-            await self.tick()
+        """Tick until cancelled (the bot runs it as a task); a supervised loop, whose wait
+        is a timer (the fake Discord's harness counts it as idle)."""
+        await forever("the Sit & Go level clocks", self.tick, every=interval)
 
     async def _close(self, channel_id: int) -> None:
         try:
