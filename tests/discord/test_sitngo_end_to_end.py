@@ -18,12 +18,13 @@ import discord
 import pytest
 
 from bot.client import PokerBot
+from bot.engine import Hand, public_view
 from bot.settings import Settings
 from bot.tournaments import structures
 from bot.tournaments.structures import Speed
 from bot.ui import i18n
 from bot.ui.tournaments import table_level_line
-from fakediscord.harness import DiscordHarness, Msg, make_member
+from fakediscord.harness import DiscordHarness, Msg, Reply, make_member
 from fakediscord.poker import ALICE, BOB, CAROL, DAVE, GUILD, TABLE, uid
 from tests.support.game import Game
 
@@ -43,6 +44,39 @@ class Clock:
 
     def __call__(self) -> float:
         return time.time() + self.ahead
+
+
+class SngGame(Game):
+    """Plays the Sit & Go's table, checking privacy after every step. The table message's
+    Recent log goes on naming the cards the last hands showed (a bought card, a showdown)
+    while the next hand is dealt from a full deck: such a card, in the new hand's stub, is
+    history, not a leak; every other hidden card is checked as ``Game`` does."""
+
+    def __init__(self, h: DiscordHarness, channel: int, table: Msg) -> None:
+        super().__init__(h, channel, table)
+        self.shown_before: list[set[int]] = []  # the public cards of the last two hands
+
+    def hidden_cards(self, hand: Hand | None = None) -> set[int]:
+        hidden = super().hidden_cards(hand)
+        if hand is not None:  # the hand that just ended: all of its own hidden cards
+            return hidden
+        return hidden - set().union(*self.shown_before)
+
+    async def _buy(self, user: dict, ids: list[str], use_slash: bool) -> Reply:
+        """Buy from a source the table message offers (an all-in player: only blind)."""
+        offered = [c.split(":")[2] for c in ids if c.split(":")[2] in ("left", "right", "blind")]
+        source = self.rng.choice(offered)
+        if use_slash:
+            return await self.h.slash(user, self.channel, "abyssinia buy", **{"from": source})
+        return await self.h.click(user, self.table, next(c for c in ids if f":{source}:" in c))
+
+    def check_privacy(self, ended: Hand | None = None) -> None:
+        super().check_privacy(ended)
+        if ended is not None:
+            seen = public_view(ended)
+            cards = {c for s in seen.seats for c in s.open_cards}
+            cards |= {c for shown in seen.shown.values() for c in shown}
+            self.shown_before = [*self.shown_before[-1:], cards]
 
 
 def sng_bot(path: Path, clock: Clock) -> PokerBot:
@@ -107,7 +141,7 @@ async def test_a_sit_and_go_of_each_game_to_a_winner_with_a_restart(tmp_path, va
         assert [await balance(h, p) for p in players] == [start_chips - FEE] * 3
         manager = h.bot.manager  # type: ignore[attr-defined]
         table = h.message(h.bot.presenter.message_id(thread))  # type: ignore[attr-defined]
-        game = Game(h, thread, table)
+        game = SngGame(h, thread, table)
         hands, restarted, step = 0, False, 0
         while manager.has_table(thread):
             view = manager.view(thread)
@@ -118,7 +152,9 @@ async def test_a_sit_and_go_of_each_game_to_a_winner_with_a_restart(tmp_path, va
                 continue
             assert view.level is not None
             with i18n.using("en"):  # the level line, as the table message shows it now
-                assert table_level_line(variant, view.level) in game.table.text
+                line = table_level_line(variant, view.level)
+            # the seconds left count down with the real time: the line up to them
+            assert line.rsplit(" in ", 1)[0] + " in " in game.table.text
             if hands == 2 and not restarted and view.turn >= 2:  # in the middle of a hand
                 await h.restart(sng_bot(path, clock))
                 manager = h.bot.manager  # type: ignore[attr-defined]
