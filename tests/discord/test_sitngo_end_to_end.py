@@ -20,6 +20,8 @@ import pytest
 from bot.client import PokerBot
 from bot.engine import Hand, public_view
 from bot.settings import Settings
+from bot.tables.manager import TableManager
+from bot.tables.models import TableView
 from bot.tournaments import structures
 from bot.tournaments.structures import Speed
 from bot.ui import i18n
@@ -115,6 +117,21 @@ async def balance(h: DiscordHarness, user: dict) -> int:
     return 0 if account is None else int(account.balance)
 
 
+async def deal(h: DiscordHarness, thread: int, view: TableView) -> None:
+    """The next hand, dealt by a player who still has chips."""
+    dealer = next(s for s in view.seats if (s.stack or 0) > 0)
+    dealt = await h.slash(dealer.user_id, thread, f"{view.variant} deal")
+    assert dealt.ephemeral, dealt.content
+
+
+async def restart(h: DiscordHarness, bot: PokerBot, thread: int) -> TableManager:
+    """Restart the bot in the middle of a hand: the hand is there after it."""
+    await h.restart(bot)
+    manager: TableManager = h.bot.manager  # type: ignore[attr-defined]
+    assert manager.view(thread).hand is not None
+    return manager
+
+
 @pytest.mark.parametrize("variant", ["a6-draw", "a5-draw", "a5-triple", "abyssinia"])
 async def test_a_sit_and_go_of_each_game_to_a_winner_with_a_restart(tmp_path, variant) -> None:
     path, clock = tmp_path / "sng.db", Clock()
@@ -130,8 +147,8 @@ async def test_a_sit_and_go_of_each_game_to_a_winner_with_a_restart(tmp_path, va
                 clicked.ephemeral
                 and clicked.content == f"You are registered for Sit & Go #{number}."
             )
-            if n < 2:
-                assert f"Players ({n + 1}/3)" in registration(h, number).text
+            shows = f"Players ({n + 1}/3)" if n < 2 else "Playing in <#"  # the third: it starts
+            assert shows in registration(h, number).text
         # full: it started in a thread of its own, which the registration message links
         threads = h.threads(TABLE)
         assert len(threads) == 1
@@ -146,9 +163,7 @@ async def test_a_sit_and_go_of_each_game_to_a_winner_with_a_restart(tmp_path, va
         while manager.has_table(thread):
             view = manager.view(thread)
             if view.hand is None:
-                dealer = next(s for s in view.seats if (s.stack or 0) > 0)
-                dealt = await h.slash(dealer.user_id, thread, f"{variant} deal")
-                assert dealt.ephemeral, dealt.content
+                await deal(h, thread, view)
                 continue
             assert view.level is not None
             with i18n.using("en"):  # the level line, as the table message shows it now
@@ -156,10 +171,8 @@ async def test_a_sit_and_go_of_each_game_to_a_winner_with_a_restart(tmp_path, va
             # the seconds left count down with the real time: the line up to them
             assert line.rsplit(" in ", 1)[0] + " in " in game.table.text
             if hands == 2 and not restarted and view.turn >= 2:  # in the middle of a hand
-                await h.restart(sng_bot(path, clock))
-                manager = h.bot.manager  # type: ignore[attr-defined]
+                manager = await restart(h, sng_bot(path, clock), thread)
                 restarted = True
-                assert manager.view(thread).hand is not None
             before = manager.tables[thread].hand
             try:
                 await game.step(use_slash=step % 3 == 2)
