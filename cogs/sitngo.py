@@ -36,6 +36,10 @@ class SitNGoCog(commands.GroupCog, group_name="sitngo", group_description="Sit &
     def sitngo(self) -> SitNGo:
         return self.bot.sitngo
 
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        await self.sitngo.resume()  # one started while the bot was stopping
+
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if interaction.guild_id is None or interaction.channel_id is None:
             await handlers.reply(interaction, t("refused.dm_only"))

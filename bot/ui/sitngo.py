@@ -280,6 +280,14 @@ class SitNGo:
         embed.set_footer(text=t("sng.standings.page", page=page, pages=pages))
         await reply(interaction, "", embed=embed)
 
+    async def resume(self) -> None:
+        """Begin every Sit & Go that started but has no table yet (the bot stopped
+        between the start and its thread): call once the server's channels are known."""
+        for row in await self.service.repo.open_tournaments():
+            if row.status == "running" and row.table_channel_id is None:
+                await self._begin(row)
+                await self.refresh(row.tournament_id)
+
     # ----- the messages -----------------------------------------------------
 
     async def refresh(self, tournament_id: int) -> None:

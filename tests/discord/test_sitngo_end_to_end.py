@@ -204,6 +204,10 @@ async def test_a_sit_and_go_of_each_game_to_a_winner_with_a_restart(tmp_path, va
         summary = [m for m in h.messages(TABLE, include_ephemeral=False) if "🏆" in m.text]
         assert len(summary) == 1 and f"1. {winner.display_name}: {3 * FEE} chips" in summary[0].text
         assert f"Finished: {winner.display_name} won." in registration(h, number).text
+        clock.ahead += 60  # past the players' click and command budgets
+        standings = await h.slash(BOB, TABLE, "sitngo standings")
+        first = f"1. {winner.display_name}: points 100 · wins 1 · cashes 1 · entries 1"
+        assert standings.ephemeral and first in standings.message.text
 
 
 async def test_bad_requests_get_a_private_answer_and_change_nothing(tmp_path) -> None:
@@ -267,3 +271,22 @@ async def test_bad_requests_get_a_private_answer_and_change_nothing(tmp_path) ->
         assert unknown.content == "There is no such Sit & Go on this server."
         standings = await h.slash(ALICE, TABLE, "sitngo standings")
         assert standings.content == "No Sit & Go has finished on this server yet."
+
+
+async def test_a_sit_and_go_started_as_the_bot_stopped_begins_after_the_restart(tmp_path) -> None:
+    path, clock = tmp_path / "resume.db", Clock()
+    async with DiscordHarness(sng_bot(path, clock)) as h:
+        await h.connect(GUILD, {TABLE: "poker"}, MEMBERS)
+        number = await create(h, ALICE, "a6-draw", seats=2)
+        service = h.bot.tournaments  # type: ignore[attr-defined]
+        for p in (ALICE, BOB):  # registered, and started, with no thread made yet
+            row, _ = await service.register(GUILD, number, uid(p), p["username"])
+        assert row.status == "running" and h.threads(TABLE) == []
+        await h.restart(sng_bot(path, clock))
+        await h.settle()
+        threads = h.threads(TABLE)
+        assert len(threads) == 1
+        thread = int(threads[0]["id"])
+        view = h.bot.manager.view(thread)  # type: ignore[attr-defined]
+        assert view.hand is not None and {s.user_id for s in view.seats} == {uid(ALICE), uid(BOB)}
+        assert f"Playing in <#{thread}>" in registration(h, number).text
