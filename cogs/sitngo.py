@@ -1,7 +1,8 @@
 """/sitngo create|start|cancel|standings: Sit & Go tournaments (issue 36).
 
 The commands only translate between Discord and ``bot.ui.sitngo.SitNGo``; creating one
-is rate-limited like ``/<game> open`` (the same bucket, counted once it is created).
+is limited like ``/<game> open``: the same rate limit (counted once it is created), the
+server's who-opens and allowed channels.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine import VARIANTS
+from bot.tables.guild_settings import allows_channel
 from bot.tournaments.service import MAX_FEE
 from bot.tournaments.structures import MAX_STACK, Speed
 from bot.ui import handlers
@@ -82,6 +84,15 @@ class SitNGoCog(commands.GroupCog, group_name="sitngo", group_description="Sit &
         fee: app_commands.Range[int, 0, MAX_FEE] = 0,
     ) -> None:
         await handlers.answer_first(interaction)
+        settings = await self.bot.guild_settings.get(interaction.guild_id or 0)
+        if settings.open_by == "moderators" and not is_moderator(interaction, settings):
+            await handlers.reply(interaction, t("mod.open_only"))  # as for opening a table
+            return
+        parent = getattr(interaction.channel, "parent_id", None)
+        if not allows_channel(settings, interaction.channel_id or 0, parent):
+            channels = ", ".join(f"<#{c}>" for c in settings.allowed_channels)
+            await handlers.reply(interaction, t("mod.channel_not_allowed", channels=channels))
+            return
         if await self.sitngo.create(interaction, game, seats, Speed(speed), stack, fee):
             limiter_of(interaction).note("open", interaction.user.id)
 

@@ -216,6 +216,12 @@ async def test_bad_requests_get_a_private_answer_and_change_nothing(tmp_path) ->
         await h.connect(GUILD, {TABLE: "poker"}, MEMBERS)
         chips = grant(h)
         store = h.bot.store  # type: ignore[attr-defined]
+        # a server where only moderators open tables: only they create Sit & Gos
+        await h.slash(DAVE, TABLE, "settings who-opens", who="moderators")
+        members = await h.slash(ALICE, TABLE, "sitngo create", game="a5-draw", seats=2)
+        assert members.content == "On this server only moderators open tables."
+        assert await store.tournaments.open_tournaments(GUILD) == []
+        await h.slash(DAVE, TABLE, "settings who-opens", who="anyone")
         first = await create(h, ALICE, "a5-draw", seats=2, fee=FEE)
         reg = f"sng:{first}:reg"
         assert (await h.click(ALICE, registration(h, first), reg)).ephemeral
