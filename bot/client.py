@@ -7,7 +7,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import discord
@@ -28,6 +28,7 @@ from bot.tables.manager import TableManager
 from bot.tables.models import Refused
 from bot.tournaments.driver import TournamentDriver
 from bot.tournaments.service import TournamentService
+from bot.tournaments.structures import Speed
 from bot.ui.app import App
 from bot.ui.budget import Budget, default_share
 from bot.ui.catalog import t
@@ -39,6 +40,7 @@ from bot.ui.limits import RateLimiter, wait_seconds
 from bot.ui.mixed_menu import GameSelect
 from bot.ui.presenter import Presenter
 from bot.ui.replay import ReplayButton, ReplayPicker
+from bot.ui.sitngo import SitNGo, SngButton
 from bot.ui.translator import CatalogTranslator, LocaleTree
 
 log = logging.getLogger(__name__)
@@ -59,6 +61,7 @@ EXTENSIONS = (
     "cogs.mixed",
     "cogs.seasons",
     "cogs.season_admin",
+    "cogs.sitngo",
 )
 
 
@@ -78,6 +81,7 @@ class PokerBot(commands.Bot):
         *,
         rng: random.Random | None = None,
         clock: Callable[[], float] = time.time,
+        level_seconds: Mapping[Speed, float] | None = None,
     ) -> None:
         intents = discord.Intents.default()  # no privileged intents
         share = settings.rest_share or default_share(settings.shard_count, settings.shard_ids)
@@ -98,6 +102,7 @@ class PokerBot(commands.Bot):
         )
         self.settings = settings
         self._rng, self._clock = rng, clock
+        self._level_seconds = level_seconds  # tests: fast Sit & Go levels
         self.limits = RateLimiter(clock)  # per-user cooldowns and click rates
         self._shutdown: asyncio.Task[None] | None = None
         self.tree.error(self.on_app_command_error)
@@ -135,8 +140,10 @@ class PokerBot(commands.Bot):
             grant=s.starting_grant,
             rng=self._rng or secrets.SystemRandom(),
             clock=self._clock,
+            level_seconds=self._level_seconds,
         )
         self.sng = TournamentDriver(self.manager, self.tournaments)
+        self.sitngo = SitNGo(self, self.sng)  # the registration messages and summaries
         await self.sng.restore()
         self._sng_clock = asyncio.get_running_loop().create_task(self.sng.run_clock())
         restored = await self.manager.start(idle_sweep=IDLE_SWEEP)
@@ -160,6 +167,7 @@ class PokerBot(commands.Bot):
         self.add_dynamic_items(TableButton, DiscardSelect)  # persistent: survive restarts
         self.add_dynamic_items(GameSelect)  # a mixed table's dealer's choice (issue 38)
         self.add_dynamic_items(ReplayButton, ReplayPicker, ExportButton)  # issue 21
+        self.add_dynamic_items(SngButton)  # a Sit & Go's Register / Unregister (issue 36)
         await self.tree.set_translator(CatalogTranslator())  # localised command names
         # The commands are global: with split shards, the process running shard 0 syncs.
         if _syncs_commands(s) and s.dev_guild_id:

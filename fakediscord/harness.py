@@ -795,7 +795,10 @@ class DiscordHarness(FakeDiscord):
             payload["context"] = 0
             payload["authorizing_integration_owners"] = {"0": str(guild_id)}
             if channel["type"] == 11:
-                keys: tuple[str, ...] = ("id", "type", "guild_id", "name", "parent_id", "owner_id")
+                # as Discord sends a thread: what discord.py reads when it is not cached
+                keys: tuple[str, ...] = ("id", "type", "guild_id", "name", "parent_id", "owner_id",
+                                         "message_count", "member_count", "rate_limit_per_user",
+                                         "last_message_id")  # fmt: skip
                 extra = {"thread_metadata": dict(channel["thread_metadata"])}
             else:
                 keys, extra = ("id", "type", "guild_id", "name", "position", "nsfw"), {}

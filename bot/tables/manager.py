@@ -20,6 +20,7 @@ import random
 import secrets
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from bot.engine import SeatView, seat_view
@@ -226,12 +227,20 @@ class TableManager:
         ]
 
     def view(self, channel_id: int) -> TableView:
-        return self.table(channel_id).view()
+        return self._view(self.table(channel_id))
 
     def find_view(self, channel_id: int) -> TableView | None:
         """The table's view, or None if the channel has no table."""
         table = self.steps.tables.get(channel_id)
-        return table.view() if table else None
+        return self._view(table) if table else None
+
+    def _view(self, table: Table) -> TableView:
+        """The table's view; a tournament's table also shows its level now."""
+        view = table.view()
+        hooks = self.play.tournament
+        if table.tournament_id is None or hooks is None:
+            return view
+        return replace(view, level=hooks.level(table.tournament_id))
 
     def progress(self, channel_id: int) -> tuple[int | None, int]:
         """Where the table's hand stands (hand id, actions applied; -1: no hand in play):

@@ -12,6 +12,8 @@ from typing import Any
 
 from bot.engine import PublicView, SeatView
 
+from .tournament_mode import LevelView
+
 
 class Code(StrEnum):
     """Why a request was refused. The UI's catalog has one message per code."""
@@ -158,6 +160,7 @@ class TableView:
     closed: bool = False  # the table is closed: its message keeps no buttons
     review_hand_id: int | None = None  # a practice table's last hand, to review between hands
     mixed: MixedView | None = None  # a mixed table's rotation
+    level: LevelView | None = None  # a tournament table's level (TableManager.view)
 
     def name(self, player: str) -> str:
         return self.names.get(player, player)

@@ -11,13 +11,29 @@ for them), each hand's header comes from ``header`` (the level's stakes and
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from bot.engine.cards import Card
 from bot.engine.record import HandRecord
 
 
+@dataclass(frozen=True)
+class LevelView:
+    """Where a tournament's level clock stands, for its table message: the level, its
+    stakes and the next level's (``Level.stakes_json()``), the seconds to the next."""
+
+    number: int
+    stakes: Mapping[str, object]
+    following: Mapping[str, object]
+    seconds_left: float
+
+
 class TournamentHooks(Protocol):
+    def level(self, tournament_id: int) -> LevelView | None:
+        """The tournament's level now (None: it is not running)."""
+        ...
+
     def header(
         self,
         tournament_id: int,

@@ -24,6 +24,7 @@ from bot.storage.tournaments import TournamentRow
 from bot.tables import supervise
 from bot.tables.manager import TableManager
 from bot.tables.models import Code, EventKind, Refused, SeatState, TableEvent, TableView
+from bot.tables.tournament_mode import LevelView
 from bot.tournaments.service import HandCounted, SngRefused, TournamentService
 
 log = logging.getLogger(__name__)
@@ -107,6 +108,16 @@ class TournamentDriver:
             listener(t)
 
     # ----- the tables' hooks ------------------------------------------------
+
+    def level(self, tournament_id: int) -> LevelView | None:
+        t = self._running.get(tournament_id)
+        if t is None:
+            return None
+        level, state = self.service.level(t)
+        following = self.service.next_level(t)
+        return LevelView(
+            level.number, level.stakes_json(), following.stakes_json(), state.seconds_left
+        )
 
     def header(
         self,

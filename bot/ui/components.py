@@ -171,7 +171,10 @@ def table_components(view: TableView) -> discord.ui.View:
             )
             ui.add_item(TableButton(ch, "pat", *key, label=t("button.pat"), row=ACTIONS_ROW))
         else:
-            for offer in hand.market:
+            offers = hand.market
+            if hand.to_act in hand.all_in:  # all-in: the stub's top card, free (RULES.md §8.4)
+                offers = tuple(o for o in offers if o.source == "blind")
+            for offer in offers:
                 label = (
                     t(
                         "button.offer",

@@ -32,6 +32,7 @@ from .text import (
     round_label,
     shown_hand,
 )
+from .tournaments import table_level_line
 
 GREEN = discord.Colour.dark_green()
 
@@ -128,6 +129,8 @@ def table_embed(view: TableView, log: list[str] | None = None) -> discord.Embed:
         )
     if view.mixed is not None and not view.closed:  # a mixed table: its rotation's line
         embed.description = mixed_line(view.mixed) + "\n" + (embed.description or "")
+    if view.level is not None and not view.closed:  # a Sit & Go: its level and the next
+        embed.description = table_level_line(view.variant, view.level) + "\n" + embed.description
     if view.closing and embed.description:
         embed.description = t("table.closing") + "\n" + embed.description
     lines = [_seat_line(view, i) for i in range(len(view.seats))] or [t("table.nobody")]

@@ -52,4 +52,44 @@ MESSAGES: dict[str, str] = {
     "sng.summary.hands": "Hands played: {hands}. The longest: hand #{hand_id}, {actions} actions.",
     "sng.summary.place.prize": "{place}. {name}: {prize} chips",
     "sng.summary.place": "{place}. {name}",
+    # ----- /sitngo: the registration message, its buttons, the answers, the standings
+    "sng.reg.title": "Sit & Go #{id}: {game}",
+    "sng.reg.structure": (
+        "{seats} seats, {speed} levels of {minutes} minutes, starting stack {stack} chips."
+    ),
+    "sng.reg.first_level": "Level 1: {stakes}.",
+    "sng.speed.turbo": "turbo",
+    "sng.speed.regular": "regular",
+    "sng.speed.slow": "slow",
+    "sng.reg.fee": "Entry fee {fee} chips; prize pool now {pool} chips.",
+    "sng.reg.freeroll": "Freeroll: no entry fee.",
+    "sng.reg.payouts": "Paid now: {shares}.",
+    "sng.reg.share": "{place}. {percent} %",
+    "sng.reg.field.structure": "Structure",
+    "sng.reg.field.entry": "Entry and payouts",
+    "sng.reg.field.players": "Players ({count}/{seats})",
+    "sng.reg.field.status": "Where it stands",
+    "sng.reg.nobody": "Nobody yet.",
+    "sng.status.registering": (
+        "Registering: it starts when the seats are full; its creator or a moderator may "
+        "start it early with {command}."
+    ),
+    "sng.status.running": "Playing in {thread}.",
+    "sng.status.finished": "Finished: {winner} won.",
+    "sng.status.cancelled": "Cancelled: every entry fee was given back.",
+    "sng.button.register": "Register",
+    "sng.button.unregister": "Unregister",
+    "sng.created": "Sit & Go #{id} is open for registration: {link}",
+    "sng.registered": "You are registered for Sit & Go #{id}.",
+    "sng.unregistered": "You are no longer registered for Sit & Go #{id}.",
+    "sng.started": "Sit & Go #{id} has started in {thread}.",
+    "sng.cancelled": "Sit & Go #{id} is cancelled: every entry fee was given back.",
+    "sng.none_here": "There is no open Sit & Go in this channel: give its number.",
+    "sng.thread.name": "Sit & Go #{id} {game}",
+    "sng.standings.title": "Sit & Go standings",
+    "sng.standings.row": (
+        "{rank}. {name}: points {points} · wins {wins} · cashes {cashes} · entries {entries}"
+    ),
+    "sng.standings.empty": "No Sit & Go has finished on this server yet.",
+    "sng.standings.page": "Page {page} of {pages}",
 }

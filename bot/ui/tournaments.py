@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from bot.storage.tournaments import EntryRow, TournamentRow
+from bot.tables.tournament_mode import LevelView
 from bot.tournaments.service import SngCode, SngRefused
 from bot.tournaments.structures import Level
 
@@ -22,7 +25,11 @@ def sng_refusal(exc: SngRefused) -> str:
 
 def stakes_text(variant_id: str, level: Level) -> str:
     """A level's stakes in words: antes, blinds, bets, Abyssinia's card prices."""
-    s = level.stakes_json()
+    return stakes_words(variant_id, level.stakes_json())
+
+
+def stakes_words(variant_id: str, s: Mapping[str, object]) -> str:
+    """Stakes as ``Level.stakes_json()`` gives them, in words."""
     if variant_id == "abyssinia":
         prices = s["prices"]
         assert isinstance(prices, list)
@@ -37,13 +44,19 @@ def stakes_text(variant_id: str, level: Level) -> str:
 
 def level_line(variant_id: str, level: Level, following: Level, seconds_left: float) -> str:
     """Where a Sit & Go stands: the level, its stakes, the next level's and the time to it."""
-    whole = max(0, int(seconds_left))
+    view = LevelView(level.number, level.stakes_json(), following.stakes_json(), seconds_left)
+    return table_level_line(variant_id, view)
+
+
+def table_level_line(variant_id: str, view: LevelView) -> str:
+    """The level line of a tournament table's message (``TableView.level``)."""
+    whole = max(0, int(view.seconds_left))
     time = t("sng.time", minutes=whole // 60, seconds=f"{whole % 60:02d}")
     return t(
         "sng.level",
-        level=level.number,
-        stakes=stakes_text(variant_id, level),
-        next=stakes_text(variant_id, following),
+        level=view.number,
+        stakes=stakes_words(variant_id, view.stakes),
+        next=stakes_words(variant_id, view.following),
         time=time,
     )
 

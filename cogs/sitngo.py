@@ -1,0 +1,127 @@
+"""/sitngo create|start|cancel|standings: Sit & Go tournaments (issue 36).
+
+The commands only translate between Discord and ``bot.ui.sitngo.SitNGo``; creating one
+is limited like ``/<game> open``: the same rate limit (counted once it is created), the
+server's who-opens and allowed channels.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.engine import VARIANTS
+from bot.tables.guild_settings import allows_channel
+from bot.tournaments.service import MAX_FEE
+from bot.tournaments.structures import MAX_STACK, Speed
+from bot.ui import handlers
+from bot.ui.catalog import t
+from bot.ui.limits import cooldown, limiter_of, within_budget
+from bot.ui.moderation import is_moderator
+from bot.ui.sitngo import SitNGo
+
+if TYPE_CHECKING:
+    from bot.client import PokerBot
+
+MOST_SEATS = max(v.max_seats for v in VARIANTS.values())
+
+
+@app_commands.guild_only()
+class SitNGoCog(commands.GroupCog, group_name="sitngo", group_description="Sit & Go tournaments"):
+    def __init__(self, bot: PokerBot) -> None:
+        self.bot = bot
+
+    @property
+    def sitngo(self) -> SitNGo:
+        return self.bot.sitngo
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        await self.sitngo.resume()  # one started while the bot was stopping
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if interaction.guild_id is None or interaction.channel_id is None:
+            await handlers.reply(interaction, t("refused.dm_only"))
+            return False
+        return await within_budget(interaction)
+
+    async def _moderator(self, interaction: discord.Interaction) -> bool:
+        return is_moderator(
+            interaction, await self.bot.guild_settings.get(interaction.guild_id or 0)
+        )
+
+    async def _which(self, interaction: discord.Interaction, number: int | None) -> int | None:
+        if number is not None:
+            return number
+        found = await self.sitngo.here(interaction.guild_id or 0, interaction.channel_id or 0)
+        if found is None:
+            await handlers.reply(interaction, t("sng.none_here"))
+        return found
+
+    @app_commands.command(name="create", description="Create a Sit & Go in this channel")
+    @app_commands.describe(
+        game="The game played",
+        seats="Players it takes; it starts when they are all registered",
+        speed="How fast the stakes rise (default: regular)",
+        stack="Starting chips of each player (default 3000)",
+        fee="Entry fee in the server's chips (default 0: a freeroll)",
+    )
+    @app_commands.choices(
+        game=[app_commands.Choice(name=v, value=v) for v in VARIANTS],
+        speed=[app_commands.Choice(name=s.value, value=s.value) for s in Speed],
+    )
+    @cooldown("open", count=False)
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        seats: app_commands.Range[int, 2, MOST_SEATS],
+        speed: str = Speed.REGULAR.value,
+        stack: app_commands.Range[int, 1, MAX_STACK] | None = None,
+        fee: app_commands.Range[int, 0, MAX_FEE] = 0,
+    ) -> None:
+        await handlers.answer_first(interaction)
+        settings = await self.bot.guild_settings.get(interaction.guild_id or 0)
+        if settings.open_by == "moderators" and not is_moderator(interaction, settings):
+            await handlers.reply(interaction, t("mod.open_only"))  # as for opening a table
+            return
+        parent = getattr(interaction.channel, "parent_id", None)
+        if not allows_channel(settings, interaction.channel_id or 0, parent):
+            channels = ", ".join(f"<#{c}>" for c in settings.allowed_channels)
+            await handlers.reply(interaction, t("mod.channel_not_allowed", channels=channels))
+            return
+        if await self.sitngo.create(interaction, game, seats, Speed(speed), stack, fee):
+            limiter_of(interaction).note("open", interaction.user.id)
+
+    @app_commands.command(
+        name="start", description="Start a Sit & Go early (its creator or a moderator)"
+    )
+    @app_commands.describe(number="The Sit & Go's number (default: the one open here)")
+    async def start(self, interaction: discord.Interaction, number: int | None = None) -> None:
+        await handlers.answer_first(interaction)
+        if (tid := await self._which(interaction, number)) is not None:
+            moderator = await self._moderator(interaction)
+            await self.sitngo.start(interaction, tid, moderator=moderator)
+
+    @app_commands.command(name="cancel", description="Cancel a Sit & Go: every fee comes back")
+    @app_commands.describe(number="The Sit & Go's number (default: the one open here)")
+    async def cancel(self, interaction: discord.Interaction, number: int | None = None) -> None:
+        await handlers.answer_first(interaction)
+        if (tid := await self._which(interaction, number)) is not None:
+            moderator = await self._moderator(interaction)
+            await self.sitngo.cancel(interaction, tid, moderator=moderator)
+
+    @app_commands.command(name="standings", description="This server's Sit & Go standings")
+    @app_commands.describe(page="Which page (10 players a page)")
+    async def standings(
+        self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 1000] = 1
+    ) -> None:
+        await handlers.answer_first(interaction)
+        await self.sitngo.standings(interaction, page)
+
+
+async def setup(bot: PokerBot) -> None:
+    await bot.add_cog(SitNGoCog(bot))
