@@ -119,7 +119,7 @@ class MultiTables:
             )
             if starts_at is not None:
                 await self._remind(conn, int(row[0]), starts_at, reminders)
-            made = await self._tournaments._get(conn, int(row[0]))
+            made = await self._tournaments.get_in(conn, int(row[0]))
         assert made is not None
         return made
 
@@ -127,7 +127,7 @@ class MultiTables:
         """Move a registering tournament's start; reminders not yet sent follow it, and
         those sent for the old time are due again when the new one is still ahead of them."""
         async with self._db.write("reschedule_mtt") as conn:
-            await self._tournaments._open(conn, tournament_id, "registering")
+            await self._tournaments.open_in(conn, tournament_id, "registering")
             await conn.execute(
                 "UPDATE mtt_tournaments SET starts_at = ? WHERE tournament_id = ?",
                 (starts_at, tournament_id),
@@ -168,7 +168,7 @@ class MultiTables:
                     (now, tournament_id, minutes),
                 )
                 if cursor.rowcount == 1:
-                    entries = await self._tournaments._entries(conn, int(tournament_id))
+                    entries = await self._tournaments.entries_in(conn, int(tournament_id))
                     due.append((int(tournament_id), int(minutes), [e.user_id for e in entries]))
         return due
 
@@ -192,8 +192,8 @@ class MultiTables:
         the starting stack; ``break_order`` lists the table numbers, the first to break
         first. Refused ``changed`` if the registrations differ from ``seating``."""
         async with self._db.write("start_mtt") as conn:
-            t = await self._tournaments._open(conn, tournament_id, "registering")
-            entries = await self._tournaments._entries(conn, tournament_id)
+            t = await self._tournaments.open_in(conn, tournament_id, "registering")
+            entries = await self._tournaments.entries_in(conn, tournament_id)
             if len(entries) < 2:
                 raise TournamentRefused("too_few", count=len(entries))
             if sorted(e.user_id for e in entries) != sorted(seating):
@@ -213,7 +213,7 @@ class MultiTables:
                 (self._db.clock(), tournament_id),
             )
             await self._check(conn, tournament_id)
-            started = await self._tournaments._get(conn, tournament_id)
+            started = await self._tournaments.get_in(conn, tournament_id)
         assert started is not None
         return started
 
@@ -224,11 +224,11 @@ class MultiTables:
         starting stack, taking the fee; a table not yet known opens and breaks first.
         Refused as a registration is (already_registered, full, elsewhere, short)."""
         async with self._db.write("register_late") as conn:
-            t = await self._tournaments._open(conn, tournament_id, "running")
+            t = await self._tournaments.open_in(conn, tournament_id, "running")
             person = (await people.ensure(conn, t.guild_id, [user_id], {user_id: display_name}))[
                 user_id
             ]
-            entries = await self._tournaments._entries(conn, tournament_id)
+            entries = await self._tournaments.entries_in(conn, tournament_id)
             if any(e.user_id == user_id for e in entries):
                 raise TournamentRefused("already_registered")
             if len(entries) >= t.seats:
@@ -243,7 +243,9 @@ class MultiTables:
             if other is not None:
                 raise TournamentRefused("elsewhere", tournament_id=int(other[0]))
             if t.fee > 0:
-                await self._tournaments._move(conn, t, user_id, -t.fee, "sng_fee", short_ok=False)
+                await self._tournaments.move_chips_in(
+                    conn, t, user_id, -t.fee, "sng_fee", short_ok=False
+                )
             known = await one(
                 conn,
                 "SELECT MIN(break_rank), SUM(CASE WHEN number = ? THEN 1 ELSE 0 END) "
@@ -269,7 +271,7 @@ class MultiTables:
     async def state(self, tournament_id: int) -> MttState | None:
         """The tournament, its tables and its players' seats (None: not multi-table)."""
         async with self._db.read() as conn:
-            t = await self._tournaments._get(conn, tournament_id)
+            t = await self._tournaments.get_in(conn, tournament_id)
             settings = await one(
                 conn,
                 "SELECT table_size, hand_for_hand, late_levels FROM mtt_tournaments "
@@ -321,7 +323,7 @@ class MultiTables:
         planned after it; with ``final``, the end and its prizes. All in one
         transaction; False if this table counted the hand already."""
         async with self._db.write("record_mtt_hand") as conn:
-            t = await self._tournaments._open(conn, tournament_id, "running")
+            t = await self._tournaments.open_in(conn, tournament_id, "running")
             table = await one(
                 conn,
                 "SELECT last_hand_id, broken FROM mtt_tables "
@@ -342,12 +344,12 @@ class MultiTables:
                 "WHERE tournament_id = ?",
                 (max(hand_id, t.last_hand_id or 0), tournament_id),
             )
-            await self._tournaments._update_entries(conn, t, stacks, places)
+            await self._tournaments.update_entries_in(conn, t, stacks, places)
             await self._leave(conn, tournament_id, out)
             await self._move(conn, tournament_id, moves, broken, hand_for_hand)
             if final is not None:
                 await self._leave(conn, tournament_id, final.places)
-                await self._tournaments._finish(conn, t, final)
+                await self._tournaments.finish_in(conn, t, final)
             else:
                 await self._check(conn, tournament_id)
             return True
@@ -362,7 +364,7 @@ class MultiTables:
         """Moves and breaks planned between hands with no hand to count (a held table
         freed, a late seat), in one transaction."""
         async with self._db.write("mtt_moves") as conn:
-            await self._tournaments._open(conn, tournament_id, "running")
+            await self._tournaments.open_in(conn, tournament_id, "running")
             await self._move(conn, tournament_id, moves, broken, hand_for_hand)
             await self._check(conn, tournament_id)
 

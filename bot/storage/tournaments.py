@@ -117,11 +117,11 @@ class Tournaments:
 
     async def get(self, tournament_id: int) -> TournamentRow | None:
         async with self._db.read() as conn:
-            return await self._get(conn, tournament_id)
+            return await self.get_in(conn, tournament_id)
 
     async def entries(self, tournament_id: int) -> list[EntryRow]:
         async with self._db.read() as conn:
-            return await self._entries(conn, tournament_id)
+            return await self.entries_in(conn, tournament_id)
 
     async def open_tournaments(self, guild_id: int | None = None) -> list[TournamentRow]:
         """Tournaments registering or running (one server's, or every one)."""
@@ -198,7 +198,7 @@ class Tournaments:
                 ),
             )
             assert row is not None
-            made = await self._get(conn, int(row[0]))
+            made = await self.get_in(conn, int(row[0]))
         assert made is not None
         return made
 
@@ -223,11 +223,11 @@ class Tournaments:
         player is in one open tournament of a server at a time), short (the fee is above
         the chips available: balance less what live hands hold)."""
         async with self._db.write("register") as conn:
-            t = await self._open(conn, tournament_id, "registering")
+            t = await self.open_in(conn, tournament_id, "registering")
             person = (await people.ensure(conn, t.guild_id, [user_id], {user_id: display_name}))[
                 user_id
             ]
-            entries = await self._entries(conn, tournament_id)
+            entries = await self.entries_in(conn, tournament_id)
             if any(e.user_id == user_id for e in entries):
                 raise TournamentRefused("already_registered")
             if len(entries) >= t.seats:
@@ -242,7 +242,7 @@ class Tournaments:
             if other is not None:
                 raise TournamentRefused("elsewhere", tournament_id=int(other[0]))
             if t.fee > 0:
-                await self._move(conn, t, user_id, -t.fee, "sng_fee", short_ok=False)
+                await self.move_chips_in(conn, t, user_id, -t.fee, "sng_fee", short_ok=False)
             number = await one(
                 conn,
                 "SELECT COALESCE(MAX(entry), -1) + 1 FROM tournament_entries "
@@ -262,12 +262,12 @@ class Tournaments:
                     self._db.clock(),
                 ),
             )
-            return await self._entries(conn, tournament_id)
+            return await self.entries_in(conn, tournament_id)
 
     async def unregister(self, tournament_id: int, user_id: int) -> list[EntryRow]:
         """Unregister before the start; the fee comes back. The entries after."""
         async with self._db.write("unregister") as conn:
-            t = await self._open(conn, tournament_id, "registering")
+            t = await self.open_in(conn, tournament_id, "registering")
             person = await people.person_of(conn, t.guild_id, user_id)
             cursor = await conn.execute(
                 "DELETE FROM tournament_entries WHERE tournament_id = ? AND person_id = ?",
@@ -276,8 +276,8 @@ class Tournaments:
             if person is None or cursor.rowcount != 1:
                 raise TournamentRefused("not_registered")
             if t.fee > 0:
-                await self._move(conn, t, user_id, t.fee, "sng_refund")
-            return await self._entries(conn, tournament_id)
+                await self.move_chips_in(conn, t, user_id, t.fee, "sng_refund")
+            return await self.entries_in(conn, tournament_id)
 
     async def start(
         self, tournament_id: int, seating: Mapping[int, int], button: int
@@ -287,8 +287,8 @@ class Tournaments:
         ``seating`` must name exactly the registered players (refused ``changed`` if a
         registration came in between); at least two (``too_few``)."""
         async with self._db.write("start_tournament") as conn:
-            t = await self._open(conn, tournament_id, "registering")
-            entries = await self._entries(conn, tournament_id)
+            t = await self.open_in(conn, tournament_id, "registering")
+            entries = await self.entries_in(conn, tournament_id)
             if len(entries) < 2:
                 raise TournamentRefused("too_few", count=len(entries))
             if sorted(e.user_id for e in entries) != sorted(seating):
@@ -303,25 +303,25 @@ class Tournaments:
                 "WHERE tournament_id = ? AND status = 'registering'",
                 (self._db.clock(), button, tournament_id),
             )
-            started = await self._get(conn, tournament_id)
+            started = await self.get_in(conn, tournament_id)
         assert started is not None
         return started
 
     async def cancel(self, tournament_id: int) -> TournamentRow:
         """Cancel before the end: every fee comes back, nothing is lost."""
         async with self._db.write("cancel_tournament") as conn:
-            t = await self._get(conn, tournament_id)
+            t = await self.get_in(conn, tournament_id)
             if t is None:
                 raise TournamentRefused("unknown")
             if t.status not in OPEN:
                 raise TournamentRefused("not_open")
             await self._close(conn, t, "cancelled")
-            for entry in await self._entries(conn, tournament_id):
+            for entry in await self.entries_in(conn, tournament_id):
                 if t.fee > 0:
-                    await self._move(conn, t, entry.user_id, t.fee, "sng_refund")
+                    await self.move_chips_in(conn, t, entry.user_id, t.fee, "sng_refund")
             if await self._held(conn, tournament_id) != 0:  # pragma: no cover - a bug
                 raise StorageError(f"tournament #{tournament_id} still holds fees after cancel")
-            cancelled = await self._get(conn, tournament_id)
+            cancelled = await self.get_in(conn, tournament_id)
         assert cancelled is not None
         return cancelled
 
@@ -341,7 +341,7 @@ class Tournaments:
         the clock; with ``final``, the end and its prizes in the same transaction.
         False if the hand was counted already (a retry after a kill)."""
         async with self._db.write("record_tournament_hand") as conn:
-            t = await self._open(conn, tournament_id, "running")
+            t = await self.open_in(conn, tournament_id, "running")
             if t.last_hand_id is not None and hand_id <= t.last_hand_id:
                 return False
             longest = actions > t.longest_actions
@@ -360,9 +360,9 @@ class Tournaments:
                     tournament_id,
                 ),
             )
-            await self._update_entries(conn, t, stacks, places)
+            await self.update_entries_in(conn, t, stacks, places)
             if final is not None:
-                await self._finish(conn, t, final)
+                await self.finish_in(conn, t, final)
             return True
 
     async def eliminate(
@@ -374,10 +374,10 @@ class Tournaments:
         """Take players out between hands (a moderator's removal): their chips leave
         play and their places are recorded; with ``final``, the end as well."""
         async with self._db.write("eliminate") as conn:
-            t = await self._open(conn, tournament_id, "running")
-            await self._update_entries(conn, t, {u: 0 for u in places}, places)
+            t = await self.open_in(conn, tournament_id, "running")
+            await self.update_entries_in(conn, t, {u: 0 for u in places}, places)
             if final is not None:
-                await self._finish(conn, t, final)
+                await self.finish_in(conn, t, final)
 
     async def save_clock(self, tournament_id: int, clock_elapsed: float) -> None:
         async with self._db.write("tournament_clock") as conn:
@@ -431,21 +431,21 @@ class Tournaments:
         ]
         return ranked, int(total[0]) if total else 0
 
-    # ----- inside a transaction ---------------------------------------------
+    # ----- inside a caller's transaction (here and in multi_table.py) ----------
 
-    async def _get(self, conn: Connection, tournament_id: int) -> TournamentRow | None:
+    async def get_in(self, conn: Connection, tournament_id: int) -> TournamentRow | None:
         row = await one(conn, "SELECT * FROM tournaments WHERE tournament_id = ?", (tournament_id,))
         return None if row is None else _tournament(row)
 
-    async def _open(self, conn: Connection, tournament_id: int, status: str) -> TournamentRow:
-        t = await self._get(conn, tournament_id)
+    async def open_in(self, conn: Connection, tournament_id: int, status: str) -> TournamentRow:
+        t = await self.get_in(conn, tournament_id)
         if t is None:
             raise TournamentRefused("unknown")
         if t.status != status:
             raise TournamentRefused("not_registering" if status == "registering" else "not_running")
         return t
 
-    async def _entries(self, conn: Connection, tournament_id: int) -> list[EntryRow]:
+    async def entries_in(self, conn: Connection, tournament_id: int) -> list[EntryRow]:
         rows = await all_rows(conn, _ENTRY_SQL, (tournament_id,))
         return [EntryRow(*(r[i] for i in range(8))) for r in rows]
 
@@ -457,7 +457,7 @@ class Tournaments:
         )
         return -int(row[0]) if row else 0
 
-    async def _move(
+    async def move_chips_in(
         self,
         conn: Connection,
         t: TournamentRow,
@@ -504,14 +504,14 @@ class Tournaments:
             ),
         )
 
-    async def _update_entries(
+    async def update_entries_in(
         self,
         conn: Connection,
         t: TournamentRow,
         stacks: Mapping[int, int],
         places: Mapping[int, int],
     ) -> None:
-        entries = {e.user_id: e for e in await self._entries(conn, t.tournament_id)}
+        entries = {e.user_id: e for e in await self.entries_in(conn, t.tournament_id)}
         strangers = (set(stacks) | set(places)) - set(entries)
         if strangers:
             raise StorageError(f"tournament #{t.tournament_id}: {sorted(strangers)} not entered")
@@ -525,8 +525,8 @@ class Tournaments:
             ],
         )
 
-    async def _finish(self, conn: Connection, t: TournamentRow, final: Final) -> None:
-        entries = await self._entries(conn, t.tournament_id)
+    async def finish_in(self, conn: Connection, t: TournamentRow, final: Final) -> None:
+        entries = await self.entries_in(conn, t.tournament_id)
         users = {e.user_id for e in entries}
         if set(final.places) != users or set(final.prizes) != users:
             raise StorageError(f"tournament #{t.tournament_id}: the end must place everyone")
@@ -553,7 +553,7 @@ class Tournaments:
         )
         for e in entries:
             if final.prizes[e.user_id] > 0:
-                await self._move(conn, t, e.user_id, final.prizes[e.user_id], "sng_prize")
+                await self.move_chips_in(conn, t, e.user_id, final.prizes[e.user_id], "sng_prize")
 
     async def _close(self, conn: Connection, t: TournamentRow, status: str) -> None:
         cursor = await conn.execute(

@@ -140,7 +140,7 @@ class MultiTableService:
             stacks = {e.user_id: state.tournament.start_stack for e in entries}
             drawn = balancing.draw_seats(stacks, state.table_size, self.rng)
             seating = {s.player: (t.number, s.seat) for t in drawn.tables for s in t.seats}
-            started = await self.sng._storage(
+            started = await self.sng.refusing(
                 self.repo.start(tournament_id, seating, drawn.break_order)
             )
             self.sng.level(started)  # the level clock runs from the start, for every table
@@ -161,7 +161,7 @@ class MultiTableService:
                 raise MttRefused(MttCode.LATE_CLOSED, levels=state.late_levels)
             stack = state.tournament.start_stack
             seated, move = balancing.late_seat(run.field, user_id, stack, self.rng)
-            await self.sng._storage(
+            await self.sng.refusing(
                 self.repo.register_late(tournament_id, user_id, name, move.to_table, move.to_seat)
             )
             run.field = seated
@@ -282,7 +282,7 @@ class MultiTableService:
                 )
                 step = balancing.plan(marked, self.rng, paid_places=paid)
                 current = balancing.apply_plan(marked, step)
-            counted = await self.sng._storage(
+            counted = await self.sng.refusing(
                 self.repo.record_hand(
                     tournament_id, table_no, hand_id, dict(after),
                     out=out, places=places, button=button,
@@ -315,7 +315,7 @@ class MultiTableService:
             current = balancing.apply_plan(marked, step)
             moves = [SeatMove(m.player, m.from_table, m.from_seat, m.to_table, m.to_seat)
                      for m in step.moves]  # fmt: skip
-            await self.sng._storage(
+            await self.sng.refusing(
                 self.repo.move(tournament_id, moves, step.broken, step.hand_for_hand)
             )
             run.field = replace(

@@ -142,7 +142,7 @@ class TournamentService:
             )
         if not 0 <= fee <= MAX_FEE:
             raise SngRefused(SngCode.BAD_FEE, max=MAX_FEE, given=fee)
-        return await self._storage(
+        return await self.refusing(
             self.repo.create(
                 guild_id,
                 channel_id,
@@ -166,7 +166,7 @@ class TournamentService:
             if t.status != "registering":
                 raise SngRefused(SngCode.NOT_REGISTERING)
             await self.store.ensure_account(guild_id, user_id, name, self.grant)
-            entries = await self._storage(self.repo.register(tournament_id, user_id, name))
+            entries = await self.refusing(self.repo.register(tournament_id, user_id, name))
             if len(entries) >= t.seats:
                 t = await self._start(t, entries)
             return t, entries
@@ -176,7 +176,7 @@ class TournamentService:
     ) -> tuple[TournamentRow, list[EntryRow]]:
         async with self.lock(tournament_id):
             t = await self._mine(guild_id, tournament_id)
-            entries = await self._storage(self.repo.unregister(tournament_id, user_id))
+            entries = await self.refusing(self.repo.unregister(tournament_id, user_id))
             return t, entries
 
     async def start(
@@ -202,7 +202,7 @@ class TournamentService:
             t = await self._mine(guild_id, tournament_id)
             if not moderator and user_id != t.creator_id:
                 raise SngRefused(SngCode.NOT_YOURS)
-            cancelled = await self._storage(self.repo.cancel(tournament_id))
+            cancelled = await self.refusing(self.repo.cancel(tournament_id))
             self._clocks.pop(tournament_id, None)
             return cancelled
 
@@ -249,7 +249,7 @@ class TournamentService:
             out = payouts.places_for_busts(busts, remaining) if busts else {}
             final = self._final(t, entries, out, order) if remaining <= 1 else None
             clock = self._clock(t)
-            counted = await self._storage(
+            counted = await self.refusing(
                 self.repo.record_hand(
                     tournament_id,
                     hand_id,
@@ -282,7 +282,7 @@ class TournamentService:
                 raise SngRefused(SngCode.NOT_IN_PLAY)
             out = {user_id: len(in_play)}
             final = self._final(t, entries, out, order) if len(in_play) <= 2 else None
-            await self._storage(self.repo.eliminate(tournament_id, out, final))
+            await self.refusing(self.repo.eliminate(tournament_id, out, final))
             if final is not None:
                 self._clocks.pop(tournament_id, None)
             return HandCounted(out, final)
@@ -300,7 +300,7 @@ class TournamentService:
         self.rng.shuffle(seats)
         seating = {e.user_id: seat for e, seat in zip(entries, seats, strict=True)}
         button = self.rng.randrange(len(entries))
-        started = await self._storage(self.repo.start(t.tournament_id, seating, button))
+        started = await self.refusing(self.repo.start(t.tournament_id, seating, button))
         self._clocks[t.tournament_id] = LevelClock(
             self.level_seconds[Speed(t.speed)], started.clock_elapsed, self.clock
         )
@@ -346,7 +346,9 @@ class TournamentService:
             raise SngRefused(SngCode.UNKNOWN)
         return t
 
-    async def _storage(self, awaitable: Awaitable[T]) -> T:
+    async def refusing(self, awaitable: Awaitable[T]) -> T:
+        """Await a storage call, its refusal turned into the service's (``SngRefused``);
+        the multi-table service calls its own storage through it too."""
         try:
             return await awaitable
         except TournamentRefused as exc:
