@@ -16,7 +16,7 @@ from bot.storage.seasons import SeasonKind, SeasonRefused, Seasons
 from bot.tables.guild_settings import GuildSettingsBook
 from bot.ui import handlers
 from bot.ui.catalog import t
-from bot.ui.moderation import is_moderator
+from bot.ui.moderation import moderators_only
 from bot.ui.season_text import label
 from bot.ui.text import slash as slash_name
 
@@ -43,12 +43,7 @@ class SeasonAdmin(
         return self.bot.guild_settings
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        if interaction.guild_id is None:
-            return False  # guild-only: Discord does not offer it elsewhere
-        if not is_moderator(interaction, await self.book.get(interaction.guild_id)):
-            await handlers.reply(interaction, t("mod.only"))
-            return False
-        return True
+        return await moderators_only(interaction, self.book)
 
     @app_commands.command(name="start", description="End the running season and start a new one")
     @app_commands.describe(

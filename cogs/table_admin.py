@@ -19,7 +19,7 @@ from bot.tables.manager import TableManager
 from bot.tables.models import Refused
 from bot.ui import handlers
 from bot.ui.catalog import t
-from bot.ui.moderation import is_moderator
+from bot.ui.moderation import moderators_only
 from bot.ui.text import esc
 
 if TYPE_CHECKING:
@@ -45,12 +45,7 @@ class TableAdmin(
         return self.bot.guild_settings
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        if interaction.guild_id is None:
-            return False  # guild-only: Discord does not offer it elsewhere
-        if not is_moderator(interaction, await self.book.get(interaction.guild_id)):
-            await handlers.reply(interaction, t("mod.only"))
-            return False
-        return True
+        return await moderators_only(interaction, self.book)
 
     def _table(self, interaction: discord.Interaction) -> int:
         channel_id = interaction.channel_id or 0

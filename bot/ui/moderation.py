@@ -9,6 +9,10 @@ from __future__ import annotations
 import discord
 
 from bot.storage.rows import GuildSettings
+from bot.tables.guild_settings import GuildSettingsBook
+
+from . import handlers
+from .catalog import t
 
 
 def is_moderator(interaction: discord.Interaction, settings: GuildSettings) -> bool:
@@ -21,6 +25,17 @@ def is_moderator(interaction: discord.Interaction, settings: GuildSettings) -> b
         and isinstance(user, discord.Member)
         and any(r.id == role for r in user.roles)
     )
+
+
+async def moderators_only(interaction: discord.Interaction, book: GuildSettingsBook) -> bool:
+    """A moderator group's ``interaction_check``: True for a moderator of this server;
+    anyone else is told so privately (False: the command does not run)."""
+    if interaction.guild_id is None:
+        return False  # guild-only: Discord does not offer it elsewhere
+    if not is_moderator(interaction, await book.get(interaction.guild_id)):
+        await handlers.reply(interaction, t("mod.only"))
+        return False
+    return True
 
 
 def jump_url(guild_id: int, channel_id: int, message_id: int) -> str:
