@@ -115,7 +115,9 @@ class PokerBot(commands.Bot):
         s = self.settings
         await asyncio.to_thread(warm_up)  # the computer players' tables, off the loop
         timeouts = Timeouts(s.database_statement_timeout, s.database_connect_timeout)
-        self.store = store = await Store.open(s.database, clock=self._clock, timeouts=timeouts)
+        self.store = store = await Store.open(
+            s.database, clock=self._clock, timeouts=timeouts, on_guilds_lost=self._guilds_lost
+        )
         self.seasons = store.seasons
         auto_deal = s.next_hand_delay > 0
         self.guild_settings = GuildSettingsBook(
@@ -176,6 +178,10 @@ class PokerBot(commands.Bot):
             await self.tree.sync(guild=guild)
         elif _syncs_commands(s):
             await self.tree.sync()
+
+    def _guilds_lost(self, guilds: frozenset[int]) -> None:
+        # the store claims guilds only for the manager (built right after the store)
+        self.manager.guilds_lost(guilds)
 
     def is_closed(self) -> bool:
         # True from the start of close(): the gateway must not reconnect while we drain.

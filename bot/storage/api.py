@@ -9,7 +9,7 @@ added to the Store is added here too.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any, Protocol
 
 from bot.storage.dm_channels import DmChannel
@@ -31,7 +31,6 @@ class Storage(Protocol):
     async def claim_guild(self, guild_id: int) -> bool: ...
     async def ping(self) -> None: ...
     def claimed_guilds(self) -> frozenset[int]: ...
-    def on_guilds_lost(self, callback: Callable[[frozenset[int]], None]) -> None: ...
 
     # tables & seats
     async def save_table(

@@ -32,11 +32,11 @@ class Ownership:
     stops serving it (the manager drops its tables); the database refuses this
     process's writes to it from then on (GUILD_TAKEN), ledger and accounts included."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, on_lost: GuildsLost | None = None) -> None:
         self._db = db
         self.guilds: set[int] = set()  # claimed by this process's session
         self.lost: set[int] = set()  # claimed once, then taken by another process
-        self.on_lost: GuildsLost | None = None
+        self.on_lost = on_lost  # told which guilds were lost (the table service drops them)
         db.on_reconnect.append(self._reclaim)
 
     async def _reclaim(self, conn: Connection) -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -29,7 +29,7 @@ from bot.storage.hands import Hands
 from bot.storage.history import History
 from bot.storage.ledger import Ledger
 from bot.storage.multi_table import MultiTables
-from bot.storage.ownership import Ownership
+from bot.storage.ownership import GuildsLost, Ownership
 from bot.storage.rows import (
     KEEP,
     Account,
@@ -53,14 +53,19 @@ log = logging.getLogger(__name__)
 class Store:
     """Async persistence API over one database connection. See the module docstring."""
 
-    def __init__(self, conn: Connection, clock: Clock = time.time) -> None:
+    def __init__(
+        self, conn: Connection, clock: Clock = time.time, on_guilds_lost: GuildsLost | None = None
+    ) -> None:
+        """``on_guilds_lost(guild_ids)`` is called when a new PostgreSQL session (after a
+        lost one) cannot re-claim guilds this process had claimed: another process runs
+        them now, so this one must stop serving them (its writes there are refused)."""
         self._db = Database(conn, clock)
         self._tables = Tables(self._db)
         self._ledger = Ledger(self._db)
         self._hands = Hands(self._db, self._ledger, self._tables)
         self._history = History(self._db)
         self._server = Server(self._db, self._ledger)
-        self._owner = Ownership(self._db)
+        self._owner = Ownership(self._db, on_guilds_lost)
         self._dms = DmChannels(self._db)
         # read-only views for /replay, /export and /stats (bot/history builds on them)
         self.exports = Exports(self._db)
@@ -71,13 +76,18 @@ class Store:
 
     @classmethod
     async def open(
-        cls, target: str | Path, clock: Clock = time.time, timeouts: Timeouts | None = None
+        cls,
+        target: str | Path,
+        clock: Clock = time.time,
+        timeouts: Timeouts | None = None,
+        on_guilds_lost: GuildsLost | None = None,
     ) -> Store:
         """Open a SQLite file path or a ``postgresql://`` URL, migrated and repaired: a live
         hand whose table is closed (left by a close that came between a hand's last action
         and its settlement, before the database refused such closes) is cancelled.
-        ``timeouts`` bound PostgreSQL (see ``postgres.Timeouts``); None: unbounded."""
-        store = cls(await open_connection(target, timeouts), clock)
+        ``timeouts`` bound PostgreSQL (see ``postgres.Timeouts``); None: unbounded.
+        ``on_guilds_lost``: see the constructor."""
+        store = cls(await open_connection(target, timeouts), clock, on_guilds_lost)
         try:
             for hand_id, channel_id in await store._hands.repair_orphans():
                 log.warning(
@@ -128,12 +138,6 @@ class Store:
         """One query (on a new session if the old one was lost): the health check's."""
         async with self._db.read() as conn:
             await one(conn, "SELECT 1")
-
-    def on_guilds_lost(self, callback: Callable[[frozenset[int]], None]) -> None:
-        """Call ``callback(guild_ids)`` when a new PostgreSQL session (after a lost one)
-        cannot re-claim guilds this process had claimed: another process runs them now,
-        so this one must stop serving them (its writes there are refused already)."""
-        self._owner.on_lost = callback
 
     # ------------------------------------------------------------ tables & seats
 

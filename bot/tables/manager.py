@@ -19,12 +19,12 @@ from __future__ import annotations
 import random
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 from bot.engine import SeatView, seat_view
-from bot.opponents import Advice, Observation, observe
+from bot.opponents import Advice, Observation, Profile, observe
 from bot.practice import coach
 from bot.practice.coach import PracticeReview
 from bot.storage.api import Storage
@@ -75,8 +75,18 @@ class TableManager:
         self.store = store
         self.clock = clock
         self.rng = rng or secrets.SystemRandom()  # tests inject a seeded Random
+        # Who moves the computer players, and what they have seen (``on_bot_turn``,
+        # ``read_profiles``: the practice driver, which acts through this manager).
+        self._bot_turn: Callable[[BotTurn], None] | None = None
+        self._profiles: Profiles | None = None
         self.steps = Steps(
-            store, self._on_deadline, clock=clock, rng=self.rng, retry_delays=retry_delays
+            store,
+            self._on_deadline,
+            hand_over=self._hand_over,
+            bot_turn=self._wake_bot,
+            clock=clock,
+            rng=self.rng,
+            retry_delays=retry_delays,
         )
         self.play = Play(self.steps, starting_grant=starting_grant)
         self.recovery = Recovery(self.steps, self.play, shards=shards, claim_retry=claim_retry)
@@ -86,8 +96,8 @@ class TableManager:
             turn_timeout=turn_timeout,
             next_hand_delay=next_hand_delay,
             claim=self.recovery.claim,
+            max_tables=max_tables,
         )
-        self.seating.max_tables = max_tables
         self.moderation = Moderation(self.steps, self.seating, self.play)
         self.timers = Timers(
             self.steps,
@@ -95,9 +105,11 @@ class TableManager:
             self.moderation,
             next_hand_delay=next_hand_delay,
             idle_after=idle_after,
+            profiles=self._seen,
         )
         self.privacy = Privacy(self.steps)
-        self.mixing = Mixing(self.steps, self.seating)  # after Timers: it wraps the deal
+        # after a hand: a dealer's choice first, then the automatic deal
+        self.mixing = Mixing(self.steps, self.seating, then=self.timers.hand_over)
 
     # Settings of today's facade, kept where the service reads them, so setting one here
     # still takes effect.
@@ -197,12 +209,27 @@ class TableManager:
 
     def on_bot_turn(self, schedule: Callable[[BotTurn], None]) -> None:
         """Who moves the computer players: called by the post-step hook when one is to act."""
-        self.steps.bot_turn = schedule
+        self._bot_turn = schedule
 
     def read_profiles(self, profiles: Profiles) -> None:
         """Where a computer player's move made at its deadline reads what each player at
         the table has shown in earlier hands (the practice driver keeps it)."""
-        self.timers.profiles = profiles
+        self._profiles = profiles
+
+    def _wake_bot(self, turn: BotTurn) -> None:
+        if self._bot_turn is not None:
+            self._bot_turn(turn)
+
+    def _seen(self, channel_id: int) -> Mapping[str, Profile]:
+        return {} if self._profiles is None else self._profiles(channel_id)
+
+    def _hand_over(self, table: Table) -> None:
+        self.mixing.hand_over(table)
+
+    def guilds_lost(self, guilds: frozenset[int]) -> None:
+        """Stop serving guilds another process took while the database session was lost
+        (the store's ``on_guilds_lost``; see ``Recovery.lost``)."""
+        self.recovery.lost(guilds)
 
     def wake_bots(self) -> None:
         """Run the hook's wake for every table (a driver attached to a running manager)."""

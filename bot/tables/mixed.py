@@ -26,13 +26,12 @@ POLL = 1.0  # seconds between looks at the clock while a choice is awaited (a ju
 
 
 class Mixing:
-    def __init__(self, steps: Steps, seating: Seating) -> None:
+    def __init__(self, steps: Steps, seating: Seating, then: Callable[[Table], None]) -> None:
         self.steps = steps
         self.store = steps.store
         self.seating = seating
         # what happens after a hand otherwise (the automatic deal): after the choice here
-        self._then: Callable[[Table], None] | None = steps.hand_over
-        steps.hand_over = self._hand_over
+        self._then = then
         self._chosen_now: dict[int, asyncio.Event] = {}  # channel -> its timer's wake-up
 
     async def open_mixed(
@@ -87,11 +86,11 @@ class Mixing:
 
     # ----- the choice's time ----------------------------------------------------
 
-    def _hand_over(self, table: Table) -> None:
+    def hand_over(self, table: Table) -> None:
+        """A step finished a hand: a dealer's choice first, then what follows otherwise."""
         if self.open_window(table):
             return  # the deal waits for the choice
-        if self._then is not None:
-            self._then(table)
+        self._then(table)
 
     def open_window(self, table: Table) -> bool:
         """If the table awaits a person's choice, give them the turn time to make it
@@ -165,5 +164,5 @@ class Mixing:
         return TableEvent(EventKind.CHOSEN, table.view(), params)
 
     def _after_choice(self, table: Table) -> None:
-        if self._then is not None and self.steps.tables.get(table.channel_id) is table:
+        if self.steps.tables.get(table.channel_id) is table:
             self._then(table)  # the automatic deal, if the table has it

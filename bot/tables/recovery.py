@@ -37,7 +37,6 @@ class Recovery:
 
     async def start(self) -> int:
         """Restore open tables and continue every unfinished hand; return how many."""
-        self.store.on_guilds_lost(self.lost)
         rows = [r for r in await self.store.load_tables() if self.in_my_shards(r.guild_id)]
         guilds = sorted({r.guild_id for r in rows})
         claimed = {g for g in guilds if await self.store.claim_guild(g)}

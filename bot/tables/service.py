@@ -41,6 +41,7 @@ class Seating:
         turn_timeout: float,
         next_hand_delay: float,
         claim: Callable[[int], Awaitable[bool]],
+        max_tables: int | None = None,
     ) -> None:
         self.steps = steps
         self.store = steps.store
@@ -49,7 +50,7 @@ class Seating:
         self.next_hand_delay = next_hand_delay
         self._claim = claim  # may this process open tables in the guild? (recovery)
         self._opening = asyncio.Lock()  # check-then-insert of open_table is one step
-        self.max_tables: int | None = None  # per server, open tables at most (None: no cap)
+        self.max_tables = max_tables  # per server, open tables at most (None: no cap)
 
     async def open_table(
         self,

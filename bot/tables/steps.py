@@ -72,10 +72,15 @@ class Steps:
         store: Storage,
         fire: Fire,
         *,
+        hand_over: Callable[[Table], None],
+        bot_turn: Callable[[BotTurn], None],
         clock: Callable[[], float],
         rng: random.Random,
         retry_delays: Sequence[float] = RETRY_DELAYS,
     ) -> None:
+        """``fire``: a turn's deadline is due; ``hand_over``: a step finished a hand (the
+        dealer's choice, then the automatic deal); ``bot_turn``: a computer player is to
+        act (the practice driver)."""
         self.store = store
         self.clock = clock
         self.rng = rng
@@ -83,8 +88,8 @@ class Steps:
         self.listeners: list[Listener] = []
         self.outbox = Outbox()
         self.deadlines = Deadlines(fire, clock, retry_delays)
-        self.bot_turn: Callable[[BotTurn], None] | None = None  # the practice driver
-        self.hand_over: Callable[[Table], None] | None = None  # the automatic deal
+        self.bot_turn = bot_turn
+        self.hand_over = hand_over
         self._tasks: set[asyncio.Task[None]] = set()  # strong references, awaited in close()
 
     def table(self, channel_id: int) -> Table:
@@ -153,7 +158,7 @@ class Steps:
             return
         if events:
             table.last_step = self.clock()
-        if table.hand is None and any(e.kind == "finished" for e in events) and self.hand_over:
+        if table.hand is None and any(e.kind == "finished" for e in events):
             self.hand_over(table)
         self._wake_bot(table)
 
@@ -177,11 +182,10 @@ class Steps:
         seat = table.to_act()
         if seat is None or seat.bot is None or table.hand is None or table.hand_id is None:
             return
-        if self.bot_turn is not None:
-            turn = BotTurn(
-                table.channel_id, seat.user_id, seat.bot, table.hand_id, len(table.hand.actions)
-            )
-            self.bot_turn(turn)
+        turn = BotTurn(
+            table.channel_id, seat.user_id, seat.bot, table.hand_id, len(table.hand.actions)
+        )
+        self.bot_turn(turn)
 
     def emit(self, event: TableEvent) -> None:
         """Append the event to its table's outbox and return at once: never waits on Discord.

@@ -42,15 +42,17 @@ class Timers:
         *,
         next_hand_delay: float,
         idle_after: IdleAfter | None = None,
+        profiles: Profiles = _none_seen,
     ) -> None:
+        """``profiles``: what each player at a table has shown in earlier hands (the
+        practice driver keeps it), read by a computer player's move its deadline makes."""
         self.steps = steps
         self.play = play
         self.moderation = moderation
         self.next_hand_delay = next_hand_delay
         self.idle_after = idle_after
         self.bot_rng = secrets.SystemRandom()  # a computer player's move made by its deadline
-        self.profiles: Profiles = _none_seen  # … reading what the practice driver has seen
-        steps.hand_over = self._hand_over
+        self.profiles = profiles  # … reading what the practice driver has seen
 
     # ----- turn deadlines -----------------------------------------------------
 
@@ -99,7 +101,8 @@ class Timers:
 
     # ----- the automatic deal -------------------------------------------------
 
-    def _hand_over(self, table: Table) -> None:
+    def hand_over(self, table: Table) -> None:
+        """A step finished a hand: deal the next one after the delay, if the table wants it."""
         if table.settings.auto_deal and self.next_hand_delay > 0:  # 0 turns auto-deal off
             self.steps.spawn(self._auto_deal(table), f"automatic deal at {table.channel_id}")
 

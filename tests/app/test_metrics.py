@@ -339,8 +339,10 @@ async def test_a_guild_taken_while_the_session_was_lost_is_counted_lost():
     lost = METRICS.registry.get_sample_value("lowball_guilds_lost_total") or 0.0
     reconnects = METRICS.registry.get_sample_value("lowball_db_reconnects_total") or 0.0
     url = new_schema()
-    async with await Store.open(url) as store, await Store.open(url) as other:
-        store.on_guilds_lost(lambda guilds: None)
+    async with (
+        await Store.open(url, on_guilds_lost=lambda guilds: None) as store,
+        await Store.open(url) as other,
+    ):
         assert await store.claim_guild(4242) and await store.claim_guild(4343)
         assert store.claimed_guilds() == {4242, 4343}
         await _terminate(store)

@@ -43,8 +43,10 @@ async def _start(store: Store) -> int:
 async def test_a_terminated_session_is_replaced_and_the_guild_reclaimed() -> None:
     url = new_schema()
     lost: list[frozenset[int]] = []
-    async with await Store.open(url) as store, await Store.open(url) as other:
-        store.on_guilds_lost(lost.append)
+    async with (
+        await Store.open(url, on_guilds_lost=lost.append) as store,
+        await Store.open(url) as other,
+    ):
         assert await store.claim_guild(G)
         hand = await _start(store)
         await store.append_action(hand, 0, {"player": "1", "action": "check"})
@@ -62,8 +64,10 @@ async def test_a_terminated_session_is_replaced_and_the_guild_reclaimed() -> Non
 async def test_a_guild_taken_meanwhile_is_lost_and_fenced() -> None:
     url = new_schema()
     lost: list[frozenset[int]] = []
-    async with await Store.open(url) as store, await Store.open(url) as other:
-        store.on_guilds_lost(lost.append)
+    async with (
+        await Store.open(url, on_guilds_lost=lost.append) as store,
+        await Store.open(url) as other,
+    ):
         assert await store.claim_guild(G)
         hand = await _start(store)
         await store.ensure_account(G, 5, "low", 10)

@@ -112,10 +112,9 @@ async def test_a_silent_session_is_replaced_and_the_write_carried_on() -> None:
     direct = new_schema()
     async with (
         stall_proxy(direct) as (url, proxy),
-        await Store.open(url, timeouts=SHORT) as store,
+        await Store.open(url, timeouts=SHORT, on_guilds_lost=lost.append) as store,
         await Store.open(direct) as other,  # another process, on its own network path
     ):
-        store.on_guilds_lost(lost.append)
         assert await store.claim_guild(G1)
         hand = await start_hand(store, G1)
         await store.append_action(hand, 0, check(1))

@@ -46,8 +46,10 @@ async def test_an_erased_opener_is_not_written_back_by_the_next_save(tmp_path) -
 @pytest.mark.skipif(not PG_URL, reason=SKIP_REASON)
 async def test_a_guild_lost_while_the_session_was_down_is_served_no_more() -> None:
     url = new_schema()
-    store = await Store.open(url)
+    lost: list[TableManager] = []  # the manager, once built: told of the lost guilds
+    store = await Store.open(url, on_guilds_lost=lambda guilds: lost[0].guilds_lost(guilds))
     manager = TableManager(store, starting_grant=GRANT, turn_timeout=3600)
+    lost.append(manager)
     await manager.start()
     other = await Store.open(url)
     try:
