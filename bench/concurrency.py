@@ -524,7 +524,7 @@ class Storm:
 
     async def refilled(self, guild: int, user: int) -> tuple[int, int] | None:
         """What only a refill changes: the account's refills and its grant."""
-        account = await self.m.store.balance(guild, user)
+        account = await self.m.store.ledger.balance(guild, user)
         return None if account is None else (account.refilled, account.granted)
 
     async def _forget(self) -> None:
@@ -668,7 +668,7 @@ class Storm:
         await asyncio.gather(*(self.call("settings", None, make) for _, make in changes))
         expected.update(turn_timeout=turn, language=language, auto_deal=auto)
         expected.setdefault("allowed", set()).update({a, b})
-        stored = await self.m.store.guild_settings(guild)
+        stored = await self.m.store.server.guild_settings(guild)
         self.report.settings_checked += 1
         got = {
             "turn_timeout": stored.turn_timeout,
@@ -686,9 +686,9 @@ class Storm:
         if which == 0:
             await self.call("reads", None, lambda: self.m.balance(guild, user, f"p{user}"))
         elif which == 1:
-            await self.call("reads", None, lambda: self.m.leaderboard(guild, 1))
+            await self.call("reads", None, lambda: self.m.store.ledger.leaderboard(guild, 1))
         else:
-            await self.call("reads", None, lambda: self.m.recent_hands(guild, user))
+            await self.call("reads", None, lambda: self.m.store.history.recent_hands(guild, user))
 
     # ----- running ---------------------------------------------------------------------
 
@@ -813,7 +813,7 @@ async def audit_final(
     report.hands_finished = len(played)
     sample = set(rng.sample([h for h, _ in played], min(plan.cli_sample, len(played))))
     for hand_id, practice in played:
-        record = await store.hand_record(hand_id)
+        record = await store.history.hand_record(hand_id)
         data = json.dumps(record).encode()
         if hand_id in sample:
             state = replay_cli(data)

@@ -423,7 +423,7 @@ async def _step(
 ) -> None:  # fmt: skip
     """Make the next move at once and wait until it is stored. A refused move (say, a click
     past the click rate) is made again, by command."""
-    table: Table = h.bot.manager.tables[seat.channel]  # type: ignore[attr-defined]
+    table: Table = h.bot.manager.table(seat.channel)  # type: ignore[attr-defined]
     loop = asyncio.get_running_loop()
     by_command = False
     while True:
@@ -485,7 +485,7 @@ async def _play(
     h: DiscordHarness, seat: Seat, hands: int, rng: random.Random, stored: asyncio.Event,
     tally: Tally, think: float, start: float = 0.0, passes: Passes | None = None,
 ) -> None:  # fmt: skip
-    table: Table = h.bot.manager.tables[seat.channel]  # type: ignore[attr-defined]
+    table: Table = h.bot.manager.table(seat.channel)  # type: ignore[attr-defined]
     if start:
         await asyncio.sleep(start)  # this table's first move: see ``--stagger``
     for _ in range(hands):
@@ -593,7 +593,9 @@ async def run_once(
             ]
             stored_actions = 0
             for hand_id in tally.hand_ids:
-                stored_actions += len(parse_record(await bot.store.hand_record(hand_id)).actions)
+                stored_actions += len(
+                    parse_record(await bot.store.history.hand_record(hand_id)).actions
+                )
             # a sweep of bot/heap.py: everything given back to the collector, one full
             # pass over it (the loop stopped meanwhile), with the heap the run left
             swept = time.perf_counter()

@@ -3,11 +3,11 @@
 For each size (default 50, 2,000 and 20,000 hands) one player is given that many
 finished hands (played through the Store's own API, at many tables at once), then:
 
-* ``balance``: the median of ``Store.balance`` (behind every join and deal), alone;
-* ``history``: the median of ``Store.recent_hands(limit=10)`` (``/history``), alone;
+* ``balance``: the median of ``store.ledger.balance`` (behind every join and deal), alone;
+* ``history``: the median of ``store.history.recent_hands(limit=10)`` (``/history``), alone;
 * then an unrelated table starts playing without pause (``other step``: the median of
   its durable steps: deal, six actions, cancel), the balance and history calls run again and
-  the player is erased (``erase``: one ``Store.erase_player``, ``/privacy delete``);
+  the player is erased (``erase``: one ``store.server.erase_player``, ``/privacy delete``);
   ``other wait``: that table's longest single step meanwhile; ``behind erase``: the
   longest of its steps that overlapped the erase (what the erase itself made it wait).
 
@@ -83,7 +83,7 @@ def _actions(players: list[int]) -> list[dict[str, Any]]:
 
 
 async def play_hand(store: Store, channel: int, players: list[int], winner: int) -> None:
-    hand_id = await store.start_hand(
+    hand_id = await store.hands.start_hand(
         GUILD,
         channel,
         "a5-draw",
@@ -93,15 +93,15 @@ async def play_hand(store: Store, channel: int, players: list[int], winner: int)
         {p: f"player {p}" for p in players},
     )
     for index, action in enumerate(_actions(players)):
-        await store.append_action(hand_id, index, action)
+        await store.hands.append_action(hand_id, index, action)
     loser = players[1 - players.index(winner)]
-    await store.finish_hand(hand_id, {winner: 5, loser: -5})
+    await store.hands.finish_hand(hand_id, {winner: 5, loser: -5})
 
 
 async def open_table(store: Store, channel: int, players: list[int]) -> None:
-    await store.save_table(TableRow(channel_id=channel, guild_id=GUILD, variant="a5-draw"))
+    await store.tables.save_table(TableRow(channel_id=channel, guild_id=GUILD, variant="a5-draw"))
     for p in players:
-        await store.ensure_account(GUILD, p, f"player {p}", GRANT)
+        await store.ledger.ensure_account(GUILD, p, f"player {p}", GRANT)
 
 
 async def seed(store: Store, user: int, hands: int, tables: int) -> None:
@@ -132,7 +132,7 @@ class OtherTable:
         await open_table(self.store, self.channel, self.players)
         while not self._stop.is_set():
             began = time.perf_counter()
-            hand_id = await self.store.start_hand(
+            hand_id = await self.store.hands.start_hand(
                 GUILD,
                 self.channel,
                 "a5-draw",
@@ -143,10 +143,10 @@ class OtherTable:
             self._took(began)
             for index, action in enumerate(_actions(self.players)):
                 began = time.perf_counter()
-                await self.store.append_action(hand_id, index, action)
+                await self.store.hands.append_action(hand_id, index, action)
                 self._took(began)
             began = time.perf_counter()
-            await self.store.cancel_hand(hand_id)
+            await self.store.hands.cancel_hand(hand_id)
             self._took(began)
 
     def _took(self, began: float) -> None:
@@ -179,25 +179,25 @@ async def measure(target: str | Path, backend: str, sizes: list[int], tables: in
         lite = backend == "sqlite"
         users = {size: 10_000 + i for i, size in enumerate(sizes)}
         if lite:
-            await store._conn.execute("PRAGMA synchronous = OFF")  # seeding only
+            await store.db.conn.execute("PRAGMA synchronous = OFF")  # seeding only
         for size in sizes:
             await seed(store, users[size], size, min(tables, size))
         if lite:
-            await store._conn.execute("PRAGMA synchronous = FULL")  # as the bot runs
+            await store.db.conn.execute("PRAGMA synchronous = FULL")  # as the bot runs
         for n, size in enumerate(sizes):
             user = users[size]
-            balance = await timed(lambda u=user: store.balance(GUILD, u), 200)  # type: ignore[misc]
-            history = await timed(lambda u=user: store.recent_hands(GUILD, u, 10), 20)  # type: ignore[misc]
+            balance = await timed(lambda u=user: store.ledger.balance(GUILD, u), 200)  # type: ignore[misc]
+            history = await timed(lambda u=user: store.history.recent_hands(GUILD, u, 10), 20)  # type: ignore[misc]
             other = OtherTable(store, 900_000_000 + 10 * n)
             task = asyncio.create_task(other.run())
             while len(other.steps) < 40:
                 await asyncio.sleep(0.01)
             baseline = statistics.median(other.steps)
             other.steps.clear()
-            await timed(lambda u=user: store.balance(GUILD, u), 200)  # type: ignore[misc]
-            await timed(lambda u=user: store.recent_hands(GUILD, u, 10), 20)  # type: ignore[misc]
+            await timed(lambda u=user: store.ledger.balance(GUILD, u), 200)  # type: ignore[misc]
+            await timed(lambda u=user: store.history.recent_hands(GUILD, u, 10), 20)  # type: ignore[misc]
             erase_began = time.perf_counter()
-            erase = await timed(lambda u=user: store.erase_player(GUILD, u), 1)  # type: ignore[misc]
+            erase = await timed(lambda u=user: store.server.erase_player(GUILD, u), 1)  # type: ignore[misc]
             erase_ended = time.perf_counter()
             await asyncio.sleep(0.05)  # a step that queued behind the erase ends meanwhile
             other.stop()

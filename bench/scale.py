@@ -78,8 +78,12 @@ async def open_tables(m: TableManager, channels: list[int], guilds: list[int]) -
     await asyncio.gather(*(one(i, ch) for i, ch in enumerate(channels)))
 
 
-def manager(store: Store, seed: int, shards: Shards | None) -> TableManager:
-    return TableManager(store, turn_timeout=3600, rng=random.Random(seed), shards=shards)
+def manager(
+    store: Store, seed: int, shards: Shards | None, claim_retry: float = 2.0
+) -> TableManager:
+    return TableManager(
+        store, turn_timeout=3600, rng=random.Random(seed), shards=shards, claim_retry=claim_retry
+    )
 
 
 # ---------------------------------------------------------------- one worker process
@@ -143,7 +147,7 @@ def run_processes(
 async def _slow_transaction(store: Store, seconds: float) -> None:
     """One transaction that takes ``seconds`` on the store's session (a slow query)."""
     await asyncio.sleep(1.0)
-    async with store._db.write("bench_slow") as conn:
+    async with store.db.write("bench_slow") as conn:
         await conn.execute(f"SELECT pg_sleep({seconds})")
 
 
@@ -218,7 +222,9 @@ async def _hold_hands(target: str, hands: int, seed: int, ready: Any) -> None:
 
 
 def live_hands(m: TableManager) -> int:
-    return sum(t.hand is not None and not t.hand.complete for t in m.tables.values())
+    return sum(
+        t.hand is not None and not t.hand.complete for t in (m.table(c) for c in m.channels())
+    )
 
 
 def hold_worker(target: str, hands: int, seed: int, ready: Any) -> None:
@@ -233,8 +239,7 @@ async def takeover(target: str, hands: int, seed: int) -> dict[str, float]:
     owner.start()
     hands = await asyncio.get_running_loop().run_in_executor(None, ready.get, True, 600)
     store = await Store.open(target)
-    m = manager(store, seed, Shards(1, frozenset({0})))
-    m.claim_retry = 0.05
+    m = manager(store, seed, Shards(1, frozenset({0})), claim_retry=0.05)
     assert await m.start() == 0  # everything is held by the owner
     assert owner.pid is not None
     os.kill(owner.pid, signal.SIGKILL)

@@ -41,7 +41,7 @@ async def store_hands(
     """``count`` random hands between ``players``, each added to /stats as at settlement."""
     done = 0
     while done < count:
-        async with store._write("bench") as conn:
+        async with store.db.write("bench") as conn:
             for _ in range(min(500, count - done)):
                 hand = new_random_hand(GAMES[done % 4], 2, rng)
                 while not hand.complete:
@@ -92,7 +92,7 @@ async def main(hands: int, reads: int) -> None:
         store = await Store.open(Path(folder) / "bench.db")
         few, many, rival = 101, 102, 103
         for user in (few, many, rival):
-            await store.ensure_account(GUILD, user, f"user {user}", 1000)
+            await store.ledger.ensure_account(GUILD, user, f"user {user}", 1000)
         rng = random.Random(21)
         built = time.perf_counter()
         await store_hands(store, (few, rival), 20, rng)

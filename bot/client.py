@@ -18,7 +18,6 @@ from bot.extensions import extension_name
 from bot.opponents import warm_up
 from bot.practice.driver import PracticeDriver
 from bot.settings import Settings
-from bot.storage.api import Storage
 from bot.storage.backend import Timeouts
 from bot.storage.seasons import Seasons
 from bot.storage.shards import Shards
@@ -67,7 +66,7 @@ EXTENSIONS = (
 
 class PokerBot(commands.Bot):
     manager: TableManager
-    store: Storage
+    store: Store
     seasons: Seasons
     guild_settings: GuildSettingsBook
     presenter: Presenter
@@ -151,7 +150,9 @@ class PokerBot(commands.Bot):
         restored = await self.manager.start(idle_sweep=IDLE_SWEEP)
         self.practice.resume()
         log.info("restored %d tables, %d unfinished hands", len(self.manager.channels()), restored)
-        self.presenter = Presenter(self, self.manager, clock=self._clock)
+        self.presenter = Presenter(
+            self, self.manager, messages=store.tables, dms=store.dms, clock=self._clock
+        )
         await self.presenter.start()
         #: the services the UI reaches through app_of(interaction)
         self.app = App(

@@ -120,7 +120,7 @@ class Monitor:
         tables = collections.Counter[str]()
         waiting, backlog = 0, 0
         if manager is not None:
-            tables.update(t.variant.id for t in manager.tables.values())
+            tables.update(t.variant.id for t in (manager.table(c) for c in manager.channels()))
             waiting = len(manager.recovery.waiting)
             backlog += len(manager.outbox.pending())
         if presenter is not None:
@@ -129,7 +129,7 @@ class Monitor:
         return Snapshot(
             tables=dict(tables),
             backlog=backlog,
-            guilds_owned=len(store.claimed_guilds()) if store is not None else 0,
+            guilds_owned=len(store.ownership.guilds) if store is not None else 0,
             guilds_waiting=waiting,
             failed_requests=bot.budget.failures.recent(),
         )

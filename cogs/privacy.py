@@ -19,7 +19,7 @@ from bot.ui.text import slash
 
 if TYPE_CHECKING:
     from bot.client import PokerBot
-    from bot.storage.api import Storage
+    from bot.storage.store import Store
 
 
 CONFIRM_SECONDS = 120
@@ -79,7 +79,7 @@ class PrivacyCog(
         self.bot = bot
 
     @property
-    def store(self) -> Storage:
+    def store(self) -> Store:
         return self.bot.store
 
     # "show" is also /settings show: its own catalog context, so each can read differently
@@ -89,7 +89,7 @@ class PrivacyCog(
     )
     async def show(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None  # guild-only
-        data = await self.store.player_data(interaction.guild_id, interaction.user.id)
+        data = await self.store.server.player_data(interaction.guild_id, interaction.user.id)
         if data is None:
             await reply(interaction, t("privacy.nothing"))
             return
@@ -116,7 +116,7 @@ class PrivacyCog(
     @app_commands.command(name="delete", description="Erase your account on this server")
     async def delete(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None  # guild-only
-        if await self.store.player_data(interaction.guild_id, interaction.user.id) is None:
+        if await self.store.server.player_data(interaction.guild_id, interaction.user.id) is None:
             await reply(interaction, t("privacy.nothing"))
             return
         manager = self.bot.manager

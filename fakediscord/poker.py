@@ -107,7 +107,7 @@ async def burst(h: DiscordHarness, channel: int, *, draw: int = 1, limit: int = 
         view = manager.view(channel)
         user, command, options = next_command(h, channel, draw=draw)
         tasks.append(asyncio.create_task(h.slash(user, channel, command, **options)))
-        table, deadline = manager.tables[channel], loop.time() + 5
+        table, deadline = manager.table(channel), loop.time() + 5
         while table.lock.locked() or (table.hand_id, manager.view(channel).turn) == (
             view.hand_id,
             view.turn,

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from bot.engine import Hand, HandRecord
 from bot.engine.record import parse_record
 from bot.opponents import Advice, Review, advise, review
-from bot.storage.api import Storage
+from bot.storage.store import Store
 from bot.tables.models import Code, Refused
 from bot.tables.table import Table
 
@@ -51,14 +51,14 @@ def _advise(record: HandRecord, key: str, level: str) -> Advice:
     return advise(Hand.replay(record), key, level)
 
 
-async def review_last(store: Storage, table: Table, user_id: int) -> PracticeReview | None:
+async def review_last(store: Store, table: Table, user_id: int) -> PracticeReview | None:
     """The caller's decisions in the table's last practice hand, each next to what the
     strongest computer level there would have done (None: no such hand, or they were
     not in it). Built from the stored record, from the caller's view at each step."""
     if table.last_practice is None:
         return None
     hand_id, level = table.last_practice
-    record = parse_record(await store.hand_record(hand_id))
+    record = parse_record(await store.history.hand_record(hand_id))
     key = str(user_id)
     if all(s.player != key for s in record.seats):
         return None

@@ -1,10 +1,9 @@
-"""Durable state of the bot (SQLite, or PostgreSQL by URL): ``api.Storage`` is the API,
-``store.Store`` implements it on both backends over the repositories of this package.
+"""Durable state of the bot (SQLite, or PostgreSQL by URL): ``store.Store`` composes the
+repositories of this package over one database, on both backends.
 
 The errors are imported from ``bot.storage.errors``, the one module that defines them;
-this package re-exports its front door: ``Store``, ``Storage``, the row types, the migrations."""
+this package re-exports its front door: ``Store``, the row types, the migrations."""
 
-from bot.storage.api import Storage
 from bot.storage.migrations import MIGRATIONS
 from bot.storage.rows import (
     Account,
@@ -28,7 +27,6 @@ __all__ = [
     "LiveHand",
     "PlayerData",
     "SeatRow",
-    "Storage",
     "Store",
     "TableRow",
     "open_database",

@@ -17,8 +17,8 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.storage.api import Storage
 from bot.storage.rows import LANGUAGES, OPEN_BY, GuildSettings
+from bot.storage.store import Store
 
 __all__ = [
     "IDLE_HOURS",
@@ -61,7 +61,7 @@ def allows_channel(settings: GuildSettings, channel_id: int, parent_id: int | No
 class GuildSettingsBook:
     """Reads and changes servers' settings; one cached copy per server."""
 
-    def __init__(self, store: Storage, defaults: Defaults) -> None:
+    def __init__(self, store: Store, defaults: Defaults) -> None:
         self.store = store
         self.defaults = defaults
         self._cache: dict[int, GuildSettings] = {}
@@ -70,7 +70,7 @@ class GuildSettingsBook:
     async def get(self, guild_id: int) -> GuildSettings:
         cached = self._cache.get(guild_id)
         if cached is None:
-            loaded = await self.store.guild_settings(guild_id)
+            loaded = await self.store.server.guild_settings(guild_id)
             # a change saved while this read waited is newer than what it read
             cached = self._cache.setdefault(guild_id, loaded)
         return cached
@@ -102,7 +102,7 @@ class GuildSettingsBook:
 
     async def _save(self, settings: GuildSettings) -> GuildSettings:
         try:
-            await self.store.save_guild_settings(settings)
+            await self.store.server.save_guild_settings(settings)
         except BaseException:
             # A write cut off in its COMMIT may be on disk or not: read it again next time.
             self._cache.pop(settings.guild_id, None)

@@ -21,19 +21,17 @@ import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
 
 from bot.engine import SeatView, seat_view
 from bot.opponents import Advice, Observation, Profile, observe
 from bot.practice import coach
 from bot.practice.coach import PracticeReview
-from bot.storage.api import Storage
-from bot.storage.dm_channels import DmChannel
 from bot.storage.errors import RefillRefused
-from bot.storage.rows import Account, HandSummary, PlayerData
+from bot.storage.rows import Account
 from bot.storage.shards import Shards
+from bot.storage.store import Store
 
-from .deadlines import RETRY_DELAYS, Deadlines
+from .deadlines import RETRY_DELAYS
 from .mixed import Mixing
 from .models import ActionResult, Code, Outcome, Refused, SeatState, TableEvent, TableView
 from .moderation import Moderation
@@ -59,7 +57,7 @@ REFILL_CODES = {
 class TableManager:
     def __init__(
         self,
-        store: Storage,
+        store: Store,
         *,
         starting_grant: int = 200,
         turn_timeout: float = 60.0,
@@ -111,64 +109,10 @@ class TableManager:
         # after a hand: a dealer's choice first, then the automatic deal
         self.mixing = Mixing(self.steps, self.seating, then=self.timers.hand_over)
 
-    # Settings of today's facade, kept where the service reads them, so setting one here
-    # still takes effect.
-    @property
-    def starting_grant(self) -> int:
-        return self.play.starting_grant
-
-    @starting_grant.setter
-    def starting_grant(self, chips: int) -> None:
-        self.play.starting_grant = chips
-
-    @property
-    def turn_timeout(self) -> float:
-        return self.seating.turn_timeout
-
-    @turn_timeout.setter
-    def turn_timeout(self, seconds: float) -> None:
-        self.seating.turn_timeout = seconds
-
-    @property
-    def next_hand_delay(self) -> float:
-        return self.timers.next_hand_delay
-
-    @next_hand_delay.setter
-    def next_hand_delay(self, seconds: float) -> None:
-        self.seating.next_hand_delay = self.timers.next_hand_delay = seconds
-
-    # The service's state, for tests and benchmarks (the layers above use the queries).
-    @property
-    def tables(self) -> dict[int, Table]:
-        return self.steps.tables
-
-    @property
-    def listeners(self) -> list[Listener]:
-        return self.steps.listeners
-
     @property
     def outbox(self) -> Outbox:
+        """The tables' events, in order, for the presenter (``bot.ui.presenter``)."""
         return self.steps.outbox
-
-    @property
-    def deadlines(self) -> Deadlines:
-        return self.steps.deadlines
-
-    @property
-    def shards(self) -> Shards | None:
-        return self.recovery.shards
-
-    @shards.setter
-    def shards(self, shards: Shards | None) -> None:
-        self.recovery.shards = shards
-
-    @property
-    def claim_retry(self) -> float:
-        return self.recovery.claim_retry
-
-    @claim_retry.setter
-    def claim_retry(self, seconds: float) -> None:
-        self.recovery.claim_retry = seconds
 
     # ----- life cycle -----------------------------------------------------
 
@@ -409,45 +353,21 @@ class TableManager:
         """Close the tables idle for longer than their server allows; return how many."""
         return await self.timers.close_idle()
 
-    # ----- ledger and history (pass-throughs for the commands) ----------------
+    # ----- the ledger: an account with its starting grant, a refill -------------
 
     async def balance(self, guild_id: int, user_id: int, name: str) -> Account:
-        return await self.store.ensure_account(guild_id, user_id, name, self.starting_grant)
+        return await self.store.ledger.ensure_account(
+            guild_id, user_id, name, self.play.starting_grant
+        )
 
     async def refill(self, guild_id: int, user_id: int, name: str) -> int:
-        await self.store.ensure_account(guild_id, user_id, name, self.starting_grant)
+        await self.store.ledger.ensure_account(guild_id, user_id, name, self.play.starting_grant)
         try:
-            return await self.store.refill(guild_id, user_id, self.starting_grant, SMALLEST_MINIMUM)
+            return await self.store.ledger.refill(
+                guild_id, user_id, self.play.starting_grant, SMALLEST_MINIMUM
+            )
         except RefillRefused as exc:
             raise Refused(REFILL_CODES[exc.code], **exc.params) from None
-
-    async def leaderboard(self, guild_id: int, page: int, size: int = 10) -> tuple[Any, int]:
-        return await self.store.leaderboard(guild_id, page, size)
-
-    async def recent_hands(self, guild_id: int, user_id: int, limit: int = 10) -> list[HandSummary]:
-        return await self.store.recent_hands(guild_id, user_id, limit)
-
-    async def player_data(self, guild_id: int, user_id: int) -> PlayerData | None:
-        return await self.store.player_data(guild_id, user_id)
-
-    async def count_tables(self, guild_id: int, variant: str) -> int:
-        """Tables ever opened on the server for the game (open or closed): thread numbers."""
-        return await self.store.count_tables(guild_id, variant)
-
-    async def table_messages(self) -> dict[int, int]:
-        return await self.store.table_messages()
-
-    async def set_table_message(self, channel_id: int, message_id: int) -> None:
-        await self.store.set_table_message(channel_id, message_id)
-
-    async def dm_channels(self) -> dict[int, DmChannel]:
-        return await self.store.dm_channels()
-
-    async def dm_channel(self, user_id: int) -> DmChannel | None:
-        return await self.store.dm_channel(user_id)
-
-    async def set_dm_channel(self, dm: DmChannel) -> None:
-        await self.store.set_dm_channel(dm)
 
     # ----- closing and moderation -----------------------------------------------
 

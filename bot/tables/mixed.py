@@ -143,7 +143,7 @@ class Mixing:
         """Store the rotation with its choice, then make the table that game."""
         table.rotation, before = rotation, table.rotation
         try:
-            await self.store.save_table(table_row(table))
+            await self.store.tables.save_table(table_row(table))
         except BaseException:
             table.rotation = before
             raise

@@ -68,7 +68,7 @@ class Moderation:
             if playing and not force:
                 if not table.closing:
                     table.closing = True
-                    await self.store.save_table(table_row(table))
+                    await self.store.tables.save_table(table_row(table))
                 step.emit(TableEvent(EventKind.CLOSING, table.view(), hand_id=table.hand_id))
                 return False
             closed = await self.play.close_now(table, cancel=playing, gone=gone)
@@ -90,19 +90,19 @@ class Moderation:
             who = {"user_id": seat.user_id, "name": seat.name}
             if table.tournament_id is not None:  # a tournament's player is away, never gone
                 seat.sitting_out = True
-                await self.store.save_seats(table.channel_id, seat_rows(table.seats))
+                await self.store.tables.save_seats(table.channel_id, seat_rows(table.seats))
                 step.emit(TableEvent(EventKind.SITOUT, table.view(), who))
                 return False
             if table.in_hand(user_id):
                 seat.leaving = True
                 table.kicked.add(user_id)
                 # the seat (leaving) and the table row (who is kicked): one transaction
-                await self.store.save_table(table_row(table), seats=seat_rows(table.seats))
+                await self.store.tables.save_table(table_row(table), seats=seat_rows(table.seats))
                 step.emit(TableEvent(EventKind.KICKED, table.view(), who, hand_id=table.hand_id))
                 step.emit(*await self.play.act_for_kicked(table))
                 return False
             table.unseat(seat)
-            await self.store.save_seats(
+            await self.store.tables.save_seats(
                 table.channel_id, seat_rows(table.seats), generation=table.generation
             )
             step.emit(TableEvent(EventKind.KICKED, table.view(), who))

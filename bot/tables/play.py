@@ -88,7 +88,7 @@ class Play:
         deadline = self.steps.clock() + table.settings.turn_timeout
         practice = table.practice
         try:  # the hand, its holds, the new button and the deadline: one transaction
-            hand_id = await self.store.start_hand(
+            hand_id = await self.store.hands.start_hand(
                 table.guild_id,
                 table.channel_id,
                 game.id,
@@ -164,7 +164,7 @@ class Play:
                     seat.stack = max(self.starting_grant, minimum)
                 players.append((seat, seat.stack))
                 continue
-            account = await self.store.balance(table.guild_id, seat.user_id)
+            account = await self.store.ledger.balance(table.guild_id, seat.user_id)
             available = account.available if account else 0
             if available < minimum:
                 skipped.append(Skip(seat.user_id, seat.name, "short", available, minimum))
@@ -241,7 +241,7 @@ class Play:
         deadline = None if hand.complete else self.steps.clock() + table.settings.turn_timeout
         seats = self._after_turn(table, table.hand_users[move.player], timeout)
         drawn = range(reshuffles, len(hand.reshuffles))
-        await self.store.append_action(
+        await self.store.hands.append_action(
             table.hand_id,
             index,
             move.to_json(),
@@ -337,7 +337,7 @@ class Play:
                 actions=len(hand.actions),
                 button=table.button,
             )
-        if not await self.store.finish_hand(hand_id, net, seats=rows):
+        if not await self.store.hands.finish_hand(hand_id, net, seats=rows):
             raise StorageError(f"hand #{hand_id} was already settled")  # reload: take the DB's
         result = public_view(hand)
         names = table.names()  # before leavers go: the result still names them
@@ -357,9 +357,9 @@ class Play:
         if table.hand is not None and not cancel:
             raise AssertionError("a table with a live hand is settled or cancelled first")
         if hand_id is not None:
-            await self.store.cancel_hand(hand_id, close_channel=table.channel_id)
+            await self.store.hands.cancel_hand(hand_id, close_channel=table.channel_id)
         else:
-            await self.store.close_table(table.channel_id, generation=table.generation)
+            await self.store.tables.close_table(table.channel_id, generation=table.generation)
         view = replace(  # what the table message shows from now on: no hand, no seats
             table.view(),
             closed=True,

@@ -44,7 +44,7 @@ class Privacy:
                     # closed while we waited: its seats are gone with it
             if self.in_live_hand(guild_id, user_id):
                 raise PlayerInHand(guild_id, user_id)
-            anon = await self.store.erase_player(guild_id, user_id)  # seats rows go too
+            anon = await self.store.server.erase_player(guild_id, user_id)  # seats rows go too
             for step in steps:
                 # the store forgot them in the stored settings: so does memory, or the
                 # table's next save would write the id back

@@ -37,9 +37,9 @@ class Recovery:
 
     async def start(self) -> int:
         """Restore open tables and continue every unfinished hand; return how many."""
-        rows = [r for r in await self.store.load_tables() if self.in_my_shards(r.guild_id)]
+        rows = [r for r in await self.store.tables.load_tables() if self.in_my_shards(r.guild_id)]
         guilds = sorted({r.guild_id for r in rows})
-        claimed = {g for g in guilds if await self.store.claim_guild(g)}
+        claimed = {g for g in guilds if await self.store.ownership.claim_guild(g)}
         self.waiting = set(guilds) - claimed
         if self.waiting:
             log.warning("%d guilds are held by another process; retrying", len(self.waiting))
@@ -54,7 +54,7 @@ class Recovery:
         return (
             guild_id not in self.waiting
             and self.in_my_shards(guild_id)
-            and await self.store.claim_guild(guild_id)
+            and await self.store.ownership.claim_guild(guild_id)
         )
 
     def in_my_shards(self, guild_id: int) -> bool:
@@ -79,9 +79,9 @@ class Recovery:
         pass that fails is logged and tried again after a back-off (the guilds wait)."""
 
         async def one_pass() -> bool:
-            taken = {g for g in sorted(self.waiting) if await self.store.claim_guild(g)}
+            taken = {g for g in sorted(self.waiting) if await self.store.ownership.claim_guild(g)}
             if taken:
-                rows = [r for r in await self.store.load_tables() if r.guild_id in taken]
+                rows = [r for r in await self.store.tables.load_tables() if r.guild_id in taken]
                 restored = await self.restore(rows, taken)
                 self.waiting -= taken  # served from now: opens there are allowed
                 log.info("took over %d guilds, %d unfinished hands", len(taken), restored)
@@ -93,10 +93,10 @@ class Recovery:
 
     async def restore(self, rows: list[TableRow], guilds: set[int] | None) -> int:
         """Load ``rows``' tables and continue the live hands of ``guilds`` (None: all)."""
-        stored_seats = await self.store.load_seats_of([row.channel_id for row in rows])
+        stored_seats = await self.store.tables.load_seats_of([row.channel_id for row in rows])
         tables = {row.channel_id: table_of(row, stored_seats[row.channel_id]) for row in rows}
         resumed: set[int] = set()
-        for live in await self.store.load_live_hands(guilds):
+        for live in await self.store.history.load_live_hands(guilds):
             found = tables.get(live.channel_id)
             if found is None:
                 log.error("live hand %s has no open table; left as it is", live.hand_id)

@@ -103,7 +103,7 @@ class Seating:
             table = Table(channel_id, guild_id, v, TableSettings(limit, timeout, auto), [])
             table.opener, table.rotation = opener, rotation
             async with self.steps.step(table, opening=True) as step:
-                table.generation = await self.store.save_table(table_row(table))
+                table.generation = await self.store.tables.save_table(table_row(table))
                 self.steps.tables[channel_id] = table
                 step.emit(TableEvent(EventKind.OPENED, table.view()))
             return table.view()
@@ -131,7 +131,7 @@ class Seating:
             table = Table(channel_id, guild_id, v, settings, sorted(seats, key=lambda s: s.seat))
             table.tournament_id, table.button = tournament_id, button
             async with self.steps.step(table, opening=True) as step:
-                table.generation = await self.store.save_table(table_row(table))
+                table.generation = await self.store.tables.save_table(table_row(table))
                 await self._save_seats(table)
                 self.steps.tables[channel_id] = table
                 step.emit(TableEvent(EventKind.OPENED, table.view()))
@@ -156,7 +156,7 @@ class Seating:
             number = table.free_seat()
             if number is None:
                 raise Refused(Code.TABLE_FULL, seats=table.settings.seat_limit)
-            account = await self.store.ensure_account(
+            account = await self.store.ledger.ensure_account(
                 table.guild_id, user_id, name, self.play.starting_grant
             )
             table.seats.append(SeatState(number, user_id, name))
@@ -254,7 +254,7 @@ class Seating:
     # ----- helpers ------------------------------------------------------------
 
     async def _save_seats(self, table: Table) -> None:
-        await self.store.save_seats(
+        await self.store.tables.save_seats(
             table.channel_id, seat_rows(table.seats), generation=table.generation
         )
 

@@ -24,9 +24,9 @@ from typing import Any
 from bot.engine import Hand, seat_view
 from bot.engine.record import RecordError, parse_record
 from bot.metrics import METRICS
-from bot.storage.api import Storage
 from bot.storage.errors import PlayerInHand, UnknownAccount
 from bot.storage.rows import LiveHand
+from bot.storage.store import Store
 
 from . import supervise
 from .deadlines import RETRY_DELAYS, Deadlines, Fire
@@ -69,7 +69,7 @@ class Steps:
 
     def __init__(
         self,
-        store: Storage,
+        store: Store,
         fire: Fire,
         *,
         hand_over: Callable[[Table], None],
@@ -214,13 +214,13 @@ class Steps:
         """Make the table what the database holds: seats, button, deadline, live hand.
         Used after any failed step, whose writes may or may not have been committed."""
         table.stale = True
-        row = await self.store.load_table(table.channel_id)
+        row = await self.store.tables.load_table(table.channel_id)
         if row is None or not row.open or row.generation != table.generation:
             self.forget(table)  # closed (or replaced) in the database: so in memory
             table.stale = False
             return
-        seats = await self.store.load_seats(table.channel_id)
-        lives = await self.store.load_live_hands(channel_id=table.channel_id)
+        seats = await self.store.tables.load_seats(table.channel_id)
+        lives = await self.store.history.load_live_hands(channel_id=table.channel_id)
         table.hand, table.hand_id, table.hand_users, table.hand_names = None, None, {}, {}
         table.seats = seats_of(seats)
         table.button, table.deadline = row.button, row.turn_deadline
@@ -252,7 +252,7 @@ class Steps:
             # Stored apart from the draw that needed it (files written before a reshuffle
             # went with its action): nobody has seen it, and a smaller draw now would
             # make it wrong for the next one, so it goes; the next big draw shuffles anew.
-            await self.store.drop_reshuffles(live.hand_id, hand.reshuffles_used)
+            await self.store.hands.drop_reshuffles(live.hand_id, hand.reshuffles_used)
             stored["reshuffles"] = live.reshuffles[: hand.reshuffles_used]
             hand = Hand.replay(parse_record(stored), rng=self.rng)
         table.hand, table.hand_id = hand, live.hand_id

@@ -165,7 +165,7 @@ class TournamentService:
             t = await self._mine(guild_id, tournament_id)
             if t.status != "registering":
                 raise SngRefused(SngCode.NOT_REGISTERING)
-            await self.store.ensure_account(guild_id, user_id, name, self.grant)
+            await self.store.ledger.ensure_account(guild_id, user_id, name, self.grant)
             entries = await self.refusing(self.repo.register(tournament_id, user_id, name))
             if len(entries) >= t.seats:
                 t = await self._start(t, entries)

@@ -10,25 +10,20 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
-from bot.storage.dm_channels import DmChannel
-
-if TYPE_CHECKING:
-    from bot.tables.manager import TableManager
+from bot.storage.dm_channels import DmChannel, DmChannels
 
 #: users whose DM channels stay in memory (the most recently used)
 DMS_KEPT = 10_000
 
 
 class DmBook:
-    def __init__(
-        self, client: discord.Client, manager: TableManager, *, kept: int = DMS_KEPT
-    ) -> None:
+    def __init__(self, client: discord.Client, stored: DmChannels, *, kept: int = DMS_KEPT) -> None:
         self.client = client
-        self.manager = manager
+        self.stored = stored  # the DM channels' repository
         self.kept = kept
         #: user id -> their DM channel (None: none stored), most recently used last
         self._channels: OrderedDict[int, DmChannel | None] = OrderedDict()
@@ -42,7 +37,7 @@ class DmBook:
         if user_id in self._channels:
             self._channels.move_to_end(user_id)
             return self._channels[user_id]
-        known = await self.manager.dm_channel(user_id)
+        known = await self.stored.get(user_id)
         self._keep(user_id, known)
         return known
 
@@ -59,7 +54,7 @@ class DmBook:
             dm = await self.client.create_dm(discord.Object(user_id))
             known = DmChannel(user_id, dm.id)
             self._keep(user_id, known)
-            await self.manager.set_dm_channel(known)
+            await self.stored.save(known)
         return self.client.get_partial_messageable(
             known.channel_id, type=discord.ChannelType.private
         )
@@ -97,4 +92,4 @@ class DmBook:
             return
         known = replace(known, closed=closed)
         self._keep(user_id, known)
-        await self.manager.set_dm_channel(known)
+        await self.stored.save(known)

@@ -20,6 +20,7 @@ from .render import Board
 from .text import event_line
 
 if TYPE_CHECKING:
+    from bot.storage.tables import Tables
     from bot.tables.manager import TableManager
 
 RECENT_LINES = 6
@@ -35,6 +36,7 @@ class Host(Protocol):
 
     client: discord.Client
     manager: TableManager
+    messages: Tables  # where each table message's id is kept
     clock: Callable[[], float]
     repost_age: float
     reuse_tokens: bool

@@ -37,6 +37,8 @@ from .sends import send_worker
 from .table_message import carry, edit_worker, too_old
 
 if TYPE_CHECKING:
+    from bot.storage.dm_channels import DmChannels
+    from bot.storage.tables import Tables
     from bot.tables.manager import TableManager
 
 log = logging.getLogger(__name__)
@@ -64,15 +66,20 @@ class Presenter:
         client: discord.Client,
         manager: TableManager,
         *,
+        messages: Tables,
+        dms: DmChannels,
         clock: Callable[[], float] = time.time,
     ) -> None:
+        """``messages``: where each table message's id is kept; ``dms``: the players'
+        DM channels (the presenter's own data, in its repositories)."""
         self.client = client
         self.manager = manager
+        self.messages = messages
         self.clock = clock
         self.lanes: dict[int, Lane] = {}
         self._messages: dict[int, int] = {}
         self._retired: set[Lane] = set()  # lanes of closed tables, finishing their queues
-        self.dms = DmBook(client, manager)
+        self.dms = DmBook(client, dms)
         self.edits = 0  # table message edits and posts made, for the benchmark
         self.carried = 0  # table views that went out as the answer to a click
         self.token_edits = 0  # table edits made with an earlier click's token
@@ -82,7 +89,7 @@ class Presenter:
 
     async def start(self) -> None:
         """Attach to the manager's outbox; show whatever waited there during start-up."""
-        self._messages = await self.manager.table_messages()
+        self._messages = await self.messages.table_messages()
         for channel_id in self.manager.channels():
             log_ = self.manager.hand_log(channel_id)[-RECENT_LINES:]
             self._lane(channel_id).log.extend(Line(e) for e in log_)

@@ -237,7 +237,7 @@ async def _post(host: Host, lane: Lane, view: TableView, content: dict[str, Any]
     host.edits += 1
     lane.board = board
     old, lane.message_id, lane.repost = lane.message_id, message.id, False
-    await host.manager.set_table_message(lane.channel_id, message.id)
+    await host.messages.set_table_message(lane.channel_id, message.id)
     if old is None or old == message.id:
         return
     async with i18n.public(host.client, view.guild_id):

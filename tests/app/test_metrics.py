@@ -343,11 +343,11 @@ async def test_a_guild_taken_while_the_session_was_lost_is_counted_lost():
         await Store.open(url, on_guilds_lost=lambda guilds: None) as store,
         await Store.open(url) as other,
     ):
-        assert await store.claim_guild(4242) and await store.claim_guild(4343)
-        assert store.claimed_guilds() == {4242, 4343}
+        assert await store.ownership.claim_guild(4242) and await store.ownership.claim_guild(4343)
+        assert store.ownership.guilds == {4242, 4343}
         await _terminate(store)
-        assert await other.claim_guild(4242)  # taken while the session was gone
+        assert await other.ownership.claim_guild(4242)  # taken while the session was gone
         await store.ping()  # a new session: 4343 re-claimed, 4242 lost
-        assert store.claimed_guilds() == {4343}
+        assert store.ownership.guilds == {4343}
     assert METRICS.registry.get_sample_value("lowball_guilds_lost_total") == lost + 1
     assert METRICS.registry.get_sample_value("lowball_db_reconnects_total") == reconnects + 1

@@ -77,7 +77,7 @@ async def stalled(h: DiscordHarness) -> AsyncIterator[None]:
     for pool in (HAND_POOL, BOARD_POOL, replay_images._POOL):
         pool.submit(free.wait, 30)
     blocked = loop.run_in_executor(None, free.wait, 30)
-    lock = h.bot.store._lock  # type: ignore[attr-defined]
+    lock = h.bot.store.db.lock  # type: ignore[attr-defined]
     await lock.acquire()
     loop.call_later(STALL, free.set)
     loop.call_later(STALL, lock.release)

@@ -96,7 +96,7 @@ async def test_the_result_of_a_hand_a_click_ended_is_a_public_followup(tmp_path)
 async def test_a_slash_command_and_a_timer_move_are_one_channel_edit_each(tmp_path):
     async with DiscordHarness(make_bot(tmp_path / "c.db")) as h:
         await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
-        h.bot.manager.turn_timeout = 1.0  # type: ignore[attr-defined]  # the table's, at open
+        h.bot.manager.seating.turn_timeout = 1.0  # type: ignore[attr-defined]  # the default at open
         await open_table(h, "a6-draw", [ALICE, BOB])
         start = len(h.sent)
         await h.slash(ALICE, TABLE, "a6-draw deal")  # a slash command: the channel edits
@@ -104,7 +104,7 @@ async def test_a_slash_command_and_a_timer_move_are_one_channel_edit_each(tmp_pa
         edits = [s for s in channel_edits(h.sent[start:]) if s.method == "PATCH"]
         assert [s.path for s in edits] == [f"/channels/{TABLE}/messages/{message}"]
         start = len(h.sent)
-        table = h.bot.manager.tables[TABLE]  # type: ignore[attr-defined]
+        table = h.bot.manager.table(TABLE)  # type: ignore[attr-defined]
         moves = len(table.hand.actions)
         while len(table.hand.actions) == moves:  # the timer moves for the player to act
             await h.settle()

@@ -44,7 +44,7 @@ async def seated(h: DiscordHarness, variant: str = "a5-draw", channel: int = TAB
 async def balances(h: DiscordHarness) -> dict[int, tuple[int, int]]:
     out = {}
     for user in PLAYERS:
-        account = await h.bot.store.balance(GUILD, uid(user))
+        account = await h.bot.store.ledger.balance(GUILD, uid(user))
         out[uid(user)] = (account.balance, account.held)
     return out
 
@@ -68,18 +68,18 @@ async def test_who_may_close_and_what_the_table_message_shows(tmp_path):
         assert "closes when this hand ends" in h.message(table.id).text
         late = await h.slash(DAVE, TABLE, "a5-draw join")
         assert "closes when this hand ends" in late.content
-        while h.bot.manager.tables.get(TABLE) and h.bot.manager.view(TABLE).hand:
+        while h.bot.manager.has_table(TABLE) and h.bot.manager.view(TABLE).hand:
             view = h.bot.manager.view(TABLE)
             user = next(u for u in PLAYERS if uid(u) == view.to_act_user)
             action = "discard" if view.hand.phase == "draw" else view.hand.legal[0]
             await h.slash(user, TABLE, f"a5-draw {action}")
-        assert TABLE not in h.bot.manager.tables
+        assert not h.bot.manager.has_table(TABLE)
         message = h.message(table.id)
         assert message.buttons() == [] and "closed" in message.text
-        assert await h.bot.store.load_tables() == []
+        assert await h.bot.store.tables.load_tables() == []
         # the channel can host a new table
         assert (await h.slash(CAROL, TABLE, "a6-draw open")).message.deleted
-        assert TABLE in h.bot.manager.tables
+        assert h.bot.manager.has_table(TABLE)
 
 
 async def test_force_close_cancels_the_hand_and_history_says_so(tmp_path):
@@ -139,7 +139,7 @@ async def test_a_table_in_a_new_thread_closes_when_the_thread_is_archived(tmp_pa
         tid = int(thread["id"])
         assert thread["name"] == "Ace-to-Five Lowball Draw #1"
         assert f"<#{tid}>" in opened.content
-        assert tid in h.bot.manager.tables and TABLE not in h.bot.manager.tables
+        assert h.bot.manager.has_table(tid) and not h.bot.manager.has_table(TABLE)
         (message,) = h.messages(tid, include_ephemeral=False)
         assert "Join" in [b["label"] for b in message.buttons()]
         for user in PLAYERS:
@@ -154,7 +154,7 @@ async def test_a_table_in_a_new_thread_closes_when_the_thread_is_archived(tmp_pa
         assert [t["name"] for t in h.threads(TABLE)][1] == "Ace-to-Five Lowball Draw #2"
         sent = len(h.sent)
         await h.archive_thread(tid)
-        assert tid not in h.bot.manager.tables
+        assert not h.bot.manager.has_table(tid)
         assert await balances(h) == before  # the hand was cancelled: chips back exactly
         assert [s for s in h.sent[sent:] if s.channel_id == tid] == []  # nothing to write to
 
@@ -169,13 +169,13 @@ async def test_a_table_in_an_existing_thread_closes_when_the_thread_is_deleted(t
         await h.slash(ALICE, TABLE, "settings channel-allow", channel=TABLE)
         other = await h.add_thread(TABLE, "second room", CAROL)
         assert (await h.slash(CAROL, other, "abyssinia open")).message.deleted
-        assert other in h.bot.manager.tables
+        assert h.bot.manager.has_table(other)
         before = await balances(h)
         await h.slash(BOB, tid, "a6-draw deal")
         await h.delete_thread(tid)
-        assert tid not in h.bot.manager.tables
+        assert not h.bot.manager.has_table(tid)
         assert await balances(h) == before
-        assert await h.bot.store.load_seats(tid) == []
+        assert await h.bot.store.tables.load_seats(tid) == []
 
 
 async def test_a_table_closes_when_its_channel_is_deleted(tmp_path):
@@ -188,7 +188,7 @@ async def test_a_table_closes_when_its_channel_is_deleted(tmp_path):
         await h.delete_channel(OTHER)
         assert not h.bot.manager.has_table(OTHER)
         assert await balances(h) == before  # the hand was cancelled: chips back exactly
-        assert [r.channel_id for r in await h.bot.store.load_tables()] == []
+        assert [r.channel_id for r in await h.bot.store.tables.load_tables()] == []
 
 
 async def test_the_tables_of_a_server_that_removes_the_bot_close(tmp_path):
@@ -199,8 +199,8 @@ async def test_the_tables_of_a_server_that_removes_the_bot_close(tmp_path):
         await h.slash(BOB, TABLE, "a5-draw deal")
         await h.remove_bot_from_guild()
         assert h.bot.manager.channels() == []
-        assert await h.bot.store.load_tables() == []
-        assert await h.bot.store.load_live_hands() == []
+        assert await h.bot.store.tables.load_tables() == []
+        assert await h.bot.store.history.load_live_hands() == []
 
 
 async def test_a_thread_archived_while_the_bot_was_down_closes_at_start_up(tmp_path):
@@ -215,7 +215,7 @@ async def test_a_thread_archived_while_the_bot_was_down_closes_at_start_up(tmp_p
         await h.settle()
         assert not h.bot.manager.has_table(tid)
         assert h.bot.manager.has_table(TABLE)
-        assert [r.channel_id for r in await h.bot.store.load_tables()] == [TABLE]
+        assert [r.channel_id for r in await h.bot.store.tables.load_tables()] == [TABLE]
 
 
 async def test_a_refused_open_in_a_new_thread_deletes_the_thread(tmp_path):

@@ -61,7 +61,7 @@ async def test_a_whole_hand_of_each_variant_through_slash_commands_and_buttons(
         # the ledger moved exactly the hand's chips
         board = await h.slash(ALICE, TABLE, "leaderboard")
         assert not board.ephemeral and "net chips won" in str(board.embeds)
-        balances = [await h.bot.store.balance(GUILD, uid(p)) for p in players]
+        balances = [await h.bot.store.ledger.balance(GUILD, uid(p)) for p in players]
         assert sum(a.balance for a in balances) == 200 * count
         assert all(a.hands_played == 1 and a.held == 0 for a in balances)
 
@@ -138,7 +138,7 @@ async def test_out_of_turn_unseated_and_duplicate_clicks_are_refused(tmp_path):
         )
         texts = sorted([first.content or "✅", second.content or "✅"])
         assert sum("earlier turn" in t for t in texts) == 1
-        assert len(h.bot.manager.tables[TABLE].hand.actions) == 1
+        assert len(h.bot.manager.table(TABLE).hand.actions) == 1
         await h.slash(CAROL, TABLE, "a6-draw join")
         latecomer = await h.slash(CAROL, TABLE, "a6-draw fold")
         assert latecomer.ephemeral and "not dealt into this hand" in latecomer.content
@@ -172,7 +172,7 @@ async def test_bad_input_gets_a_clear_ephemeral_answer(tmp_path):
         garbage = await h.slash(actor, TABLE, "a5-draw discard", cards="Zz")
         assert garbage.ephemeral and "'Zz' is not a card" in garbage.content
         mine = h.bot.manager.my_hand(TABLE, uid(actor)).cards
-        foreign = next(c for c in h.bot.manager.tables[TABLE].hand.header.deck if c not in mine)
+        foreign = next(c for c in h.bot.manager.table(TABLE).hand.header.deck if c not in mine)
         wrong = await h.slash(actor, TABLE, "a5-draw discard", cards=format_card(foreign))
         assert wrong.ephemeral and "don't hold" in wrong.content
         # autocomplete offers the caller's own cards only
@@ -245,7 +245,7 @@ async def test_an_unexpected_failure_is_logged_and_answered_with_a_private_apolo
         await h.slash(ALICE, TABLE, "a5-draw deal")
         view = h.bot.manager.view(TABLE)
         to_act = next(p for p in PLAYERS if uid(p) == view.to_act_user)
-        await h.bot.store._conn.close()  # the database goes away under the bot
+        await h.bot.store.db.conn.close()  # the database goes away under the bot
         sent_before = len(h.sent)
         with pytest.raises(
             HarnessError
@@ -257,7 +257,7 @@ async def test_an_unexpected_failure_is_logged_and_answered_with_a_private_apolo
         public = [s for s in h.sent[sent_before:] if s.visibility == "public"]
         assert not any("Traceback" in s.text or "Error" in s.text for s in public)
         # the action was not applied: memory did not run ahead of the database
-        assert len(h.bot.manager.tables[TABLE].hand.actions) == 0
+        assert len(h.bot.manager.table(TABLE).hand.actions) == 0
 
 
 async def test_the_turn_timer_acts_and_the_table_message_shows_it(tmp_path):

@@ -94,7 +94,7 @@ async def test_a_closed_tables_objects_die_while_frozen(tmp_path):
         await h.click(to_act(h), table, h.message(table.id).custom_id_for("Bet 1"))
         await h.settle()
         bot: Any = h.bot
-        lane, state = bot.presenter.lanes[TABLE], bot.manager.tables[TABLE]
+        lane, state = bot.presenter.lanes[TABLE], bot.manager.table(TABLE)
         kept = [weakref.ref(o) for o in (lane, state, *lane.tasks, lane.voice, state.hand)]
         del lane, state
         gc.collect()
@@ -104,7 +104,7 @@ async def test_a_closed_tables_objects_die_while_frozen(tmp_path):
             await h.slash(BOB, TABLE, "a6-draw leave")
             await h.slash(ALICE, TABLE, "a6-draw close")
             await h.settle()
-            assert TABLE not in bot.presenter.lanes and TABLE not in bot.manager.tables
+            assert TABLE not in bot.presenter.lanes and not bot.manager.has_table(TABLE)
             assert [r for r in kept if r() is not None] == []
         finally:
             gc.unfreeze()

@@ -103,7 +103,7 @@ async def played(h: DiscordHarness, variant: str, seed: int) -> tuple[int, HandR
         "replay.refused.live", LOCALES[h.locales.get(uid(ALICE), "en-US")], hand_id=hand_id
     )
     await Game(h, TABLE, table, seed=seed).play_hand()
-    return hand_id, parse_record(await h.bot.store.hand_record(hand_id))
+    return hand_id, parse_record(await h.bot.store.history.hand_record(hand_id))
 
 
 @pytest.mark.parametrize(
@@ -272,7 +272,7 @@ async def test_stats_count_practice_apart_and_never_a_cancelled_hand(tmp_path):
         await h.slash(BOB, TABLE, "a6-draw deal")
         closed = await h.slash(ALICE, TABLE, "table-admin close")
         assert closed.ephemeral
-        assert h.bot.manager.tables.get(TABLE) is None or h.bot.manager.view(TABLE).hand is None
+        assert not h.bot.manager.has_table(TABLE) or h.bot.manager.view(TABLE).hand is None
         assert await repo.totals(GUILD, uid(BOB), None, practice=False) == before
         # a practice hand (Bob and a computer player) counts apart
         await h.slash(BOB, TABLE, "a6-draw open", bots=1)

@@ -118,7 +118,7 @@ async def test_dms_and_results_arrive_in_the_order_of_the_game(tmp_path):
         for player in players:
             expected = []
             for hand_id in hand_ids:  # the player's cards at each deal (a draw's are answered)
-                record = parse_record(await h.bot.store.hand_record(hand_id))
+                record = parse_record(await h.bot.store.history.hand_record(hand_id))
                 record.actions = []
                 hand = Hand(record)
                 expected.append(list(hand.holdings[hand.seat_of(str(uid(player)))]))
@@ -171,7 +171,7 @@ async def test_account_commands_answer_before_their_database_read(tmp_path):
             since: list[float] = []
 
             async def busy(held: asyncio.Event, since: list[float]) -> None:
-                async with store._lock:  # what a long write of another table does
+                async with store.db.lock:  # what a long write of another table does
                     since.append(time.monotonic())  # the harness's clock
                     held.set()
                     await asyncio.sleep(HOLD)

@@ -112,7 +112,7 @@ class Gone:
 
     async def __aenter__(self) -> None:
         if self.role is None:
-            await self.bot.store._lock.acquire()  # type: ignore[attr-defined]
+            await self.bot.store.db.lock.acquire()  # type: ignore[attr-defined]
             return
         admin = await asyncpg.connect(PG_URL)
         try:
@@ -126,7 +126,7 @@ class Gone:
 
     async def __aexit__(self, *exc: object) -> None:
         if self.role is None:
-            self.bot.store._lock.release()  # type: ignore[attr-defined]
+            self.bot.store.db.lock.release()  # type: ignore[attr-defined]
             return
         admin = await asyncpg.connect(PG_URL)
         try:

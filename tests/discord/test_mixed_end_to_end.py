@@ -140,7 +140,7 @@ async def test_an_orbit_of_each_game_in_a_portuguese_server_with_a_restart(tmp_p
             stats = await h.slash(EN, TABLE, "stats", **options)
             assert t("stats.hands", "en", count=count) in stats.message.text
         manager = h.bot.manager  # type: ignore[attr-defined]
-        for summary in await manager.recent_hands(GUILD, uid(EN), 10):
+        for summary in await manager.store.history.recent_hands(GUILD, uid(EN), 10):
             clock.ahead += 60  # past /replay's cooldown
             replay = await h.slash(EN, TABLE, "replay", hand=summary.hand_id)
             title = t("replay.title", "en", hand_id=summary.hand_id, game=game(summary.variant))
@@ -223,7 +223,7 @@ async def test_computer_players_play_every_game_of_a_practice_mixed_table(tmp_pa
             clock.ahead += 60  # a minute between hands: the rate limits refill
             await play_with_bots(game, 1)
         assert played == ["a6-draw", "a5-draw", "a5-triple", "abyssinia"]
-        account = await h.bot.store.balance(GUILD, uid(ALICE))  # type: ignore[attr-defined]
+        account = await h.bot.store.ledger.balance(GUILD, uid(ALICE))  # type: ignore[attr-defined]
         assert account.balance == 200 and account.hands_played == 0
 
 
@@ -256,6 +256,6 @@ async def test_a_computer_player_whose_turn_it_is_to_choose_takes_the_next_game(
         chooser = manager.view(TABLE).mixed.chooser
         assert next(s for s in manager.view(TABLE).seats if s.user_id == chooser).bot
         await play_with_bots(game, 1)  # dealt at once: a computer player keeps nobody waiting
-        (last, *earlier) = await manager.recent_hands(GUILD, uid(ALICE), 10)
+        (last, *earlier) = await manager.store.history.recent_hands(GUILD, uid(ALICE), 10)
         assert [h.variant for h in reversed(earlier)] == played == ["a5-draw"] * 6
         assert last.variant == "a6-draw"  # the next game in the list

@@ -83,8 +83,8 @@ async def test_one_person_and_two_computer_players_play_whole_hands(tmp_path, va
         assert review.ephemeral
         text = review.content + "".join(f.content for f in review.followups)
         assert "📘" in text and "normal" in text, text
-        hand_id = game.manager.tables[TABLE].last_practice[0]
-        record = parse_record(await h.bot.store.hand_record(hand_id))  # type: ignore[attr-defined]
+        hand_id = game.manager.table(TABLE).last_practice[0]
+        record = parse_record(await h.bot.store.history.hand_record(hand_id))  # type: ignore[attr-defined]
         mine = [a for a in record.actions if a.player == str(uid(ALICE))]
         assert len(re.findall(r"^\d+\. ", text, re.M)) == len(mine) > 0
         pattern = card_pattern(set(FULL_DECK) - seen_by(record, str(uid(ALICE))))
@@ -97,7 +97,7 @@ async def test_one_person_and_two_computer_players_play_whole_hands(tmp_path, va
         assert hint.ephemeral and "💡" in hint.content
         if variant != "abyssinia":  # there the log still shows the last hand's open cards
             game.check_privacy()
-        account = await h.bot.store.balance(GUILD, uid(ALICE))  # type: ignore[attr-defined]
+        account = await h.bot.store.ledger.balance(GUILD, uid(ALICE))  # type: ignore[attr-defined]
         assert account.balance == 200 and account.hands_played == 0
         history = await h.slash(ALICE, TABLE, "history")
         assert "practice" in (history.content + str(history.embeds))

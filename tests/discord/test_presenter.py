@@ -156,7 +156,9 @@ async def test_a_hand_settled_at_start_up_posts_its_result_and_updates_the_table
         second = uid(BOB) if first == uid(ALICE) else uid(ALICE)
         await h.slash(first, TABLE, "a5-draw bet")
         # the last action reaches the database, then the bot stops before settling the hand
-        await h.bot.store.append_action(view.hand_id, 1, {"player": str(second), "action": "fold"})
+        await h.bot.store.hands.append_action(
+            view.hand_id, 1, {"player": str(second), "action": "fold"}
+        )
         await h.restart(make_bot(path, seed=11))
         results = [m for m in public(h) if "result" in m.text]
         assert len(results) == 1 and f"Hand #{view.hand_id}" in results[0].text

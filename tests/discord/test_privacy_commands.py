@@ -73,7 +73,9 @@ async def test_privacy_shows_and_erases_a_players_data(tmp_path):
         text = str(shown.embeds)
         assert shown.ephemeral and "Bob" in text and str(uid(BOB)) in text
         assert f"<#{TABLE}>" in text and "Hands played: 1" in text
-        before = {uid(u): await h.bot.store.balance(GUILD, uid(u)) for u in (ALICE, BOB, CAROL)}
+        before = {
+            uid(u): await h.bot.store.ledger.balance(GUILD, uid(u)) for u in (ALICE, BOB, CAROL)
+        }
         # the confirmation step: nothing is erased before the button
         asked = await h.slash(BOB, TABLE, "privacy delete")
         assert asked.ephemeral and "deleted player" in asked.content
@@ -88,7 +90,7 @@ async def test_privacy_shows_and_erases_a_players_data(tmp_path):
         (anon,) = [a for a in snapshot["accounts"] if a[1] < 0]
         assert anon[2] == before[uid(BOB)].balance  # his chips are retired under the placeholder
         # the hand still replays, with the placeholder in Bob's seat
-        record = await h.bot.store.hand_record(hand_id)
+        record = await h.bot.store.history.hand_record(hand_id)
         players = [s["player"] for s in record["seats"]]
         assert str(anon[1]) in players and str(uid(BOB)) not in players
         hand = Hand.replay(parse_record(record))
@@ -98,11 +100,11 @@ async def test_privacy_shows_and_erases_a_players_data(tmp_path):
         assert f"#{hand_id}" in history.content
         board = await h.slash(ALICE, TABLE, "leaderboard")
         assert "deleted player" not in str(board.embeds) and "Bob" not in str(board.embeds)
-        after = await h.bot.store.balance(GUILD, uid(ALICE))
+        after = await h.bot.store.ledger.balance(GUILD, uid(ALICE))
         assert after.balance == before[uid(ALICE)].balance
         # Bob may come back: a fresh account
         await h.slash(BOB, TABLE, "a5-draw join")
-        fresh = await h.bot.store.balance(GUILD, uid(BOB))
+        fresh = await h.bot.store.ledger.balance(GUILD, uid(BOB))
         assert fresh.balance == 200 and fresh.hands_played == 0
         check_ledger(path)
 
@@ -118,7 +120,7 @@ async def test_two_erased_players_of_one_hand_get_distinct_placeholders(tmp_path
         for user in (ALICE, BOB):
             asked = await h.slash(user, TABLE, "privacy delete")
             await h.click(user, asked.message, asked.message.custom_ids()[0])
-        record = await h.bot.store.hand_record(hand_id)
+        record = await h.bot.store.history.hand_record(hand_id)
         players = [s["player"] for s in record["seats"]]
         assert len(set(players)) == 2 and all(int(p) < 0 for p in players)
         assert {a["player"] for a in record["actions"]} <= set(players)
@@ -139,7 +141,7 @@ async def test_the_erase_button_answers_before_the_erase_is_written(tmp_path):
         held = asyncio.Event()
 
         async def busy() -> None:
-            async with store._lock:
+            async with store.db.lock:
                 held.set()
                 await asyncio.sleep(0.4)
 
@@ -150,4 +152,4 @@ async def test_the_erase_button_answers_before_the_erase_is_written(tmp_path):
         await h.settle()
         assert done.ack_latency < 0.25
         assert "erased" in h.message(asked.message.id).content
-        assert await store.balance(GUILD, uid(BOB)) is None
+        assert await store.ledger.balance(GUILD, uid(BOB)) is None

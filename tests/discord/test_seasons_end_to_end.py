@@ -31,7 +31,7 @@ async def finish_tournament(h: DiscordHarness, order: list[dict]) -> None:
     repo = store.tournaments  # type: ignore[attr-defined]
     users = [uid(u) for u in order]
     for user in order:
-        await store.ensure_account(GUILD, uid(user), user["username"], 200)
+        await store.ledger.ensure_account(GUILD, uid(user), user["username"], 200)
     t = await repo.create(GUILD, TABLE, users[0], "a5-triple", seats=6, speed="turbo",
                           start_stack=3000, fee=0)  # fmt: skip
     for user in order:

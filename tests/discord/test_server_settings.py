@@ -93,11 +93,11 @@ async def test_changes_are_acknowledged_checked_applied_and_kept(tmp_path):
         # applied without a restart: the next table takes the turn time and the auto deal
         await h.slash(BOB, TABLE, "a5-draw open")
         assert not table_of(h, TABLE).ephemeral
-        table = h.bot.manager.tables[TABLE]
+        table = h.bot.manager.table(TABLE)
         assert table.settings.turn_timeout == 45 and table.settings.auto_deal is True
         # an explicit timeout still wins
         await h.slash(BOB, OTHER, "a6-draw open", timeout=20)
-        assert h.bot.manager.tables[OTHER].settings.turn_timeout == 20
+        assert h.bot.manager.table(OTHER).settings.turn_timeout == 20
         back = await h.slash(ALICE, TABLE, "settings turn-time")
         assert back.content == "Turn time of new tables is now: 60 s (the bot's default)."
         await h.slash(ALICE, TABLE, "settings turn-time", seconds=90)
@@ -115,16 +115,16 @@ async def test_who_may_open_and_where(tmp_path):
         assert who.content == "Who opens tables is now: moderators only."
         refused = await h.slash(BOB, TABLE, "a5-draw open")
         assert refused.ephemeral and "only moderators open tables" in refused.content
-        assert TABLE not in h.bot.manager.tables
+        assert not h.bot.manager.has_table(TABLE)
         await h.slash(ALICE, TABLE, "settings moderator-role", role=MOD_ROLE)
         await h.slash(DAVE, TABLE, "a5-draw open")
-        assert TABLE in h.bot.manager.tables and not table_of(h, TABLE).ephemeral
+        assert h.bot.manager.has_table(TABLE) and not table_of(h, TABLE).ephemeral
         await h.slash(ALICE, TABLE, "settings who-opens", who="anyone")
         listed = await h.slash(ALICE, TABLE, "settings channel-allow", channel=TABLE)
         assert listed.content == f"Channels for tables is now: <#{TABLE}>."
         elsewhere = await h.slash(BOB, OTHER, "a6-draw open")
         assert elsewhere.ephemeral and f"Allowed: <#{TABLE}>" in elsewhere.content
-        assert OTHER not in h.bot.manager.tables
+        assert not h.bot.manager.has_table(OTHER)
         not_listed = await h.slash(ALICE, TABLE, "settings channel-remove", channel=OTHER)
         assert not_listed.content == f"<#{OTHER}> is not in the list of channels for tables."
         anywhere = await h.slash(ALICE, TABLE, "settings channels-any")
@@ -159,7 +159,7 @@ async def test_cooldowns_are_per_user_and_end(tmp_path):
         again = await h.slash(BOB, TABLE, "a5-draw open")
         assert "already has" in again.content
         await h.slash(BOB, OTHER, "a6-draw open")
-        assert OTHER in h.bot.manager.tables
+        assert h.bot.manager.has_table(OTHER)
         third = await h.slash(BOB, OTHER, "a6-draw open")
         assert third.content == "Slow down: try again in 60 s."
 
@@ -230,18 +230,18 @@ async def test_each_server_sets_when_its_idle_tables_close(tmp_path):
         clock.now += 2 * 60  # 31 minutes without a step: past this server's half hour
         assert await h.bot.manager.close_idle() == 1
         await h.settle()
-        assert TABLE not in h.bot.manager.tables
+        assert not h.bot.manager.has_table(TABLE)
         closed = h.message(table.id)
         assert "This table is closed." in closed.text and not closed.custom_ids()
         never = await h.slash(ALICE, TABLE, "settings idle-close", hours=0)
         assert never.content == "Idle time before a table closes is now: never."
         await h.slash(BOB, TABLE, "a5-draw open")
         clock.now += 1000 * 3600
-        assert await h.bot.manager.close_idle() == 0 and TABLE in h.bot.manager.tables
+        assert await h.bot.manager.close_idle() == 0 and h.bot.manager.has_table(TABLE)
         await h.restart(make_bot(path, clock))  # stored: a new process reads it back
         assert "never" in str((await h.slash(ALICE, TABLE, "settings show")).embeds)
         clock.now += 1000 * 3600
-        assert await h.bot.manager.close_idle() == 0 and TABLE in h.bot.manager.tables
+        assert await h.bot.manager.close_idle() == 0 and h.bot.manager.has_table(TABLE)
         back = await h.slash(ALICE, TABLE, "settings idle-close")
         assert back.content == "Idle time before a table closes is now: 24 h (the bot's default)."
         assert await h.bot.manager.close_idle() == 1  # 2,000 h idle: past the bot's 24 h

@@ -113,7 +113,7 @@ def grant(h: DiscordHarness) -> int:
 
 
 async def balance(h: DiscordHarness, user: dict) -> int:
-    account = await h.bot.store.balance(GUILD, uid(user))  # type: ignore[attr-defined]
+    account = await h.bot.store.ledger.balance(GUILD, uid(user))  # type: ignore[attr-defined]
     return 0 if account is None else int(account.balance)
 
 
@@ -173,7 +173,7 @@ async def test_a_sit_and_go_of_each_game_to_a_winner_with_a_restart(tmp_path, va
             if hands == 2 and not restarted and view.turn >= 2:  # in the middle of a hand
                 manager = await restart(h, sng_bot(path, clock), thread)
                 restarted = True
-            before = manager.tables[thread].hand
+            before = manager.table(thread).hand
             try:
                 await game.step(use_slash=step % 3 == 2)
             except KeyError:  # the last hand ended: the winner's table closed meanwhile

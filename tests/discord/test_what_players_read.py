@@ -172,7 +172,7 @@ async def test_showdown_hands_are_sorted_and_each_is_named(tmp_path):
         await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
         table = await open_table(h, "a5-draw", [ALICE, BOB, CAROL])
         await h.slash(ALICE, TABLE, "a5-draw deal")
-        hand = h.bot.manager.tables[TABLE].hand
+        hand = h.bot.manager.table(TABLE).hand
         while h.bot.manager.view(TABLE).hand is not None:
             await passive_step(h, table)
         result = next(m for m in h.messages(TABLE, include_ephemeral=False) if "result" in m.text)
@@ -276,7 +276,7 @@ async def test_slash_command_errors_are_logged_with_the_command(tmp_path):
         await open_table(h, "a5-draw", [ALICE, BOB])
         await h.slash(ALICE, TABLE, "a5-draw deal")
         actor = to_act(h)
-        await h.bot.store._conn.close()  # the database goes away under the bot
+        await h.bot.store.db.conn.close()  # the database goes away under the bot
         with pytest.raises(HarnessError) as logged:
             await h.slash(actor, TABLE, "a5-draw check")
         assert "/a5-draw check" in str(logged.value)

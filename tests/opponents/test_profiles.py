@@ -442,7 +442,7 @@ async def test_the_practice_driver_counts_each_finished_hand_and_starts_over_on_
     assert len(finished) == 3
     expected: dict[str, Profile] = {}
     for hand_id in finished:
-        hand = replay_record(await store.hand_record(hand_id))
+        hand = replay_record(await store.history.hand_record(hand_id))
         expected = record(expected, public_history(hand), public_view(hand).shown)
     assert driver.profiles(CH) == expected
     assert expected[str(PERSON)].actions > 0
@@ -468,7 +468,7 @@ async def test_a_move_made_at_its_deadline_reads_the_profiles_as_the_driver_woul
     m.subscribe(lambda e: moves.append(e.move.action) if e.move is not None else None)
 
     async def maniac() -> None:
-        decision = m.tables[CH].hand.decision()  # type: ignore[union-attr]
+        decision = m.table(CH).hand.decision()  # type: ignore[union-attr]
         assert decision is not None
         if decision.phase == "draw":
             await m.act(CH, PERSON, "discard", cards="")  # stands pat, always

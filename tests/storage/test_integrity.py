@@ -32,12 +32,12 @@ async def store(db_path: Target) -> AsyncIterator[Store]:
 
 
 async def played_hand(store: Store, players: list[int], net: dict[int, int]) -> int:
-    hand_id = await store.start_hand(
+    hand_id = await store.hands.start_hand(
         G, CHANNEL, "a6-draw", a_header(players), {p: 20 for p in players}, players
     )
     for i, p in enumerate(players):
-        await store.append_action(hand_id, i, {"player": str(p), "action": "check"})
-    await store.finish_hand(hand_id, net)
+        await store.hands.append_action(hand_id, i, {"player": str(p), "action": "check"})
+    await store.hands.finish_hand(hand_id, net)
     return hand_id
 
 
@@ -50,25 +50,25 @@ def _rows(target: Target, sql: str, args: tuple = ()) -> list[tuple]:
 
 
 async def _live_hand(store: Store, players: list[int], channel: int = CHANNEL) -> int:
-    return await store.start_hand(
+    return await store.hands.start_hand(
         G, channel, "a6-draw", a_header(players), {p: 20 for p in players}, players
     )
 
 
 async def test_held_chips_live_on_the_account_row(store: Store, db_path: Target) -> None:
     await seat_players(store, [1, 2])
-    await store.save_table(TableRow(CHANNEL, G, "a6-draw"))
-    await store.save_table(TableRow(CHANNEL + 1, G, "a6-draw"))
+    await store.tables.save_table(TableRow(CHANNEL, G, "a6-draw"))
+    await store.tables.save_table(TableRow(CHANNEL + 1, G, "a6-draw"))
     first = await _live_hand(store, [1, 2])
     second = await _live_hand(store, [1, 2], CHANNEL + 1)
     assert _rows(db_path, "SELECT user_id, held FROM accounts ORDER BY user_id") == [
         (1, 40),
         (2, 40),
     ]
-    account = await store.balance(G, 1)
+    account = await store.ledger.balance(G, 1)
     assert account is not None and (account.held, account.available) == (40, GRANT - 40)
-    await store.finish_hand(first, {1: 15, 2: -15})
-    await store.cancel_hand(second)
+    await store.hands.finish_hand(first, {1: 15, 2: -15})
+    await store.hands.cancel_hand(second)
     assert _rows(db_path, "SELECT user_id, held FROM accounts ORDER BY user_id") == [
         (1, 0),
         (2, 0),
@@ -80,13 +80,13 @@ async def test_a_cancelled_hand_is_not_a_played_hand(store: Store, db_path: Targ
     """Defect 8: after a forced close cancels a hand, /balance's hand count and the
     leaderboard's are what they were (the old code counted the cancelled hand)."""
     await seat_players(store, [1, 2])
-    await store.save_table(TableRow(CHANNEL, G, "a6-draw"))
+    await store.tables.save_table(TableRow(CHANNEL, G, "a6-draw"))
     await played_hand(store, [1, 2], {1: 5, 2: -5})
     live = await _live_hand(store, [1, 2])
-    assert await store.cancel_hand(live, close_channel=CHANNEL)
-    account = await store.balance(G, 1)
+    assert await store.hands.cancel_hand(live, close_channel=CHANNEL)
+    account = await store.ledger.balance(G, 1)
     assert account is not None and (account.net_won, account.hands_played) == (5, 1)
-    ranked, total = await store.leaderboard(G, 1)
+    ranked, total = await store.ledger.leaderboard(G, 1)
     assert total == 2 and [(r.user_id, r.hands_played) for r in ranked] == [(1, 1), (2, 1)]
     audit(db_path)
 
@@ -98,11 +98,11 @@ async def test_erase_forgets_the_player_in_the_tables_settings(
     await seat_players(store, [1, 2])
     opened = {"seat_limit": 6, "opener": 1, "closing": False, "kicked": [2]}
     kicked = {"seat_limit": 6, "opener": 2, "closing": False, "kicked": [1, 2]}
-    await store.save_table(TableRow(CHANNEL, G, "a6-draw", opened))
-    await store.save_table(TableRow(CHANNEL + 1, G, "a6-draw", kicked))
-    await store.save_table(TableRow(CHANNEL + 2, G + 1, "a6-draw", opened))  # another server
+    await store.tables.save_table(TableRow(CHANNEL, G, "a6-draw", opened))
+    await store.tables.save_table(TableRow(CHANNEL + 1, G, "a6-draw", kicked))
+    await store.tables.save_table(TableRow(CHANNEL + 2, G + 1, "a6-draw", opened))  # another server
     await played_hand(store, [1, 2], {1: 5, 2: -5})
-    await store.erase_player(G, 1)
+    await store.server.erase_player(G, 1)
     stored = {
         channel: json.loads(settings)
         for channel, settings in _rows(db_path, "SELECT channel_id, settings_json FROM tables")
@@ -120,17 +120,17 @@ async def test_a_table_with_a_live_hand_cannot_close(store: Store, db_path: Targ
     database itself, whatever the code above does."""
     await seat_players(store, [1, 2])
     seats = [SeatRow(0, 1, "one"), SeatRow(1, 2, "two")]
-    await store.save_table(TableRow(CHANNEL, G, "a6-draw"), seats=seats)
+    await store.tables.save_table(TableRow(CHANNEL, G, "a6-draw"), seats=seats)
     hand = await _live_hand(store, [1, 2])
     with pytest.raises(TableHasLiveHand, match="settle or cancel"):
-        await store.close_table(CHANNEL)
+        await store.tables.close_table(CHANNEL)
     with pytest.raises(INTEGRITY_ERRORS):
-        await store.save_table(TableRow(CHANNEL, G, "a6-draw", open=False))
-    assert [t.channel_id for t in await store.load_tables()] == [CHANNEL]
-    assert await store.load_seats(CHANNEL) == seats
-    await store.finish_hand(hand, {1: 3, 2: -3})
-    await store.close_table(CHANNEL)  # settled: now it closes
-    assert await store.load_tables() == []
+        await store.tables.save_table(TableRow(CHANNEL, G, "a6-draw", open=False))
+    assert [t.channel_id for t in await store.tables.load_tables()] == [CHANNEL]
+    assert await store.tables.load_seats(CHANNEL) == seats
+    await store.hands.finish_hand(hand, {1: 3, 2: -3})
+    await store.tables.close_table(CHANNEL)  # settled: now it closes
+    assert await store.tables.load_tables() == []
     audit(db_path)
 
 
@@ -159,8 +159,8 @@ async def test_start_up_cancels_live_hands_of_closed_tables(
 ) -> None:
     store = await Store.open(db_path, clock=FakeClock())
     await seat_players(store, [1, 2])
-    await store.save_table(TableRow(CHANNEL, G, "a6-draw"))
-    await store.save_table(TableRow(CHANNEL + 1, G, "a6-draw"))
+    await store.tables.save_table(TableRow(CHANNEL, G, "a6-draw"))
+    await store.tables.save_table(TableRow(CHANNEL + 1, G, "a6-draw"))
     orphan = await _live_hand(store, [1, 2])
     playing = await _live_hand(store, [1, 2], CHANNEL + 1)
     await store.close()
@@ -170,10 +170,10 @@ async def test_start_up_cancels_live_hands_of_closed_tables(
         store = await Store.open(db_path, clock=FakeClock())
     try:
         assert f"cancelled live hand #{orphan}" in caplog.text
-        assert [h.hand_id for h in await store.load_live_hands()] == [playing]
-        account = await store.balance(G, 1)
+        assert [h.hand_id for h in await store.history.load_live_hands()] == [playing]
+        account = await store.ledger.balance(G, 1)
         assert account is not None and (account.held, account.balance) == (20, GRANT)
-        assert (await store.hand_record(orphan)) is not None
+        assert (await store.history.hand_record(orphan)) is not None
         assert _rows(db_path, "SELECT cancelled FROM hands WHERE hand_id = ?", (orphan,)) == [(1,)]
     finally:
         await store.close()
@@ -182,13 +182,13 @@ async def test_start_up_cancels_live_hands_of_closed_tables(
 
 async def test_count_tables_counts_a_servers_tables_of_a_game(store: Store) -> None:
     for channel, guild, variant in [(1, G, "a6-draw"), (2, G, "a6-draw"), (3, G, "a5-draw")]:
-        await store.save_table(TableRow(channel, guild, variant))
-    await store.save_table(TableRow(4, G + 1, "a6-draw"))
-    await store.close_table(2)  # closed tables keep their number
-    assert await store.count_tables(G, "a6-draw") == 2
-    assert await store.count_tables(G, "a5-draw") == 1
-    assert await store.count_tables(G, "abyssinia") == 0
-    assert await store.count_tables(G + 1, "a6-draw") == 1
+        await store.tables.save_table(TableRow(channel, guild, variant))
+    await store.tables.save_table(TableRow(4, G + 1, "a6-draw"))
+    await store.tables.close_table(2)  # closed tables keep their number
+    assert await store.tables.count_tables(G, "a6-draw") == 2
+    assert await store.tables.count_tables(G, "a5-draw") == 1
+    assert await store.tables.count_tables(G, "abyssinia") == 0
+    assert await store.tables.count_tables(G + 1, "a6-draw") == 1
 
 
 async def test_v8_migration_converts_what_v7_stored(tmp_path: Path) -> None:
@@ -211,9 +211,9 @@ async def test_v8_migration_converts_what_v7_stored(tmp_path: Path) -> None:
         await conn.execute(sql)
     await conn.close()
     async with await Store.open(path) as store:
-        account = await store.balance(1, 5)
+        account = await store.ledger.balance(1, 5)
         assert account is not None and (account.held, account.hands_played) == (30, 1)
-        assert [h.hand_id for h in await store.recent_hands(1, 5)] == [2, 1]
+        assert [h.hand_id for h in await store.history.recent_hands(1, 5)] == [2, 1]
 
 
 async def test_the_player_history_bench_runs(tmp_path: Path) -> None:

@@ -139,7 +139,10 @@ def test_a_copy_that_does_not_verify_is_rolled_back(
 
         async def empty() -> bool:
             async with await Store.open(url) as store:
-                return await store.balance(G, 1) is None and await store.load_tables() == []
+                return (
+                    await store.ledger.balance(G, 1) is None
+                    and await store.tables.load_tables() == []
+                )
 
         assert asyncio.run(empty())
     finally:

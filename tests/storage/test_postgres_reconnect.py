@@ -23,7 +23,7 @@ G, CH = 4242, 77
 
 async def _terminate(store: Store) -> None:
     """pg_terminate_backend on the store's own session, from another session."""
-    pid = store._conn.raw.get_server_pid()  # type: ignore[attr-defined]
+    pid = store.db.conn.raw.get_server_pid()  # type: ignore[attr-defined]
     admin = await asyncpg.connect(PG_URL)
     try:
         assert await admin.fetchval("SELECT pg_terminate_backend($1)", pid)
@@ -34,10 +34,10 @@ async def _terminate(store: Store) -> None:
 
 
 async def _start(store: Store) -> int:
-    await store.save_table(TableRow(CH, G, "a6-draw"))
+    await store.tables.save_table(TableRow(CH, G, "a6-draw"))
     for user in (1, 2):
-        await store.ensure_account(G, user, f"u{user}", 100)
-    return await store.start_hand(G, CH, "a6-draw", a_header([1, 2]), {1: 20, 2: 20}, [1, 2])
+        await store.ledger.ensure_account(G, user, f"u{user}", 100)
+    return await store.hands.start_hand(G, CH, "a6-draw", a_header([1, 2]), {1: 20, 2: 20}, [1, 2])
 
 
 async def test_a_terminated_session_is_replaced_and_the_guild_reclaimed() -> None:
@@ -47,17 +47,17 @@ async def test_a_terminated_session_is_replaced_and_the_guild_reclaimed() -> Non
         await Store.open(url, on_guilds_lost=lost.append) as store,
         await Store.open(url) as other,
     ):
-        assert await store.claim_guild(G)
+        assert await store.ownership.claim_guild(G)
         hand = await _start(store)
-        await store.append_action(hand, 0, {"player": "1", "action": "check"})
+        await store.hands.append_action(hand, 0, {"player": "1", "action": "check"})
         await _terminate(store)  # mid-play: the old code failed every step from here on
-        await store.append_action(hand, 1, {"player": "2", "action": "check"})
-        assert await store.finish_hand(hand, {1: 5, 2: -5})
-        record = await store.hand_record(hand)
+        await store.hands.append_action(hand, 1, {"player": "2", "action": "check"})
+        assert await store.hands.finish_hand(hand, {1: 5, 2: -5})
+        record = await store.history.hand_record(hand)
         assert [a["player"] for a in record["actions"]] == ["1", "2"]
-        account = await store.balance(G, 1)
+        account = await store.ledger.balance(G, 1)
         assert account is not None and (account.balance, account.held) == (105, 0)
-        assert not await other.claim_guild(G)  # re-claimed on the new session
+        assert not await other.ownership.claim_guild(G)  # re-claimed on the new session
         assert lost == []
 
 
@@ -68,24 +68,24 @@ async def test_a_guild_taken_meanwhile_is_lost_and_fenced() -> None:
         await Store.open(url, on_guilds_lost=lost.append) as store,
         await Store.open(url) as other,
     ):
-        assert await store.claim_guild(G)
+        assert await store.ownership.claim_guild(G)
         hand = await _start(store)
-        await store.ensure_account(G, 5, "low", 10)
+        await store.ledger.ensure_account(G, 5, "low", 10)
         await _terminate(store)
-        assert await other.claim_guild(G)  # the lock lapsed with the session: taken
+        assert await other.ownership.claim_guild(G)  # the lock lapsed with the session: taken
         with pytest.raises(GUILD_TAKEN):
-            await store.append_action(hand, 0, {"player": "1", "action": "check"})
+            await store.hands.append_action(hand, 0, {"player": "1", "action": "check"})
         assert lost == [frozenset({G})]
         with pytest.raises(GUILD_TAKEN):  # accounts and the ledger are fenced too
-            await store.ensure_account(G, 3, "new", 100)
+            await store.ledger.ensure_account(G, 3, "new", 100)
         with pytest.raises(GUILD_TAKEN):
-            await store.refill(G, 5, 200, 150)
+            await store.ledger.refill(G, 5, 200, 150)
         with pytest.raises(GUILD_TAKEN):
-            await store.finish_hand(hand, {1: 20, 2: -20})
+            await store.hands.finish_hand(hand, {1: 20, 2: -20})
         # the new owner carries on with nothing lost
-        await other.append_action(hand, 0, {"player": "1", "action": "check"})
-        assert await other.finish_hand(hand, {1: 5, 2: -5})
-        assert (await other.balance(G, 1)).balance == 105  # type: ignore[union-attr]
+        await other.hands.append_action(hand, 0, {"player": "1", "action": "check"})
+        assert await other.hands.finish_hand(hand, {1: 5, 2: -5})
+        assert (await other.ledger.balance(G, 1)).balance == 105  # type: ignore[union-attr]
 
 
 async def test_two_processes_cannot_both_refill() -> None:
@@ -93,14 +93,16 @@ async def test_two_processes_cannot_both_refill() -> None:
     the race certain): one refill passes, the other is refused with the new balance."""
     url = new_schema()
     async with await Store.open(url) as first, await Store.open(url) as second:
-        await first.ensure_account(G, 1, "ann", 10)
+        await first.ledger.ensure_account(G, 1, "ann", 10)
         admin = await asyncpg.connect(url)
         try:
             tx = admin.transaction()
             await tx.start()
             await admin.execute("SELECT 1 FROM accounts WHERE user_id = 1 FOR UPDATE")
             both = asyncio.gather(
-                first.refill(G, 1, 100, 50), second.refill(G, 1, 100, 50), return_exceptions=True
+                first.ledger.refill(G, 1, 100, 50),
+                second.ledger.refill(G, 1, 100, 50),
+                return_exceptions=True,
             )
             await asyncio.sleep(0.3)  # both have read 10 and wait on the row
             await tx.rollback()
@@ -110,5 +112,5 @@ async def test_two_processes_cannot_both_refill() -> None:
         assert sorted(type(r).__name__ for r in results) == ["RefillRefused", "int"]
         refused = next(r for r in results if isinstance(r, RefillRefused))
         assert refused.code == "not_low"
-        account = await first.balance(G, 1)
+        account = await first.ledger.balance(G, 1)
         assert account is not None and (account.balance, account.refilled) == (100, 90)

@@ -55,7 +55,7 @@ async def bounded(work: Awaitable[T]) -> T:
 
 
 def session(store: Store) -> PgConnection:
-    conn = store._conn
+    conn = store.db.conn
     assert isinstance(conn, PgConnection)
     return conn
 
@@ -71,10 +71,12 @@ async def alive(pid: int) -> bool:
 
 
 async def start_hand(store: Store, guild: int) -> int:
-    await store.save_table(TableRow(CH, guild, "a6-draw"))
+    await store.tables.save_table(TableRow(CH, guild, "a6-draw"))
     for user in (1, 2):
-        await store.ensure_account(guild, user, f"u{user}", 100)
-    return await store.start_hand(guild, CH, "a6-draw", a_header([1, 2]), {1: 20, 2: 20}, [1, 2])
+        await store.ledger.ensure_account(guild, user, f"u{user}", 100)
+    return await store.hands.start_hand(
+        guild, CH, "a6-draw", a_header([1, 2]), {1: 20, 2: 20}, [1, 2]
+    )
 
 
 def check(user: int) -> dict[str, str]:
@@ -96,7 +98,7 @@ async def test_the_session_is_bounded_on_both_sides() -> None:
         with pytest.raises(asyncpg.QueryCanceledError):  # the server's bound
             await raw.execute("SELECT pg_sleep(5)")
         assert not session(store).lost()  # a cancelled statement leaves a good session
-        assert await store.guild_settings(G1) is not None
+        assert await store.server.guild_settings(G1) is not None
 
 
 async def test_settings_in_the_url_win_over_the_bounds() -> None:
@@ -115,20 +117,20 @@ async def test_a_silent_session_is_replaced_and_the_write_carried_on() -> None:
         await Store.open(url, timeouts=SHORT, on_guilds_lost=lost.append) as store,
         await Store.open(direct) as other,  # another process, on its own network path
     ):
-        assert await store.claim_guild(G1)
+        assert await store.ownership.claim_guild(G1)
         hand = await start_hand(store, G1)
-        await store.append_action(hand, 0, check(1))
+        await store.hands.append_action(hand, 0, check(1))
         old = session(store).raw.get_server_pid()
         proxy.stall()  # the connection goes silent; new connections still pass
-        assert not await other.claim_guild(G1)  # the old session still holds it
-        await bounded(store.append_action(hand, 1, check(2)))
+        assert not await other.ownership.claim_guild(G1)  # the old session still holds it
+        await bounded(store.hands.append_action(hand, 1, check(2)))
         assert session(store).raw.get_server_pid() != old and not await alive(old)
-        assert await store.finish_hand(hand, {1: 5, 2: -5})
-        record = await store.hand_record(hand)
+        assert await store.hands.finish_hand(hand, {1: 5, 2: -5})
+        record = await store.history.hand_record(hand)
         assert [a["player"] for a in record["actions"]] == ["1", "2"]
-        account = await store.balance(G1, 1)
+        account = await store.ledger.balance(G1, 1)
         assert account is not None and (account.balance, account.held) == (105, 0)
-        assert not await other.claim_guild(G1)  # re-claimed on the new session
+        assert not await other.ownership.claim_guild(G1)  # re-claimed on the new session
         assert lost == []
 
 
@@ -139,7 +141,7 @@ async def test_a_commit_whose_answer_never_came_is_settled_before_anything_reads
         stall_proxy(new_schema()) as (url, proxy),
         await Store.open(url, timeouts=SHORT) as store,
     ):
-        assert await store.claim_guild(G2)
+        assert await store.ownership.claim_guild(G2)
         hand = await start_hand(store, G2)
 
         def answer_lost(step: str, moment: str) -> None:
@@ -150,13 +152,13 @@ async def test_a_commit_whose_answer_never_came_is_settled_before_anything_reads
         database_module.commit_hook = answer_lost
         try:
             with pytest.raises(OutOfSequence):  # retried alone: already there
-                await bounded(store.append_action(hand, 0, check(1)))
+                await bounded(store.hands.append_action(hand, 0, check(1)))
         finally:
             database_module.commit_hook = None
-        record = await store.hand_record(hand)
+        record = await store.history.hand_record(hand)
         assert [a["player"] for a in record["actions"]] == ["1"]
-        await store.append_action(hand, 1, check(2))
-        assert await store.finish_hand(hand, {1: 5, 2: -5})
+        await store.hands.append_action(hand, 1, check(2))
+        assert await store.hands.finish_hand(hand, {1: 5, 2: -5})
 
 
 async def test_a_step_whose_commit_answer_was_lost_fails_and_shows_what_landed() -> None:
@@ -188,7 +190,7 @@ async def test_a_step_whose_commit_answer_was_lost_fails_and_shows_what_landed()
                 database_module.commit_hook = None
             after = manager.view(CH)
             assert (after.hand_id, after.turn) == (before.hand_id, before.turn + 1)
-            record = await store.hand_record(before.hand_id)  # type: ignore[arg-type]
+            record = await store.history.hand_record(before.hand_id)  # type: ignore[arg-type]
             assert [a["action"] for a in record["actions"]] == ["check"]
             assert await bounded(play(manager, CH, seed=2)) > 0
         finally:
@@ -220,7 +222,9 @@ async def test_a_settings_change_whose_answer_was_lost_is_read_again() -> None:
             database_module.commit_hook = None
         assert (await book.get(G5)).turn_timeout == 30  # what landed, read again
         await book.set_language(G5, "vi")  # and the next change starts from it
-        assert await store.guild_settings(G5) == GuildSettings(G5, turn_timeout=30, language="vi")
+        assert await store.server.guild_settings(G5) == GuildSettings(
+            G5, turn_timeout=30, language="vi"
+        )
 
 
 async def test_a_cut_off_network_fails_steps_in_bounded_time_and_play_resumes() -> None:
@@ -247,7 +251,7 @@ async def test_a_cut_off_network_fails_steps_in_bounded_time_and_play_resumes() 
             await asyncio.sleep(SHORT.connect)  # the next try of a new session
             assert await bounded(play(manager, CH, seed=1)) > 0
             assert manager.view(CH).hand is None or manager.view(CH).hand.complete
-            recent = await store.recent_hands(G3, 1)
+            recent = await store.history.recent_hands(G3, 1)
             assert [h.hand_id for h in recent] == [before.hand_id]
         finally:
             await manager.close()
@@ -265,15 +269,15 @@ async def test_while_the_database_is_unreachable_queued_writes_fail_at_once() ->
         proxy.stall(new=True)
         loop = asyncio.get_running_loop()
         started = loop.time()
-        writes = [store.ensure_account(G4 + g, 1, "u1", 100) for g in range(1, 11)]
+        writes = [store.ledger.ensure_account(G4 + g, 1, "u1", 100) for g in range(1, 11)]
         results = await bounded(asyncio.gather(*writes, return_exceptions=True))
         elapsed = loop.time() - started
         assert all(isinstance(r, OSError) for r in results), results
         assert elapsed < 5 * SHORT.connect  # not 10 connect timeouts one after the other
         proxy.heal()
         await asyncio.sleep(SHORT.connect)
-        await store.ensure_account(G4 + 1, 1, "u1", 100)
-        assert (await store.balance(G4 + 1, 1)).balance == 100  # type: ignore[union-attr]
+        await store.ledger.ensure_account(G4 + 1, 1, "u1", 100)
+        assert (await store.ledger.balance(G4 + 1, 1)).balance == 100  # type: ignore[union-attr]
 
 
 async def test_other_servers_wait_at_most_the_timeouts_behind_a_silent_session() -> None:
@@ -283,9 +287,9 @@ async def test_other_servers_wait_at_most_the_timeouts_behind_a_silent_session()
         stall_proxy(new_schema()) as (url, proxy),
         await Store.open(url, timeouts=SHORT) as store,
     ):
-        await store.ensure_account(G4, 1, "u1", 100)
+        await store.ledger.ensure_account(G4, 1, "u1", 100)
         proxy.stall()
-        writes = [store.ensure_account(G4, user, f"u{user}", 100) for user in range(2, 12)]
+        writes = [store.ledger.ensure_account(G4, user, f"u{user}", 100) for user in range(2, 12)]
         await bounded(asyncio.gather(*writes))
-        accounts = [await store.balance(G4, user) for user in range(1, 12)]
+        accounts = [await store.ledger.balance(G4, user) for user in range(1, 12)]
         assert all(a is not None and a.balance == 100 for a in accounts)

@@ -32,22 +32,22 @@ async def play(store: Store, users: list[int], seed: int, finish: bool = True) -
     header = {k: record[k] for k in ("variant", "dealer", "deck")}
     header["seats"] = [{"player": keys[s["player"]], "stack": s["stack"]} for s in record["seats"]]
     holds = {u: 100 for u in users}
-    hand_id = await store.start_hand(G, 10, "a5-triple", header, holds, users)
+    hand_id = await store.hands.start_hand(G, 10, "a5-triple", header, holds, users)
     for i, stub in enumerate(record["reshuffles"]):
         await store_reshuffle_alone(store, hand_id, i, stub)
     for i, action in enumerate(record["actions"]):
-        await store.append_action(hand_id, i, {**action, "player": keys[action["player"]]})
+        await store.hands.append_action(hand_id, i, {**action, "player": keys[action["player"]]})
     net = {int(keys[p]): n for p, n in hand.net().items()}
     if finish:
-        assert await store.finish_hand(hand_id, net)
+        assert await store.hands.finish_hand(hand_id, net)
     else:
-        assert await store.cancel_hand(hand_id)
+        assert await store.hands.cancel_hand(hand_id)
     return net
 
 
 async def test_settled_hands_are_counted_cancelled_ones_are_not(store: Store) -> None:
     for user in (1, 2, 3):
-        await store.ensure_account(G, user, f"u{user}", GRANT)
+        await store.ledger.ensure_account(G, user, f"u{user}", GRANT)
     repo = store.stats
     total = 0
     for seed in range(6):
@@ -58,8 +58,8 @@ async def test_settled_hands_are_counted_cancelled_ones_are_not(store: Store) ->
     assert await repo.totals(G, 1, None, practice=False) == mine
     assert (await repo.totals(G, 1, None, practice=True)).hands == 0
     assert mine.draw_times[0] <= 6 and mine.showdowns_won <= mine.showdowns <= 6
-    account = await store.balance(G, 1)
+    account = await store.ledger.balance(G, 1)
     assert account is not None and account.net_won == total and account.hands_played == 6
-    await store.erase_player(G, 2)
+    await store.server.erase_player(G, 2)
     assert (await repo.totals(G, 2, None, practice=False)).hands == 0
     assert (await repo.totals(G, 1, None, practice=False)).hands == 6

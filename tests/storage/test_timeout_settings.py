@@ -67,7 +67,7 @@ async def test_the_bot_session_has_the_configured_bounds() -> None:
     )
     async with DiscordHarness(PokerBot(settings, rng=random.Random(1), clock=Clock())) as h:
         await h.connect(GUILD, CHANNELS, MEMBERS)
-        conn = h.bot.store._conn  # type: ignore[attr-defined]
+        conn = h.bot.store.db.conn  # type: ignore[attr-defined]
         assert isinstance(conn, PgConnection)
         assert await conn.raw.fetchval("SHOW statement_timeout") == "2s"
         assert await conn.raw.fetchval("SHOW idle_in_transaction_session_timeout") == "3s"

@@ -80,11 +80,11 @@ class Session:
         store = await Store.open(db)
         m = TableManager(store, starting_grant=200, turn_timeout=3600, rng=random.Random(5))
         await m.start()
-        if CH not in m.tables:
+        if not m.has_table(CH):
             self.doing = "open"
             await m.open_table(GUILD, CH, VARIANT, auto_deal=False)
         while True:
-            table = m.tables[CH]
+            table = m.table(CH)
             if table.hand is None:
                 if await self.hands_done(store) >= HANDS:
                     break
@@ -99,13 +99,13 @@ class Session:
     async def hands_done(store: Store) -> int:
         done = 0
         for user in ROSTER:
-            account = await store.balance(GUILD, user)
+            account = await store.ledger.balance(GUILD, user)
             done = max(done, account.hands_played if account else 0)
         return done
 
     async def between_hands(self, m: TableManager) -> None:
         for user in ROSTER:
-            seat = m.tables[CH].seat_of(user)
+            seat = m.table(CH).seat_of(user)
             if seat is None:
                 self.doing = f"join {user}"
                 await m.join(CH, user, f"user{user}")
@@ -119,8 +119,8 @@ class Session:
         user = view.to_act_user
         assert user is not None
         hand_id, turn = view.hand_id, view.turn
-        seat = m.tables[CH].seat_of(LEAVER)
-        if turn == 2 and seat is not None and not seat.leaving and m.tables[CH].in_hand(LEAVER):
+        seat = m.table(CH).seat_of(LEAVER)
+        if turn == 2 and seat is not None and not seat.leaving and m.table(CH).in_hand(LEAVER):
             self.doing = "leave"
             await m.leave(CH, LEAVER)
         mine = m.my_hand(CH, user)
@@ -134,7 +134,7 @@ class Session:
             self.ack(hand=hand_id, turn=turn, player=str(user), timeout=True)
             return
         move = heavy_draw(mine.decision, random.Random(f"{hand_id}:{turn}"))
-        hand = m.tables[CH].hand
+        hand = m.table(CH).hand
         assert hand is not None
         left = len(hand.stub) - hand.stub_pos
         reshuffle = move["action"] == "discard" and len(move["cards"]) > left

@@ -171,8 +171,8 @@ async def store_reshuffle_alone(store: Any, hand_id: int, index: int, cards: lis
     import json
     import time
 
-    async with store._lock:
-        await store._conn.execute(
+    async with store.db.lock:
+        await store.db.conn.execute(
             "INSERT INTO hand_reshuffles (hand_id, idx, cards_json, created_at) "
             "VALUES (?, ?, ?, ?)",
             (hand_id, index, json.dumps(cards), time.time()),

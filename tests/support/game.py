@@ -44,7 +44,7 @@ class Game:
     def hidden_cards(self, hand: Hand | None = None) -> set[int]:
         """Cards nobody but their owner may see (the oracle is the engine itself): of the hand
         in play, or of ``hand`` once it ended (folded hands, the stub, the dead pile)."""
-        hand = hand or self.manager.tables[self.channel].hand
+        hand = hand or self.manager.table(self.channel).hand
         if hand is None:
             return set()
         hidden = set(hand.stub[hand.stub_pos :])
@@ -69,7 +69,7 @@ class Game:
         self.checked = len(self.h.sent)
 
     async def step(self, use_slash: bool) -> Reply:
-        before = self.manager.tables[self.channel].hand
+        before = self.manager.table(self.channel).hand
         moves = len(before.actions) if before is not None else 0
         view = self.manager.view(self.channel)
         user = self.by_id[view.to_act_user]
@@ -101,12 +101,12 @@ class Game:
         else:  # a click on the table message: the table is the answer (issue 39)
             assert reply.callback_type in (6, 7), reply
             assert [m for m in reply.followups if m.ephemeral] == [], "no private message"
-            now = self.manager.tables[self.channel].hand
+            now = self.manager.table(self.channel).hand
             moved = now is not before or len(now.actions) > moves
             shown = "✅" if moved else ""  # the step was applied: the table shows it
         if "✅" not in shown:
             raise AssertionError(f"the action was not applied: {reply.content}")
-        ended = before if before is not self.manager.tables[self.channel].hand else None
+        ended = before if before is not self.manager.table(self.channel).hand else None
         self.check_privacy(ended)
         return reply
 

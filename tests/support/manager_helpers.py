@@ -45,9 +45,11 @@ async def open_manager(
     turn_timeout: float = 3600,
     clock: Callable[[], float] | None = None,
     start: bool = True,
+    **options: Any,
 ) -> tuple[Store, TableManager]:
+    """A store and a manager on ``path`` (``options``: more of the manager's settings)."""
     store = await Store.open(path)
-    kwargs: dict[str, Any] = {"turn_timeout": turn_timeout, "rng": random.Random(seed)}
+    kwargs: dict[str, Any] = {"turn_timeout": turn_timeout, "rng": random.Random(seed), **options}
     if clock is not None:
         kwargs["clock"] = clock
     manager = TableManager(store, starting_grant=GRANT, **kwargs)

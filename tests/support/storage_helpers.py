@@ -30,7 +30,7 @@ def a_header(players: list[int]) -> dict[str, Any]:
 
 async def seat_players(store: Store, users: list[int], guild: int = G) -> None:
     for user in users:
-        await store.ensure_account(guild, user, f"user{user}", GRANT)
+        await store.ledger.ensure_account(guild, user, f"user{user}", GRANT)
 
 
 def audit(path: Target) -> None:

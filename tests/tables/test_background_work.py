@@ -109,7 +109,7 @@ async def test_the_idle_sweep_goes_on_after_a_failure(
     assert m.has_table(CH)
     raw(path, "UPDATE guild_settings SET allowed_channels = '[]' WHERE guild_id = ?", GUILD)
     await until(lambda: not m.has_table(CH))
-    assert await store.load_tables() == []
+    assert await store.tables.load_tables() == []
     await close_manager(store, m)
 
 

@@ -33,7 +33,7 @@ async def balances(store: Store, users: list[int]) -> dict[int, tuple[int, int]]
     """user -> (balance, held)."""
     out = {}
     for user in users:
-        account = await store.balance(GUILD, user)
+        account = await store.ledger.balance(GUILD, user)
         assert account is not None
         out[user] = (account.balance, account.held)
     return out
@@ -97,13 +97,13 @@ async def test_force_close_in_every_phase_gives_back_exactly_what_was_put_in(
             )
             assert await manager.close_table(channel, 99, moderator=True, force=True)
             assert await balances(store, PLAYERS) == before  # exactly, nothing held
-            assert channel not in manager.tables
+            assert not manager.has_table(channel)
             closed = events.events[-1]
             assert closed.kind == "closed" and closed.hand_id == hand_id
             assert closed.view.closed and closed.view.seats == ()
-            (summary, *_) = await store.recent_hands(GUILD, OPENER)
+            (summary, *_) = await store.history.recent_hands(GUILD, OPENER)
             assert summary.hand_id == hand_id and summary.cancelled and summary.net == 0
-            assert await store.load_seats(channel) == []
+            assert await store.tables.load_seats(channel) == []
             check_ledger(db_path)
             await manager.open_table(GUILD, channel, variant)  # the channel can host a new table
     finally:
@@ -125,12 +125,12 @@ async def test_close_in_every_phase_plays_the_hand_out_first(db_path: Target, va
             await play_out(manager, channel, variant)
             finished = [e for e in events.events if e.kind == "finished"][-1]
             assert events.events[-1].kind == "closed" and not events.events[-1].hand_id
-            assert channel not in manager.tables
+            assert not manager.has_table(channel)
             after = await balances(store, PLAYERS)
             net = {int(p): n for p, n in finished.result.net.items()}
             assert sum(net.values()) == 0
             assert after == {u: (before[u][0] + net[u], 0) for u in PLAYERS}
-            assert await store.load_tables() == []
+            assert await store.tables.load_tables() == []
             check_ledger(db_path)
     finally:
         await close_manager(store, manager)
@@ -147,7 +147,7 @@ async def test_who_may_close(db_path: Target) -> None:
         assert others.code is Code.CLOSE_OTHERS_SEATED and others.params["count"] == 1
         await manager.leave(1, 12)
         assert await manager.close_table(1, OPENER)  # alone at their own table: closes now
-        assert 1 not in manager.tables and await store.load_tables() == []
+        assert not manager.has_table(1) and await store.tables.load_tables() == []
         assert (await refused(manager.close_table(1, OPENER))).code is Code.NO_TABLE
         # a closing table survives a restart, and closes once its hand is over
         await manager.open_table(GUILD, 2, "a6-draw", opener=OPENER)
@@ -160,7 +160,7 @@ async def test_who_may_close(db_path: Target) -> None:
         assert manager.view(2).closing
         assert (await refused(manager.deal(2))).code is Code.TABLE_CLOSING
         await play_out(manager, 2, "restart")
-        assert 2 not in manager.tables
+        assert not manager.has_table(2)
         check_ledger(db_path)
     finally:
         await close_manager(store, manager)
@@ -168,7 +168,7 @@ async def test_who_may_close(db_path: Target) -> None:
 
 async def play_out(manager: TableManager, channel: int, seed: str) -> None:
     """Play the hand to its end (the table may close with it)."""
-    while channel in manager.tables and manager.view(channel).hand is not None:
+    while manager.has_table(channel) and manager.view(channel).hand is not None:
         await step(manager, channel, seed)
 
 
@@ -251,10 +251,10 @@ async def test_a_kick_in_a_hand_is_stored_whole_or_not_at_all(db_path: Target) -
         with failing_commits("save_table", 1) as failed, pytest.raises(InjectedFailure):
             await manager.kick(1, other)
         assert failed
-        stored = {s.user_id: s for s in await store.load_seats(1)}
+        stored = {s.user_id: s for s in await store.tables.load_seats(1)}
         assert not stored[other].leaving
         assert not next(s for s in manager.view(1).seats if s.user_id == other).leaving
         assert await manager.kick(1, other) is False  # tried again: now it holds
-        assert {s.user_id: s for s in await store.load_seats(1)}[other].leaving
+        assert {s.user_id: s for s in await store.tables.load_seats(1)}[other].leaving
     finally:
         await close_manager(store, manager)

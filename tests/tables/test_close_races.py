@@ -81,7 +81,7 @@ async def race(
     """Hold the table's lock; queue ``close`` first, then each of ``queued`` in order,
     then call ``then`` and wait for ``background`` steps started by the bot itself to
     queue; let them go. Return each one's result or exception, the close's first."""
-    lock = m.tables[CH].lock
+    lock = m.table(CH).lock
     await lock.acquire()
     tasks: list[asyncio.Task[Any]] = []
     try:
@@ -129,14 +129,14 @@ def audit(target: Target, users: list[int]) -> None:
 async def closed_and_reusable(store: Store, m: TableManager, target: Target) -> None:
     """Closed everywhere, and the channel can be opened, dealt and force-closed again."""
     assert not m.has_table(CH)
-    assert m.deadlines.armed(CH) is None
+    assert m.steps.deadlines.armed(CH) is None
     audit(target, [A, B, C, D])
-    assert [r.channel_id for r in await store.load_tables()] == []
+    assert [r.channel_id for r in await store.tables.load_tables()] == []
     await m.open_table(GUILD, CH, "a5-draw", opener=A)
     await m.join(CH, A, "ann")
     await m.join(CH, B, "bob")
     await m.deal(CH)
-    assert len(await store.load_live_hands(channel_id=CH)) == 1
+    assert len(await store.history.load_live_hands(channel_id=CH)) == 1
     assert await m.close_table(CH, 0, moderator=True, force=True)
     audit(target, [A, B, C, D])
 
@@ -300,7 +300,7 @@ async def test_forgetting_a_player_behind_a_close_skips_the_closed_table(
     close, forget = await race(m, _forced, [_forget])
     assert close is True
     assert isinstance(forget, int), forget  # erased: their anonymous id
-    assert await m.player_data(GUILD, B) is None
+    assert await m.store.server.player_data(GUILD, B) is None
     await closed_and_reusable(store, m, target)
     await close_manager(store, m)
 
@@ -339,7 +339,7 @@ async def test_the_automatic_deal_behind_a_close_deals_nothing(databases: Databa
     for user in (A, B):
         await m.join(CH, user, f"user{user}")
     await m.deal(CH)
-    lock = m.tables[CH].lock
+    lock = m.table(CH).lock
     while m.view(CH).hand is not None:  # to its end: the automatic deal's pause starts
         await step(m, CH, "auto")
     await lock.acquire()
@@ -387,7 +387,7 @@ async def test_a_close_behind_a_close_spares_the_table_opened_meanwhile(
     store, m = await manager_at(target, clock=Clock())
     await m.open_table(GUILD, CH, "a5-draw", opener=A)
     await m.join(CH, A, "ann")
-    lock = m.tables[CH].lock
+    lock = m.table(CH).lock
     await lock.acquire()
     first = asyncio.ensure_future(_moderator(m))
     await until(lambda: waiting(lock) == 1)
@@ -407,9 +407,9 @@ async def test_a_close_behind_a_close_spares_the_table_opened_meanwhile(
     (outcome,) = await asyncio.gather(second, return_exceptions=True)
     assert isinstance(outcome, Refused) and outcome.code is Code.NO_TABLE, outcome
     assert m.has_table(CH)
-    row = await store.load_table(CH)
+    row = await store.tables.load_table(CH)
     assert row is not None and row.open
-    assert [s.user_id for s in await store.load_seats(CH)] == [C, D]
+    assert [s.user_id for s in await store.tables.load_seats(CH)] == [C, D]
     await m.deal(CH)
     assert await m.close_table(CH, 0, moderator=True, force=True)
     audit(target, [A, B, C, D])

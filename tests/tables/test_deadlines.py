@@ -146,7 +146,7 @@ async def test_a_timeout_that_fails_is_tried_again_until_it_times_the_player_out
     view = await m.deal(CH, A)
     first = view.to_act_user
     assert first is not None and view.hand_id is not None
-    await store._conn.execute("PRAGMA busy_timeout = 20")  # fail fast while locked
+    await store.db.conn.execute("PRAGMA busy_timeout = 20")  # fail fast while locked
     other = sqlite3.connect(path, isolation_level=None)
     other.execute("BEGIN IMMEDIATE")  # e.g. a backup holding the write lock
     try:
@@ -159,8 +159,8 @@ async def test_a_timeout_that_fails_is_tried_again_until_it_times_the_player_out
         other.execute("ROLLBACK")
         other.close()
     await wait_for(lambda: m.view(CH).turn == 1, 5)  # retried after the backoff
-    record = await store.hand_record(view.hand_id)
+    record = await store.history.hand_record(view.hand_id)
     assert record["actions"] == [{"player": str(first), "action": "check"}]  # the timeout
-    seat = m.tables[CH].seat_of(first)
+    seat = m.table(CH).seat_of(first)
     assert seat is not None and seat.timeouts == 1
     await close_manager(store, m)

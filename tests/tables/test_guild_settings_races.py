@@ -89,7 +89,7 @@ async def test_every_pair_of_changes_at_once_keeps_both(db_path: Target, cached:
             ]
     async with await Store.open(db_path) as reopened:
         for guild, (first, second) in enumerate(PAIRS, start=1):
-            stored = await reopened.guild_settings(guild)
+            stored = await reopened.server.guild_settings(guild)
             lost += [
                 f"{first.name} + {second.name}: database lost {name}"
                 for name in missing(stored, first, second)
@@ -107,4 +107,4 @@ async def test_a_refused_change_beside_a_good_one_changes_only_the_good_one(
         )
         assert isinstance(refused, BadSetting) and refused.code == "not_listed"
         assert isinstance(changed, GuildSettings) and changed.language == "pt-BR"
-        assert await store.guild_settings(7) == GuildSettings(7, language="pt-BR")
+        assert await store.server.guild_settings(7) == GuildSettings(7, language="pt-BR")

@@ -132,23 +132,23 @@ async def restart_and_check(base: Path) -> None:
         return  # killed before the file existed
     check_ledger(db, allow_live=True)
     store, m = await open_manager(db, seed=1)
-    live = await store.load_live_hands()
+    live = await store.history.load_live_hands()
     assert len(live) <= 1
-    if CH not in m.tables:
+    if not m.has_table(CH):
         assert not live
         await close_manager(store, m)
         return
-    assert m.tables[CH].hand_id == (live[0].hand_id if live else None)
+    assert m.table(CH).hand_id == (live[0].hand_id if live else None)
     await play(m, CH, "end", agent=heavy_draw)  # raises if the hand cannot go on
     assert m.view(CH).hand is None
     check_ledger(db)  # no hold left behind: no hand is live now
-    if len([s for s in m.tables[CH].seats if not s.sitting_out]) >= 2:
+    if len([s for s in m.table(CH).seats if not s.sitting_out]) >= 2:
         await m.deal(CH)
         check_rotation(db)
         await play(m, CH, "next", agent=heavy_draw)
     check_rotation(db)
     for user in ROSTER:
-        account = await store.balance(GUILD, user)
+        account = await store.ledger.balance(GUILD, user)
         assert account is None or account.held == 0
     await close_manager(store, m)
     check_ledger(db)

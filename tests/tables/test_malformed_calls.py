@@ -66,11 +66,13 @@ class World:
 def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     w = World(tmp_path_factory.mktemp("fuzz") / "t.db")
     before = ledger_snapshot(w.path)
-    records = {ch: w.run(w.store.hand_record(w.m.view(ch).hand_id)) for ch in TABLES}
+    records = {ch: w.run(w.store.history.hand_record(w.m.view(ch).hand_id)) for ch in TABLES}
     yield w
     # nothing a refusal did reached the database
     assert ledger_snapshot(w.path) == before
-    assert {ch: w.run(w.store.hand_record(w.m.view(ch).hand_id)) for ch in TABLES} == records
+    assert {
+        ch: w.run(w.store.history.hand_record(w.m.view(ch).hand_id)) for ch in TABLES
+    } == records
     w.close()
 
 

@@ -61,9 +61,9 @@ async def test_whole_hand_settles_the_ledger(
     view = await m.deal(CH, A)
     assert view.hand is not None and view.hand_id is not None
     for user in users:
-        account = await store.balance(GUILD, user)
+        account = await store.ledger.balance(GUILD, user)
         assert account is not None
-        assert account.held == m.tables[CH].variant.table_minimum
+        assert account.held == m.table(CH).variant.table_minimum
     played = await play(m, CH, seed=f"whole-{variant}")
     assert m.view(CH).hand is None  # settled and cleared
     (finished,) = events.finished()
@@ -71,12 +71,12 @@ async def test_whole_hand_settles_the_ledger(
     assert result is not None and result.complete and result.phase == "complete"
     assert sum(result.net.values()) == 0
     for user in users:
-        account = await store.balance(GUILD, user)
+        account = await store.ledger.balance(GUILD, user)
         assert account is not None
         assert account.held == 0 and account.available == account.balance
         assert account.balance == GRANT + result.net[str(user)]
         assert account.hands_played == 1
-    record = await store.hand_record(view.hand_id)
+    record = await store.history.hand_record(view.hand_id)
     assert len(record["actions"]) == played
     assert replay(record).net() == result.net
     await close_manager(store, m)
@@ -106,7 +106,7 @@ async def _run(path: Target, variant: str, seed: str, cut: int | None) -> tuple[
             break
         phases.append(f"{view.hand.phase} {view.hand.round}")
         await step(m, CH, seed)
-    record = await store.hand_record(hand_id)
+    record = await store.history.hand_record(hand_id)
     await close_manager(store, m)
     return record, {"ledger": ledger_snapshot(path), "phases": phases}
 
@@ -167,7 +167,7 @@ async def test_simultaneous_clicks_apply_exactly_once_per_turn(databases: Databa
             assert r.code in codes, r
         assert ok[0] is results[0]  # the first click in line wins
         applied.append({"player": str(actor), **move})
-    record = await store.hand_record(hand_id)
+    record = await store.history.hand_record(hand_id)
     stored = [
         {
             "player": a["player"],
@@ -229,7 +229,7 @@ async def test_two_hundred_tables_at_once(databases: Databases) -> None:
     for hand_id, user, _hold, net in snap["players"]:
         nets.setdefault(hand_id, {})[user] = net
     for hand_id, by_user in list(nets.items())[:: max(1, len(nets) // 50)]:
-        hand = replay(await store.hand_record(hand_id))
+        hand = replay(await store.history.hand_record(hand_id))
         assert {int(p): c for p, c in hand.net().items()} == by_user
     await close_manager(store, m)
 
@@ -255,7 +255,7 @@ async def test_timeout_checks_when_nothing_is_owed_and_folds_facing_a_bet(
     await m.act(CH, second, "bet")
     third = m.view(CH).to_act_user
     assert await m.expire(CH)
-    record = await store.hand_record(view.hand_id)
+    record = await store.history.hand_record(view.hand_id)
     assert [a["action"] for a in record["actions"]] == ["check", "bet", "fold"]
     assert [a["player"] for a in record["actions"]] == [str(first), str(second), str(third)]
     hand = m.view(CH).hand
@@ -275,7 +275,7 @@ async def test_timeout_in_a_draw_stands_pat(databases: Databases) -> None:
     assert await m.expire(CH)
     after = m.my_hand(CH, actor)
     assert before is not None and after is not None and before.cards == after.cards
-    record = await store.hand_record(view.hand_id)
+    record = await store.history.hand_record(view.hand_id)
     assert record["actions"][-1] == {"player": str(actor), "action": "discard", "cards": []}
     await close_manager(store, m)
 
@@ -297,7 +297,7 @@ async def test_timeout_in_abyssinia_buys_the_cheaper_market_card(databases: Data
         else:
             case, expected = "equal", "left"
         assert await m.expire(ch)
-        record = await store.hand_record(view.hand_id)
+        record = await store.history.hand_record(view.hand_id)
         assert record["actions"] == [
             {"player": str(view.to_act_user), "action": "buy", "from": expected}
         ]
@@ -323,7 +323,7 @@ async def test_two_timeouts_in_a_row_sit_the_player_out(databases: Databases) ->
             await step(m, CH, "sleep")
             continue
         await m.expire(CH)
-        seat = m.tables[CH].seat_of(sleeper)
+        seat = m.table(CH).seat_of(sleeper)
         sat_out.append(seat is not None and seat.sitting_out)
     assert sat_out[:1] == [True]  # the second timeout in a row sat them out
     assert "timeout" in events.kinds()
@@ -352,16 +352,16 @@ async def test_an_action_between_timeouts_resets_the_count(databases: Databases)
     while m.view(CH).to_act_user != first:
         await m.act(CH, second, "discard", cards=[])
     await m.act(CH, first, "discard", cards=[])  # first acts himself: the count goes
-    seat = m.tables[CH].seat_of(first)
+    seat = m.table(CH).seat_of(first)
     assert seat is not None and seat.timeouts == 0
-    assert {s.user_id: s.timeouts_in_row for s in await store.load_seats(CH)}[first] == 0
+    assert {s.user_id: s.timeouts_in_row for s in await store.tables.load_seats(CH)}[first] == 0
     if m.view(CH).to_act_user == second:
         await m.act(CH, second, "discard", cards=[])
     while m.view(CH).to_act_user != first:  # the last round: first's turn comes
         await m.act(CH, second, "check")
     assert m.view(CH).hand is not None
     assert await m.expire(CH)  # a timeout again, but not two in a row
-    seat = m.tables[CH].seat_of(first)
+    seat = m.table(CH).seat_of(first)
     assert seat is not None and seat.timeouts == 1 and not seat.sitting_out
     await close_manager(store, m)
 
@@ -378,7 +378,7 @@ async def test_timeout_count_survives_a_restart(databases: Databases) -> None:
     while m.view(CH).to_act_user != sleeper:
         await step(m, CH, "r")
     await m.expire(CH)
-    seat = m.tables[CH].seat_of(sleeper)
+    seat = m.table(CH).seat_of(sleeper)
     assert seat is not None and seat.timeouts == 2 and seat.sitting_out
     await close_manager(store, m)
 
@@ -390,11 +390,11 @@ async def test_deadline_is_stored_and_fires_at_once_after_a_restart(databases: D
     await seat_players(m, CH, "a6-draw", [A, B])
     view = await m.deal(CH, A)
     assert view.deadline == clock.now + 600
-    (row,) = await store.load_tables()
+    (row,) = await store.tables.load_tables()
     assert row.turn_deadline == clock.now + 600
     clock.now += 10
     await step(m, CH, "d")
-    (row,) = await store.load_tables()
+    (row,) = await store.tables.load_tables()
     assert row.turn_deadline == clock.now + 600 == m.view(CH).deadline
     await close_manager(store, m)
 
@@ -403,12 +403,12 @@ async def test_deadline_is_stored_and_fires_at_once_after_a_restart(databases: D
     events = Recorder()
     m.subscribe(events)
     await wait_for(lambda: "timeout" in events.kinds())
-    record = await store.hand_record(view.hand_id)
+    record = await store.history.hand_record(view.hand_id)
     assert len(record["actions"]) == 2
     # the next deadline is a full turn from now, not in the past
     assert m.view(CH).deadline == clock.now + 600
     await asyncio.sleep(0.05)
-    assert len((await store.hand_record(view.hand_id))["actions"]) == 2
+    assert len((await store.history.hand_record(view.hand_id))["actions"]) == 2
     await close_manager(store, m)
 
 
@@ -419,12 +419,12 @@ async def test_the_real_timer_task_plays_timeouts(databases: Databases) -> None:
     await seat_players(m, CH, "a5-draw", [A, B])
     view = await m.deal(CH, A)
     await wait_for(lambda: bool(events.finished()), timeout=5)
-    record = await store.hand_record(view.hand_id)
+    record = await store.history.hand_record(view.hand_id)
     kinds = [a["action"] for a in record["actions"]]
     assert kinds == ["check", "check", "discard", "discard", "check", "check"]
     assert events.kinds().count("timeout") == 6
     for user in (A, B):
-        seat = m.tables[CH].seat_of(user)
+        seat = m.table(CH).seat_of(user)
         assert seat is not None and seat.sitting_out  # timed out twice in a row
     await close_manager(store, m)
 
@@ -456,12 +456,12 @@ async def test_leaving_mid_hand_keeps_the_seat_until_the_hand_ends(databases: Da
     await seat_players(m, CH, "a5-draw", [A, B, C])
     await m.deal(CH, A)
     assert (await m.leave(CH, B)).code is Done.LEAVING
-    seat = m.tables[CH].seat_of(B)
+    seat = m.table(CH).seat_of(B)
     assert seat is not None and seat.leaving
-    assert any(s.user_id == B and s.leaving for s in await store.load_seats(CH))
+    assert any(s.user_id == B and s.leaving for s in await store.tables.load_seats(CH))
     await play(m, CH, "leave")  # B still acts until the end
-    assert m.tables[CH].seat_of(B) is None
-    assert [s.user_id for s in await store.load_seats(CH)] == [A, C]
+    assert m.table(CH).seat_of(B) is None
+    assert [s.user_id for s in await store.tables.load_seats(CH)] == [A, C]
     assert (await refused(m.deal(CH, B))).code is Code.NOT_SEATED
     assert (await m.leave(CH, C)).code is Done.LEFT  # between hands: at once
     await close_manager(store, m)
@@ -502,7 +502,7 @@ async def test_refusals(databases: Databases) -> None:
     assert stale.code is Code.STALE_BUTTON
 
     async def unchanged(coro, code: Code, **params: object) -> None:
-        before, record = m.view(CH), await store.hand_record(view.hand_id)
+        before, record = m.view(CH), await store.history.hand_record(view.hand_id)
         mine = m.my_hand(CH, actor)
         refusal = await refused(coro)
         assert refusal.code is code, refusal
@@ -510,7 +510,7 @@ async def test_refusals(databases: Databases) -> None:
             assert refusal.params[name] == value, refusal
         assert m.view(CH) == before
         assert m.my_hand(CH, actor) == mine
-        assert await store.hand_record(view.hand_id) == record
+        assert await store.history.hand_record(view.hand_id) == record
 
     illegal = Code.ILLEGAL_ACTION
     await unchanged(
@@ -572,22 +572,22 @@ async def test_ledger_invariants_after_random_play(databases: Databases) -> None
             limit = None if round_ % 3 else rng.randrange(1, 6)
             await play(m, ch, f"l{round_}{ch}", agent=random_agent, limit=limit)
         check_ledger(path, allow_live=True)
-        accounts = [await store.balance(g, u) for g, users in guilds.items() for u in users]
+        accounts = [await store.ledger.balance(g, u) for g, users in guilds.items() for u in users]
         held = [(a.held, a.balance) for a in accounts if a is not None]
         assert held  # the players who joined have accounts
         assert all(0 <= h <= balance for h, balance in held), held
     for ch in channels:
         await play(m, ch, "end", agent=random_agent)
     snap = check_ledger(path)
-    board, total = await store.leaderboard(GUILD, 1)
+    board, total = await store.ledger.leaderboard(GUILD, 1)
     assert total == len(board) == 4
     assert sum(r.net_won for r in board) == 0
-    recent = await store.recent_hands(GUILD, A, limit=100)
-    assert sum(h.net for h in recent) == (await store.balance(GUILD, A)).net_won
+    recent = await store.history.recent_hands(GUILD, A, limit=100)
+    assert sum(h.net for h in recent) == (await store.ledger.balance(GUILD, A)).net_won
     # settling a hand twice writes it once
     hand_id, user, _hold, net = snap["players"][0]
     nets = {u: n for h, u, _, n in snap["players"] if h == hand_id}
-    assert await store.finish_hand(hand_id, nets) is False
+    assert await store.hands.finish_hand(hand_id, nets) is False
     assert ledger_snapshot(path) == snap
     await close_manager(store, m)
 
@@ -605,7 +605,7 @@ async def test_holds_keep_a_player_at_many_tables_within_their_chips(databases: 
     assert len(dealt) == 4 and len(refusals) == 2
     for r in refusals:
         assert isinstance(r, Refused) and r.code is Code.CANNOT_COVER_MINIMUM
-    account = await store.balance(GUILD, A)
+    account = await store.ledger.balance(GUILD, A)
     assert account is not None and account.held == 4 * 41 and account.available == 36
     for ch in tables:
         if m.view(ch).hand is not None:
@@ -636,15 +636,15 @@ async def test_refill_only_below_thirteen_and_out_of_hands(databases: Databases)
         await m.deal(CH, A)
         assert (await refused(m.refill(GUILD, A, "a"))).code is Code.REFILL_IN_HAND
         await play(m, CH, f"agg{n}", agent=_aggressive)  # capped: the loser loses 13
-        low = [u for u in (A, B) if (await store.balance(GUILD, u)).balance < 13]
+        low = [u for u in (A, B) if (await store.ledger.balance(GUILD, u)).balance < 13]
         if low:
             (loser,) = low
             break
     assert loser is not None
-    before = (await store.balance(GUILD, loser)).balance
+    before = (await store.ledger.balance(GUILD, loser)).balance
     assert (await refused(m.deal(CH, A))).code is Code.TOO_FEW_PLAYERS
     assert await m.refill(GUILD, loser, "l") == 20 - before
-    account = await store.balance(GUILD, loser)
+    account = await store.ledger.balance(GUILD, loser)
     assert account.balance == 20 and account.refilled == 20 - before
     assert (await refused(m.refill(GUILD, loser, "l"))).code is Code.REFILL_NOT_LOW
     check_ledger(path)
@@ -663,12 +663,15 @@ async def test_a_hand_stored_complete_but_unsettled_is_settled_at_start_up(
     second = B if first == A else A
     await m.act(CH, first, "bet")
     # the final action reaches the database, then the process stops before settling
-    await store.append_action(view.hand_id, 1, {"player": str(second), "action": "fold"})
+    await store.hands.append_action(view.hand_id, 1, {"player": str(second), "action": "fold"})
     await close_manager(store, m)
     store, m = await open_manager(path)
     assert m.view(CH).hand is None
-    assert await store.load_live_hands() == []
-    winner, loser = await store.balance(GUILD, first), await store.balance(GUILD, second)
+    assert await store.history.load_live_hands() == []
+    winner, loser = (
+        await store.ledger.balance(GUILD, first),
+        await store.ledger.balance(GUILD, second),
+    )
     assert (winner.balance, loser.balance) == (GRANT + 1, GRANT - 1)
     assert winner.held == loser.held == 0
     check_ledger(path)
@@ -734,6 +737,6 @@ async def test_two_opens_at_once_in_one_channel_make_one_table(databases: Databa
     assert len(opened) == 1 and len(refusals) == 1, results
     assert isinstance(refusals[0], Refused) and refusals[0].code is Code.TABLE_EXISTS
     assert events.kinds() == ["opened"]
-    (row,) = await store.load_tables()
+    (row,) = await store.tables.load_tables()
     assert row.variant == opened[0].variant == m.view(CH).variant
     await close_manager(store, m)

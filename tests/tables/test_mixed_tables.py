@@ -27,7 +27,7 @@ A, B, C = 11, 12, 13
 
 
 async def _hand_games(store: object, hand_ids: list[int]) -> list[str]:
-    return [(await store.hand_record(h))["variant"] for h in hand_ids]  # type: ignore[attr-defined]
+    return [(await store.history.hand_record(h))["variant"] for h in hand_ids]  # type: ignore[attr-defined]
 
 
 async def test_an_orbit_of_each_game_survives_restarts_mid_hand_and_between_hands(
@@ -75,7 +75,9 @@ async def test_an_orbit_of_each_game_survives_restarts_mid_hand_and_between_hand
     hands.append((await m.deal(CH)).hand_id or 0)
     await play(m, CH, "orbit")
     assert await _hand_games(store, hands) == ["a6-draw"] * 3 + ["a5-triple"] * 3 + ["abyssinia"]
-    summaries = await m.recent_hands(GUILD, A, 10)  # /history reads each hand's own game
+    summaries = await store.history.recent_hands(
+        GUILD, A, 10
+    )  # /history reads each hand's own game
     assert sorted((s.hand_id, s.variant) for s in summaries) == sorted(
         zip(hands, await _hand_games(store, hands), strict=True)
     )

@@ -74,7 +74,7 @@ async def test_practice_hands_move_no_chips_and_are_recorded(
     store, m = await open_manager(path, seed=3)
     driver = await practice_table(m, variant, ["normal", "hard"])
     before = ledger_snapshot(path)
-    board_before = await store.leaderboard(GUILD, 1)
+    board_before = await store.ledger.leaderboard(GUILD, 1)
     finished = []
 
     def listen(event: TableEvent) -> None:
@@ -88,20 +88,20 @@ async def test_practice_hands_move_no_chips_and_are_recorded(
     after = ledger_snapshot(path)
     assert after["accounts"] == before["accounts"]
     assert after["ledger"] == before["ledger"]
-    assert await store.leaderboard(GUILD, 1) == board_before
-    account = await store.balance(GUILD, A)
+    assert await store.ledger.leaderboard(GUILD, 1) == board_before
+    account = await store.ledger.balance(GUILD, A)
     assert account is not None and account.held == 0 and account.balance == GRANT
     # Recorded, replayable, and in the person's history marked as practice.
-    history = await store.recent_hands(GUILD, A)
+    history = await store.history.recent_hands(GUILD, A)
     assert [h.hand_id for h in history] == [e.hand_id for e in reversed(finished)]
     total = 0
     for summary, event in zip(history, reversed(finished), strict=True):
         assert summary.practice
-        record = await store.hand_record(summary.hand_id)
+        record = await store.history.hand_record(summary.hand_id)
         assert replay(record).net() == event.result.net
         assert summary.net == event.result.net[str(A)]
         total += summary.net
-    seat = m.tables[CH].seat_of(A)
+    seat = m.table(CH).seat_of(A)
     assert seat is not None and seat.stack == GRANT + total  # no refill was needed
     await driver.close()
     await close_manager(store, m)
@@ -150,7 +150,7 @@ async def test_a_deadline_on_a_computer_players_turn_makes_its_move_and_a_restar
     await close_manager(store, m)
     # After a restart the seat, its level and stack, and the turn are back; it acts.
     store, m = await open_manager(path, seed=5)
-    bot = next(s for s in m.tables[CH].seats if s.bot)
+    bot = next(s for s in m.table(CH).seats if s.bot)
     assert bot.bot == "easy" and bot.stack is not None and bot.name == "bot (easy)"
     driver = PracticeDriver(m, pause=0, rng=random.Random(2))
     driver.resume()
@@ -170,7 +170,7 @@ async def test_seating_computer_players_between_hands_only(databases: Databases)
     assert (await refused(m.remove_bot(CH, A))).code == Code.NO_BOT
     done = await m.add_bot(CH, A, "hard", "🤖 Cousin (hard)")
     assert done.code == Done.BOT_SEATED and done.params["seat"] == 2
-    assert m.tables[CH].practice
+    assert m.table(CH).practice
     await m.deal(CH, A)
     assert (await refused(m.add_bot(CH, A, "easy", "x"))).code == Code.HAND_RUNNING
     assert (await refused(m.remove_bot(CH, A))).code == Code.HAND_RUNNING
@@ -189,11 +189,11 @@ async def test_the_last_person_leaving_stands_the_computer_players_up(
     await m.add_bot(CH, A, "easy", "b2")
     await m.join(CH, B, "ben")
     assert (await m.leave(CH, B)).code == Done.LEFT
-    assert len(m.tables[CH].seats) == 3  # anna is still there
+    assert len(m.table(CH).seats) == 3  # anna is still there
     await m.deal(CH, A)
     assert (await m.leave(CH, A)).code == Done.LEAVING  # in the hand: after it
     await play_hand(m, driver, "leave", deal=False)
-    assert m.tables[CH].seats == []  # everyone stood up: the table idles
+    assert m.table(CH).seats == []  # everyone stood up: the table idles
     assert (await refused(m.deal(CH))).code == Code.TOO_FEW_PLAYERS
     await driver.close()
     await close_manager(store, m)
@@ -202,11 +202,11 @@ async def test_the_last_person_leaving_stands_the_computer_players_up(
 async def test_practice_stacks_are_refilled_between_hands(databases: Databases) -> None:
     store, m = await open_manager(databases.target("p.db"), seed=8)
     driver = await practice_table(m, "a5-triple", ["easy"])
-    seat = m.tables[CH].seat_of(A)
+    seat = m.table(CH).seat_of(A)
     assert seat is not None
     seat.stack = 20  # below triple draw's minimum of 48, as after a losing run
     await m.deal(CH, A)
-    hand = m.tables[CH].hand
+    hand = m.table(CH).hand
     assert hand is not None
     assert {s.player: s.stack for s in hand.header.seats}[str(A)] == GRANT
     assert seat.stack == GRANT
@@ -236,7 +236,7 @@ async def test_hints_at_practice_tables_only_and_on_your_turn(databases: Databas
         user = view.to_act_user
         assert user is not None
         assert (await refused(m.hint(CH, A))).code == Code.NOT_YOUR_TURN
-        hand = m.tables[CH].hand
+        hand = m.table(CH).hand
         assert hand is not None
         move = hand.default_action()
         assert move is not None
@@ -256,18 +256,18 @@ async def test_a_kicked_or_erased_last_person_stands_the_computer_players_up(
     store, m = await open_manager(path, seed=12)
     driver = await practice_table(m, "a5-draw", ["normal", "easy"])
     assert await m.kick(CH, A)  # between hands: at once
-    assert m.tables[CH].seats == []
+    assert m.table(CH).seats == []
     await driver.close()
     await close_manager(store, m)
     store, m = await open_manager(path, seed=12)  # and so it was stored
-    assert m.tables[CH].seats == []
+    assert m.table(CH).seats == []
     await m.join(CH, A, "anna")
     await m.add_bot(CH, A, "hard", "b")
     await m.forget_player(GUILD, A)
-    assert m.tables[CH].seats == []
+    assert m.table(CH).seats == []
     await close_manager(store, m)
     store, m = await open_manager(path, seed=12)
-    assert m.tables[CH].seats == []
+    assert m.table(CH).seats == []
     await close_manager(store, m)
 
 
@@ -288,7 +288,7 @@ async def test_the_last_practice_hand_is_reviewed_for_its_players_only(
     assert hand_id is not None
     last = await m.review_last(CH, A)
     assert last is not None and last.hand_id == hand_id and last.level == "hard"
-    record = await store.hand_record(hand_id)
+    record = await store.history.hand_record(hand_id)
     mine = [a for a in record["actions"] if a["player"] == str(A)]
     assert [r.index for r in last.decisions] == [
         i for i, a in enumerate(record["actions"]) if a["player"] == str(A)
@@ -311,7 +311,7 @@ async def test_the_opener_may_close_their_practice_table_with_its_computer_playe
     assert refusal.code == Code.CLOSE_OTHERS_SEATED and refusal.params["count"] == 1  # ben
     await m.leave(CH, B)
     assert await m.close_table(CH, A, moderator=False)  # the computer player is no one
-    assert CH not in m.tables
+    assert not m.has_table(CH)
     await close_manager(store, m)
 
 
@@ -329,7 +329,7 @@ async def test_erasing_a_practice_player_keeps_their_hands_replayable(
     await driver.close()
     await m.leave(CH, A)
     anon = await m.forget_player(GUILD, A)
-    record = await store.hand_record(hand_id)
+    record = await store.history.hand_record(hand_id)
     players = [seat["player"] for seat in record["seats"]]
     assert str(anon) in players and len(set(players)) == len(players)
     replay(record)  # still a valid hand record

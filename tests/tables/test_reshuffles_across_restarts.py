@@ -30,7 +30,7 @@ CH = 900
 
 
 def stub_left(m: TableManager) -> int:
-    hand = m.tables[CH].hand
+    hand = m.table(CH).hand
     assert hand is not None
     return len(hand.stub) - hand.stub_pos
 
@@ -61,13 +61,13 @@ async def test_a_failed_reshuffling_draw_stores_nothing_and_a_smaller_draw_follo
     hand_id = view.hand_id
     assert hand_id is not None
     await to_next_reshuffle(m, "r")
-    before, turn = await store.hand_record(hand_id), m.view(CH).turn
+    before, turn = await store.history.hand_record(hand_id), m.view(CH).turn
     failing = failing_commits("append_action", times=2)  # the batch, then alone
     with failing as failed, pytest.raises(InjectedFailure):
         await step(m, CH, "r", heavy_draw)
     assert len(failed) == 2
-    assert await store.hand_record(hand_id) == before  # nothing of that step was stored
-    hand = m.tables[CH].hand
+    assert await store.history.hand_record(hand_id) == before  # nothing of that step was stored
+    hand = m.table(CH).hand
     assert hand is not None and m.view(CH).turn == turn and not hand.reshuffles
     user = m.view(CH).to_act_user
     assert user is not None
@@ -89,22 +89,22 @@ async def test_a_restart_and_a_failed_append_after_a_stored_reshuffle(
     assert hand_id is not None
     await to_next_reshuffle(m, "s")
     await step(m, CH, "s", heavy_draw)  # this draw reshuffles
-    assert len((await store.hand_record(hand_id))["reshuffles"]) == 1
+    assert len((await store.history.hand_record(hand_id))["reshuffles"]) == 1
     await close_manager(store, m)
 
     store, m = await open_manager(path, seed=4)  # restarted right after the reshuffle
-    hand = m.tables[CH].hand
+    hand = m.table(CH).hand
     assert hand is not None and hand.reshuffles_used == 1
-    before, turn = await store.hand_record(hand_id), m.view(CH).turn
+    before, turn = await store.history.hand_record(hand_id), m.view(CH).turn
     with failing_commits("append_action", times=2), pytest.raises(InjectedFailure):
         await step(m, CH, "s", heavy_draw)
-    assert await store.hand_record(hand_id) == before
+    assert await store.history.hand_record(hand_id) == before
     assert m.view(CH).turn == turn
     await step(m, CH, "s", heavy_draw)  # the same move goes through now: not wedged
     assert m.view(CH).turn == turn + 1
     await play(m, CH, "s", agent=heavy_draw)
     assert m.view(CH).hand is None
-    record = await store.hand_record(hand_id)
+    record = await store.history.hand_record(hand_id)
     assert len(record["reshuffles"]) >= 1 and len(record["actions"]) > turn
     await close_manager(store, m)
     check_ledger(path)
@@ -123,7 +123,7 @@ async def test_a_reshuffle_stored_without_its_discard_does_not_wedge_the_hand(
     hand_id = view.hand_id
     assert hand_id is not None
     await to_next_reshuffle(m, "u", least=1)
-    hand = m.tables[CH].hand
+    hand = m.table(CH).hand
     assert hand is not None
     dead = random.Random(1).sample(hand.dead, len(hand.dead))  # what the old code stored
     await store_reshuffle_alone(store, hand_id, len(hand.reshuffles), format_cards(dead))
@@ -138,7 +138,7 @@ async def test_a_reshuffle_stored_without_its_discard_does_not_wedge_the_hand(
     await m.act(CH, user, "discard", cards=fewer)  # and more dead cards than before
     await play(m, CH, "v", agent=heavy_draw)  # later draws reshuffle other dead cards
     assert m.view(CH).hand is None
-    record = await store.hand_record(hand_id)
+    record = await store.history.hand_record(hand_id)
     assert record["reshuffles"] and dead not in record["reshuffles"]
     await close_manager(store, m)
     check_ledger(path)

@@ -49,12 +49,11 @@ async def _two_guilds_mid_hand(path: Target) -> None:
 async def test_each_process_recovers_only_its_own_shards(databases: Databases) -> None:
     path = databases.target("t.db")
     await _two_guilds_mid_hand(path)
-    store0, m0 = await open_manager(path, start=False)
-    store1, m1 = await open_manager(path, start=False)
-    m0.shards, m1.shards = Shards(2, frozenset({0})), Shards(2, frozenset({1}))
+    store0, m0 = await open_manager(path, start=False, shards=Shards(2, frozenset({0})))
+    store1, m1 = await open_manager(path, start=False, shards=Shards(2, frozenset({1})))
     try:
         assert (await m0.start(), await m1.start()) == (1, 1)
-        assert (list(m0.tables), list(m1.tables)) == ([CH0], [CH1])
+        assert (m0.channels(), m1.channels()) == ([CH0], [CH1])
         await play(m0, CH0, "x")
         await play(m1, CH1, "x")
         # neither may open a table in the other's guild
@@ -100,25 +99,24 @@ async def test_a_live_table_cannot_be_stolen_but_is_taken_over_when_its_process_
         assert child.stdout is not None
         line = (await asyncio.wait_for(child.stdout.readline(), 60)).decode().split()
         assert line[0] == "ready", line
-        store, m = await open_manager(url, seed=4)
-        m.claim_retry = 0.05
+        store, m = await open_manager(url, seed=4, claim_retry=0.05)
         try:
             # The child holds the guild: this process restores nothing and may not act.
-            assert CH0 not in m.tables
+            assert not m.has_table(CH0)
             with pytest.raises(Refused):
                 m.view(CH0)
             with pytest.raises(Refused):
                 await m.open_table(G0, CH1, "a5-draw")
             # Even a write that skips the manager is refused by the database.
             with pytest.raises(GUILD_TAKEN):
-                await store.save_table(TableRow(CH1, G0, "a5-draw"))
+                await store.tables.save_table(TableRow(CH1, G0, "a5-draw"))
             await asyncio.sleep(0.3)  # retries keep failing while the child lives
-            assert CH0 not in m.tables
+            assert not m.has_table(CH0)
 
             child.send_signal(signal.SIGKILL)
             await child.wait()
             for _ in range(200):  # its session ends, the lock lapses, this process takes over
-                if CH0 in m.tables:
+                if m.has_table(CH0):
                     break
                 await asyncio.sleep(0.05)
             view = m.view(CH0)
@@ -134,7 +132,7 @@ async def test_a_live_table_cannot_be_stolen_but_is_taken_over_when_its_process_
             await child.wait()
     check_ledger(url)
     async with await Store.open(url) as store:
-        assert await store.load_live_hands() == []
+        assert await store.history.load_live_hands() == []
 
 
 @pytest.mark.parametrize(

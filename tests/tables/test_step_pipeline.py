@@ -133,7 +133,7 @@ async def test_the_next_persons_turn_after_a_reload_is_shown_and_armed(
     assert after.turn == view.turn + 1 and after.to_act_user != view.to_act_user
     (entry,) = shown(m)
     assert entry.event.kind == "refreshed" and entry.event.view.to_act_user == after.to_act_user
-    armed = m.deadlines.armed(CH)
+    armed = m.steps.deadlines.armed(CH)
     assert armed is not None and armed.turn == after.turn
     await step(m, CH, "y")  # and the next player can act at once
     assert m.view(CH).turn == after.turn + 1
@@ -191,10 +191,10 @@ async def test_sitting_out_between_hands_stands_the_computer_players_up(
 async def unsettled(m: TableManager, seed: str) -> None:
     """Play the hand to its end while every settlement fails: complete, not settled, and
     the dispatcher's first retry failed too (the next one waits a second)."""
-    while not m.tables[CH].hand.complete:  # type: ignore[union-attr]
+    while not m.table(CH).hand.complete:  # type: ignore[union-attr]
         await step(m, CH, seed)
     await asyncio.sleep(0.05)
-    assert m.tables[CH].hand is not None
+    assert m.table(CH).hand is not None
 
 
 async def test_closing_while_a_settlement_is_retried_settles_or_cancels_the_hand(
@@ -211,11 +211,11 @@ async def test_closing_while_a_settlement_is_retried_settles_or_cancels_the_hand
         await unsettled(m, "z")
         assert await m.close_table(CH, A, moderator=True)
     assert not m.has_table(CH)
-    assert await store.load_live_hands() == []
+    assert await store.history.load_live_hands() == []
     for user in (A, B):
-        account = await store.balance(GUILD, user)
+        account = await store.ledger.balance(GUILD, user)
         assert account is not None and account.held == 0
-    (summary, *_) = await store.recent_hands(GUILD, A)
+    (summary, *_) = await store.history.recent_hands(GUILD, A)
     assert summary.cancelled
     await close_manager(store, m)
 
@@ -231,11 +231,11 @@ async def test_a_thread_gone_while_a_settlement_is_retried_settles_the_hand(
     with failing("finish_hand", "before", times=100):
         await unsettled(m, "w")
     assert await m.close_gone([CH]) == 1
-    assert await store.load_live_hands() == []
-    (summary, *_) = await store.recent_hands(GUILD, A)
+    assert await store.history.load_live_hands() == []
+    (summary, *_) = await store.history.recent_hands(GUILD, A)
     assert not summary.cancelled  # settled: it was played to its end
     for user in (A, B):
-        account = await store.balance(GUILD, user)
+        account = await store.ledger.balance(GUILD, user)
         assert account is not None and account.held == 0
     await close_manager(store, m)
 
@@ -300,7 +300,9 @@ async def test_opens_are_capped_per_server(databases: Databases) -> None:
     await m.open_table(GUILD + 1, 3, "a5-draw")  # another server has its own cap
     await m.close_table(1, 0, moderator=True)
     await m.open_table(GUILD, 4, "a5-draw")  # room again
-    assert await m.count_tables(GUILD, "a5-draw") == 3  # closed ones count for numbering
+    assert (
+        await m.store.tables.count_tables(GUILD, "a5-draw") == 3
+    )  # closed ones count for numbering
     await close_manager(store, m)
 
 
@@ -332,7 +334,7 @@ async def test_idle_tables_close_after_their_servers_idle_time(databases: Databa
     assert not m.has_table(CH) and m.has_table(CH + 1)
     closed = events.events[-1]
     assert closed.kind == "closed" and closed.params.get("idle")
-    assert [r.channel_id for r in await store.load_tables()] == [CH + 1]
+    assert [r.channel_id for r in await store.tables.load_tables()] == [CH + 1]
     await close_manager(store, m)
 
 
@@ -375,8 +377,7 @@ async def test_a_computer_player_to_act_in_a_taken_over_guild_moves() -> None:
         assert child.stdout is not None
         line = (await asyncio.wait_for(child.stdout.readline(), 60)).decode().split()
         assert line[0] == "ready" and int(line[2]) < 0, line  # a computer player to act
-        store, m = await open_manager(url, seed=4)
-        m.claim_retry = 0.05
+        store, m = await open_manager(url, seed=4, claim_retry=0.05)
         driver = PracticeDriver(m, pause=0, rng=random.Random(1))
         try:
             assert not m.has_table(CH)  # the child holds the guild

@@ -20,7 +20,7 @@ LOST_GUILD = 7331  # advisory locks are database-wide: a guild no other test cla
 
 
 async def _stored_settings(store: Store, channel_id: int) -> dict[str, object]:
-    row = await store.load_table(channel_id)
+    row = await store.tables.load_table(channel_id)
     assert row is not None
     return json.loads(json.dumps(row.settings))
 
@@ -56,7 +56,7 @@ async def test_a_guild_lost_while_the_session_was_down_is_served_no_more() -> No
         await manager.open_table(LOST_GUILD, CH, "a6-draw")
         for user in (1, 2):
             await manager.join(CH, user, f"u{user}")
-        pid = store._conn.raw.get_server_pid()  # type: ignore[attr-defined]
+        pid = store.db.conn.raw.get_server_pid()  # type: ignore[attr-defined]
         admin = await asyncpg.connect(PG_URL)
         try:
             assert await admin.fetchval("SELECT pg_terminate_backend($1)", pid)
@@ -64,7 +64,9 @@ async def test_a_guild_lost_while_the_session_was_down_is_served_no_more() -> No
                 await asyncio.sleep(0.01)
         finally:
             await admin.close()
-        assert await other.claim_guild(LOST_GUILD)  # the lapsed lock is taken by another process
+        assert await other.ownership.claim_guild(
+            LOST_GUILD
+        )  # the lapsed lock is taken by another process
         with pytest.raises(Exception):  # noqa: B017 - the fenced write fails, whatever its type
             await manager.join(CH, 3, "u3")
         assert not manager.has_table(CH)  # this process stops serving the guild

@@ -29,7 +29,7 @@ SEATS = [SeatRow(0, 1, "one"), SeatRow(1, 2, "two")]
 
 
 async def _deal(store: Store, generation: int | None = None) -> int:
-    return await store.start_hand(
+    return await store.hands.start_hand(
         G, CH, "a6-draw", a_header([1, 2]), {1: 20, 2: 20}, [1, 2], generation=generation
     )
 
@@ -37,48 +37,52 @@ async def _deal(store: Store, generation: int | None = None) -> int:
 async def test_the_store_refuses_writes_for_a_closed_or_replaced_table(db_path: Target) -> None:
     async with await Store.open(db_path) as store:
         await seat_players(store, [1, 2])
-        first = await store.save_table(TableRow(CH, G, "a6-draw"))
-        await store.save_seats(CH, SEATS, generation=first)
+        first = await store.tables.save_table(TableRow(CH, G, "a6-draw"))
+        await store.tables.save_seats(CH, SEATS, generation=first)
         hand = await _deal(store, first)
-        assert await store.finish_hand(hand, {1: 5, 2: -5})
-        await store.close_table(CH, generation=first)
+        assert await store.hands.finish_hand(hand, {1: 5, 2: -5})
+        await store.tables.close_table(CH, generation=first)
         # closed: nothing for it is written, whoever asks
         with pytest.raises(TableClosed):
-            await store.close_table(CH, generation=first)  # a second close
+            await store.tables.close_table(CH, generation=first)  # a second close
         with pytest.raises(TableClosed):
-            await store.close_table(CH)
+            await store.tables.close_table(CH)
         with pytest.raises(TableClosed):
-            await store.save_seats(CH, SEATS, generation=first)
+            await store.tables.save_seats(CH, SEATS, generation=first)
         with pytest.raises(TableClosed):
-            await store.save_seats(CH, SEATS)
+            await store.tables.save_seats(CH, SEATS)
         with pytest.raises(TableClosed):
             await _deal(store, first)
         with pytest.raises(TableClosed):
             await _deal(store)
         with pytest.raises(TableClosed):
-            await store.save_table(TableRow(CH, G, "a6-draw", {"closing": True}, generation=first))
+            await store.tables.save_table(
+                TableRow(CH, G, "a6-draw", {"closing": True}, generation=first)
+            )
         # opened anew: another generation, and the old one's writes are still refused
-        second = await store.save_table(TableRow(CH, G, "a6-draw"))
+        second = await store.tables.save_table(TableRow(CH, G, "a6-draw"))
         assert second == first + 1
         with pytest.raises(TableClosed):
-            await store.save_seats(CH, SEATS, generation=first)
+            await store.tables.save_seats(CH, SEATS, generation=first)
         with pytest.raises(TableClosed):
             await _deal(store, first)
         with pytest.raises(TableClosed):
-            await store.close_table(CH, generation=first)
+            await store.tables.close_table(CH, generation=first)
         with pytest.raises(TableClosed):
-            await store.save_table(TableRow(CH, G, "a6-draw", {"closing": True}, generation=first))
-        assert await store.load_seats(CH) == []
-        assert await store.load_live_hands() == []
-        row = await store.load_table(CH)
+            await store.tables.save_table(
+                TableRow(CH, G, "a6-draw", {"closing": True}, generation=first)
+            )
+        assert await store.tables.load_seats(CH) == []
+        assert await store.history.load_live_hands() == []
+        row = await store.tables.load_table(CH)
         assert row is not None and row.open and row.settings == {}
         assert row.generation == second
         # the new opening's own writes go through
-        await store.save_seats(CH, SEATS, generation=second)
+        await store.tables.save_seats(CH, SEATS, generation=second)
         hand = await _deal(store, second)
-        await store.append_action(hand, 0, {"player": "1", "action": "check"})
-        assert await store.cancel_hand(hand, close_channel=CH)
-        assert await store.load_tables() == []
+        await store.hands.append_action(hand, 0, {"player": "1", "action": "check"})
+        assert await store.hands.cancel_hand(hand, close_channel=CH)
+        assert await store.tables.load_tables() == []
     audit(db_path)
 
 
@@ -87,10 +91,10 @@ async def test_the_database_refuses_them_whatever_writes_them(db_path: Target) -
     dealt at an earlier opening of its table."""
     async with await Store.open(db_path) as store:
         await seat_players(store, [1, 2])
-        first = await store.save_table(TableRow(CH, G, "a6-draw"))
-        await store.close_table(CH, generation=first)
-        await store.save_table(TableRow(CH + 1, G, "a6-draw"))
-        live = await store.start_hand(
+        first = await store.tables.save_table(TableRow(CH, G, "a6-draw"))
+        await store.tables.close_table(CH, generation=first)
+        await store.tables.save_table(TableRow(CH + 1, G, "a6-draw"))
+        live = await store.hands.start_hand(
             G, CH + 1, "a6-draw", a_header([1, 2]), {1: 20, 2: 20}, [1, 2]
         )
     conn = await open_connection(db_path)
@@ -140,10 +144,10 @@ async def test_tables_stored_before_generations_are_the_first(tmp_path: Path) ->
         )
     await conn.close()
     async with await Store.open(path) as store:
-        rows = await store.load_tables(include_closed=True)
+        rows = await store.tables.load_tables(include_closed=True)
         assert [(r.channel_id, r.generation) for r in rows] == [(CH, 1), (CH + 1, 1)]
-        assert await store.save_table(TableRow(CH + 1, G, "a6-draw")) == 2  # reopened
-        assert await store.save_table(TableRow(CH, G, "a6-draw")) == 1  # still open
+        assert await store.tables.save_table(TableRow(CH + 1, G, "a6-draw")) == 2  # reopened
+        assert await store.tables.save_table(TableRow(CH, G, "a6-draw")) == 1  # still open
 
 
 async def test_a_table_closed_behind_the_bots_back_is_dropped_at_its_next_step(
@@ -167,8 +171,8 @@ async def test_a_table_closed_behind_the_bots_back_is_dropped_at_its_next_step(
     no = await refused(m.join(CH, 2, "two"))
     assert no.code is Code.NO_TABLE
     assert not m.has_table(CH)
-    assert await store.load_seats(CH) == []
+    assert await store.tables.load_seats(CH) == []
     await m.open_table(G, CH, "a6-draw")  # the channel can have a table again
-    assert (await store.load_table(CH)).generation == 2  # type: ignore[union-attr]
+    assert (await store.tables.load_table(CH)).generation == 2  # type: ignore[union-attr]
     await m.close()
     await store.close()

@@ -264,11 +264,11 @@ async def test_late_registration_seats_at_the_shortest_table_until_it_closes(
         assert refused.value.code == SngCode.FULL
         assert await store.tournaments.held(tid) == 9 * FEE
         clock.now += 2 * 60 + 1  # level 3: late registration has closed
-        before = (await store.balance(G, 10)).balance  # type: ignore[union-attr]
+        before = (await store.ledger.balance(G, 10)).balance  # type: ignore[union-attr]
         with pytest.raises(MttRefused) as closed:
             await mtt.register_late(tid, 10, "u10")
         assert (closed.value.code, closed.value.params) == (MttCode.LATE_CLOSED, {"levels": 2})
-        assert (await store.balance(G, 10)).balance == before  # type: ignore[union-attr]
+        assert (await store.ledger.balance(G, 10)).balance == before  # type: ignore[union-attr]
         assert chips_in_db(db_path, tid) == (9000, 9, 0)
         assert (await mtt.restore(tid)) == mtt.field(tid)
     finally:
@@ -319,7 +319,7 @@ async def test_a_moderator_cancelling_mid_play_gives_every_fee_back(db_path: Tar
         assert refused.value.code == SngCode.NOT_YOURS
         cancelled = await mtt.cancel(G, tid, 5, moderator=True)
         assert cancelled.status == "cancelled"
-        assert [(await store.balance(G, u)).balance for u in PLAYERS[:8]] == [GRANT] * 8  # type: ignore[union-attr]
+        assert [(await store.ledger.balance(G, u)).balance for u in PLAYERS[:8]] == [GRANT] * 8  # type: ignore[union-attr]
         assert await store.tournaments.held(tid) == 0
         assert not mtt.may_deal(tid, field.tables[1].number)
         _, rows, total = await store.seasons.standings(G)

@@ -106,7 +106,7 @@ async def test_sit_and_go_to_a_winner_across_a_restart(db_path: Target, variant:
     winner = next(e for e in entries if e.place == 1)
     assert winner.prize == 3 * FEE  # 2-4 entrants: the winner takes all
     assert await store.tournaments.ledger_sums(tid) == {"sng_fee": -3 * FEE, "sng_prize": 3 * FEE}
-    balances = {u: (await store.balance(GUILD, u)).balance for u in USERS}  # type: ignore[union-attr]
+    balances = {u: (await store.ledger.balance(GUILD, u)).balance for u in USERS}  # type: ignore[union-attr]
     assert balances == {u: GRANT - FEE + (3 * FEE if u == winner.user_id else 0) for u in USERS}
     assert row.hands == hands
     # every hand is a section-8 hand at its level's stakes, and the stakes rose
@@ -135,7 +135,7 @@ async def test_sit_and_go_to_a_winner_across_a_restart(db_path: Target, variant:
     assert cash == 0
     assert marked == [(tid,)]  # every hand marked with its tournament
     # /history marks them with the tournament and the level, not as practice
-    recent = await store.recent_hands(GUILD, USERS[0], limit=3)
+    recent = await store.history.recent_hands(GUILD, USERS[0], limit=3)
     assert recent and all(h.tournament_id == tid for h in recent)
     with i18n.using("en-US"):
         line = summarize(recent[-1], USERS[0], clock.now)
@@ -184,6 +184,6 @@ async def test_away_players_stay_and_a_closed_table_cancels(db_path: Target) -> 
     row = await store.tournaments.get(t.tournament_id)
     assert row is not None and row.status == "cancelled"
     for user in USERS:
-        account = await store.balance(GUILD, user)
+        account = await store.ledger.balance(GUILD, user)
         assert account is not None and account.balance == GRANT
     await close_manager(store, manager)

@@ -53,7 +53,7 @@ async def _refused(code: SngCode, awaitable: Any) -> SngRefused:
 async def _balances(store: Store, users: list[int]) -> list[int]:
     out = []
     for user in users:
-        account = await store.balance(G, user)
+        account = await store.ledger.balance(G, user)
         out.append(account.balance if account else 0)
     return out
 
@@ -105,7 +105,7 @@ async def test_start_and_cancel_are_the_creators_or_a_moderators(store: Store) -
     await _refused(SngCode.TOO_FEW, sng.start(G, tid, 1, moderator=False))
     await _refused(SngCode.NOT_YOURS, sng.cancel(G, tid, 11, moderator=False))
     await sng.register(G, tid, 12, "p12")
-    await store.ensure_account(G, 13, "p13", 10)
+    await store.ledger.ensure_account(G, 13, "p13", 10)
     short = await _refused(SngCode.SHORT, sng.register(G, tid, 13, "p13"))
     assert short.params == {"available": 10, "fee": 30}
     other = await sng.create(G, 5, 2, "a5-draw", seats=2)

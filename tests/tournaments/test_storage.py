@@ -33,7 +33,7 @@ async def _new(store: Store, seats: int = 3, fee: int = FEE) -> int:
 
 
 async def _balance(store: Store, user: int) -> int:
-    account = await store.balance(G, user)
+    account = await store.ledger.balance(G, user)
     assert account is not None
     return account.balance
 
@@ -64,7 +64,7 @@ async def test_fee_held_at_register_back_at_unregister(store: Store, db_path: Ta
 
 async def test_refusals_change_nothing(store: Store, db_path: Target) -> None:
     await seat_players(store, [1, 2, 3])
-    await store.ensure_account(G, 4, "poor", 10)
+    await store.ledger.ensure_account(G, 4, "poor", 10)
     tid = await _new(store, seats=2)
     await _refused("short", store.tournaments.register(tid, 4, "poor"))
     assert await _balance(store, 4) == 10
@@ -173,7 +173,7 @@ async def test_database_refuses_paying_more_than_held(store: Store, db_path: Tar
         db.close()
     for kind in ("sng_prize", "sng_refund"):
         with pytest.raises(Exception, match="pays out more than it holds"):
-            async with store._db.write("raw") as conn:  # past the repository, straight in
+            async with store.db.write("raw") as conn:  # past the repository, straight in
                 await conn.execute(
                     "INSERT INTO ledger (guild_id, person_id, kind, amount, balance_after, "
                     "created_at, tournament_id) VALUES (?, ?, ?, ?, 0, 0, ?)",
@@ -212,9 +212,9 @@ async def test_erasing_a_player_forgets_their_name_in_tournaments(
     await store.tournaments.register(tid, 2, "Ben")
     await store.tournaments.unregister(tid, 2)
     with pytest.raises(PlayerInHand):  # registered: the fee is still held
-        await store.erase_player(G, 1)
+        await store.server.erase_player(G, 1)
     await store.tournaments.cancel(tid)
-    await store.erase_player(G, 1)
+    await store.server.erase_player(G, 1)
     entries = await store.tournaments.entries(tid)
     assert [e.display_name for e in entries] == ["deleted player"]
     assert entries[0].user_id < 0
