@@ -21,7 +21,7 @@ from bot.client import PokerBot
 from bot.engine import Hand, public_view
 from bot.settings import Settings
 from bot.tables.manager import TableManager
-from bot.tables.models import TableView
+from bot.tables.models import Code, Refused, TableView
 from bot.tournaments import structures
 from bot.tournaments.structures import Speed
 from bot.ui import i18n
@@ -176,8 +176,8 @@ async def test_a_sit_and_go_of_each_game_to_a_winner_with_a_restart(tmp_path, va
             before = manager.table(thread).hand
             try:
                 await game.step(use_slash=step % 3 == 2)
-            except KeyError:  # the last hand ended: the winner's table closed meanwhile
-                assert not manager.has_table(thread)
+            except Refused as exc:  # the last hand ended: the winner's table closed meanwhile
+                assert exc.code is Code.NO_TABLE and not manager.has_table(thread)
                 game.check_privacy(before)
                 break
             step += 1
