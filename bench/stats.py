@@ -26,6 +26,7 @@ if __package__ in (None, ""):  # run as a script: ``bot`` importable, bench/disc
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 from bot.engine.simulate import new_random_hand, random_action
+from bot.history.stats import StatsKind
 from bot.render import replay as images
 from bot.storage import stats
 from bot.storage.store import Store
@@ -81,8 +82,8 @@ async def store_hands(
 
 async def answer(store: Store, user: int) -> None:
     """What /stats does for ``user``: read, word, draw (the chart's cache emptied first)."""
-    totals = await store.stats.totals(GUILD, user, None, practice=False)
-    stats_embed("Player", None, totals, own=True, practice=False)
+    totals = await store.stats.totals(GUILD, user, None, StatsKind.CASH)
+    stats_embed("Player", None, totals, own=True, kind=StatsKind.CASH)
     images._CHARTS.items.clear()
     await stats_chart("Player", totals)
 
@@ -100,11 +101,11 @@ async def main(hands: int, reads: int) -> None:
         built = time.perf_counter() - built
         print(f"stored {hands + 20} hands with their statistics in {built:.1f} s")
         for user, label in ((few, "20 hands"), (many, f"{hands:,} hands")):
-            totals = await store.stats.totals(GUILD, user, None, practice=False)
+            totals = await store.stats.totals(GUILD, user, None, StatsKind.CASH)
             times, read = [], []
             for _ in range(reads):
                 start = time.perf_counter()
-                await store.stats.totals(GUILD, user, None, practice=False)
+                await store.stats.totals(GUILD, user, None, StatsKind.CASH)
                 read.append((time.perf_counter() - start) * 1000)
                 start = time.perf_counter()
                 await answer(store, user)

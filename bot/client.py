@@ -40,6 +40,7 @@ from bot.ui.mixed_menu import GameSelect
 from bot.ui.presenter import Presenter
 from bot.ui.replay import ReplayButton, ReplayPicker
 from bot.ui.sitngo import SitNGo, SngButton
+from bot.ui.stale import StaleClicks
 from bot.ui.translator import CatalogTranslator, LocaleTree
 
 log = logging.getLogger(__name__)
@@ -171,6 +172,8 @@ class PokerBot(commands.Bot):
         self.add_dynamic_items(GameSelect)  # a mixed table's dealer's choice (issue 38)
         self.add_dynamic_items(ReplayButton, ReplayPicker, ExportButton)  # issue 21
         self.add_dynamic_items(SngButton)  # a Sit & Go's Register / Unregister (issue 36)
+        # ... answered too from a client still showing them once they are gone (issue 36)
+        self.add_listener(StaleClicks(SngButton).on_interaction, "on_interaction")
         await self.tree.set_translator(CatalogTranslator())  # localised command names
         # The commands are global: with split shards, the process running shard 0 syncs.
         if _syncs_commands(s) and s.dev_guild_id:

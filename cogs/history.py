@@ -8,9 +8,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.history.stats import StatsKind
 from bot.ui import i18n
 from bot.ui.catalog import t
-from bot.ui.choices import Game
+from bot.ui.choices import Game, HandKind
 from bot.ui.export import DEFAULT_HANDS, MAX_HANDS, send_player_export, server_export
 from bot.ui.handlers import answer_first, reply
 from bot.ui.limits import cooldown
@@ -51,7 +52,7 @@ class HistoryCog(commands.Cog):
     @app_commands.describe(
         player="Whose (default: yours)",
         game="Which game (default: all together)",
-        practice="Practice tables' hands instead of real ones",
+        kind="Which hands: cash tables' (default), practice tables' or tournaments'",
     )
     @cooldown("stats")
     async def stats(
@@ -59,14 +60,15 @@ class HistoryCog(commands.Cog):
         interaction: discord.Interaction,
         player: discord.Member | None = None,
         game: Game | None = None,
-        practice: bool = False,
+        kind: HandKind = StatsKind.CASH.value,
     ) -> None:
         await answer_first(interaction)
         who = player or interaction.user
-        totals = await self.bot.app.stats.totals(interaction.guild_id or 0, who.id, game, practice)
+        counted = StatsKind(kind)
+        totals = await self.bot.app.stats.totals(interaction.guild_id or 0, who.id, game, counted)
         own = who.id == interaction.user.id
         shown = totals if own else totals.public()
-        embed = stats_embed(who.display_name, game, shown, own, practice)
+        embed = stats_embed(who.display_name, game, shown, own, counted)
         if not shown.hands:
             await reply(interaction, "", embed=embed)
             return

@@ -18,6 +18,7 @@ from bot.tables.guild_settings import allows_channel
 from bot.tournaments.service import MAX_FEE
 from bot.tournaments.structures import MAX_STACK, Speed
 from bot.ui import handlers
+from bot.ui.answering import Ack
 from bot.ui.catalog import t
 from bot.ui.limits import cooldown, limiter_of, within_budget
 from bot.ui.moderation import is_moderator
@@ -114,13 +115,17 @@ class SitNGoCog(commands.GroupCog, group_name="sitngo", group_description="Sit &
             moderator = await self._moderator(interaction)
             await self.sitngo.cancel(interaction, tid, moderator=moderator)
 
-    @app_commands.command(name="standings", description="This server's Sit & Go standings")
+    @app_commands.command(
+        name="standings",
+        description="This server's Sit & Go standings",
+        extras={"ack": Ack.PUBLIC},  # a public answer, as /leaderboard (bot/ui/answering.py)
+    )
+    @cooldown("leaderboard")
     @app_commands.describe(page="Which page (10 players a page)")
     async def standings(
         self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 1000] = 1
     ) -> None:
-        await handlers.answer_first(interaction)
-        await self.sitngo.standings(interaction, page)
+        await self.sitngo.standings(interaction, page)  # it acknowledges publicly first
 
 
 async def setup(bot: PokerBot) -> None:

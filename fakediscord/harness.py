@@ -960,6 +960,19 @@ class DiscordHarness(FakeDiscord):
         payload, reply = self._click_payload(user, message, custom_id)
         return await self._dispatch(payload, reply, expect_response)
 
+    async def stale_click(
+        self, user: Mapping[str, Any] | int, message: Msg | Reply | int, custom_id: str
+    ) -> Reply:
+        """Press a button the stored message no longer has, as a client still showing
+        its old components does: Discord delivers the click with the old custom_id."""
+        uid = self._uid(user)
+        msg = self._message_arg(message)
+        if msg.component(custom_id) is not None:
+            raise HarnessError(f"custom_id {custom_id!r} is still on message {msg.id}: click it")
+        data = {"custom_id": custom_id, "component_type": 2}
+        payload, reply = self._interaction_payload(3, uid, msg.channel_id, data, message=msg)
+        return await self._dispatch(payload, reply, True)
+
     def _click_payload(
         self, user: Mapping[str, Any] | int, message: Msg | Reply | int, custom_id: str
     ) -> tuple[dict[str, Any], Reply]:

@@ -3,8 +3,10 @@
 English keywords on purpose: the tools players feed these files to parse PokerStars'
 English. "Dealt to NAME [cards]" names the exporting player's cards only; others' cards
 appear only where the table showed them (a showdown, Abyssinia's bought cards).
-A tournament hand (RULES.md §8) says "and is all-in", returns a bet nobody could call
-("Uncalled bet (N) returned to NAME") and names each pot: "Main pot N. Side pot-1 N.".
+A tournament hand (RULES.md §8) is headed as PokerStars heads one ("PokerBot Hand #N:
+Tournament #T, GAME Fixed Limit - Level II (20/40) - DATE", its table "'T 1'"), says
+"and is all-in", returns a bet nobody could call ("Uncalled bet (N) returned to NAME")
+and names each pot: "Main pot N. Side pot-1 N.".
 """
 
 from __future__ import annotations
@@ -29,12 +31,38 @@ def cards(items: Iterable[int]) -> str:
     return "[" + " ".join(format_cards(items)) + "]"
 
 
+def bets(variant_id: str, stakes: Stakes | None = None) -> str:
+    """The bet sizes as PokerStars writes them: "1/2" (one size: "1/1")."""
+    sizes = sorted(set((stakes or Stakes.cash(variant_id)).bet_sizes(variant_id)))
+    return "/".join(str(s) for s in (sizes if len(sizes) > 1 else sizes * 2))
+
+
 def limits(variant_id: str, stakes: Stakes | None = None) -> str:
     """The stakes as PokerStars writes them: "1/2 Fixed Limit, ante 1"."""
     at = stakes or Stakes.cash(variant_id)
-    sizes = sorted(set(at.bet_sizes(variant_id)))
-    text = "/".join(str(s) for s in (sizes if len(sizes) > 1 else sizes * 2))
-    return f"{text} Fixed Limit" + (f", ante {at.ante}" if at.ante else "")
+    return f"{bets(variant_id, at)} Fixed Limit" + (f", ante {at.ante}" if at.ante else "")
+
+
+def roman(number: int) -> str:
+    """A level as PokerStars numbers it: I, II, … XX."""
+    out = ""
+    for value, letters in ((10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")):
+        count, number = divmod(number, value)
+        out += letters * count
+    return out
+
+
+def title_line(stored: StoredHand) -> str:
+    """The hand's first line: a tournament hand's names its tournament and level."""
+    record, v = stored.record, VARIANTS[stored.variant]
+    when = stamp(stored.completed_at or stored.started_at)
+    if stored.tournament_id is None:
+        return f"PokerBot Hand #{stored.hand_id}: {v.name} ({limits(v.id, record.stakes)}) - {when}"
+    level = f"Level {roman(stored.level)}" if stored.level else "Level ?"
+    return (  # the antes are in the "posts the ante" lines, as PokerStars writes them
+        f"PokerBot Hand #{stored.hand_id}: Tournament #{stored.tournament_id}, {v.name} "
+        f"Fixed Limit - {level} ({bets(v.id, record.stakes)}) - {when}"
+    )
 
 
 def hand_text(stored: StoredHand, viewer: str) -> str:
@@ -51,12 +79,12 @@ def hands_text(hands: Iterable[StoredHand], viewer: str) -> Iterator[str]:
 def _lines(stored: StoredHand, viewer: str) -> Iterator[str]:
     record, v = stored.record, VARIANTS[stored.variant]
     name = stored.name
-    when = stored.completed_at or stored.started_at
-    title = f"{v.name} ({limits(v.id, record.stakes)})"
-    yield f"PokerBot Hand #{stored.hand_id}: {title} - {stamp(when)}"
-    notes = [n for n, on in (("practice", stored.practice), ("cancelled", stored.cancelled)) if on]
+    yield title_line(stored)
+    practice = stored.practice and stored.tournament_id is None  # a Sit & Go's: its title
+    notes = [n for n, on in (("practice", practice), ("cancelled", stored.cancelled)) if on]
+    table = stored.channel_id if stored.tournament_id is None else f"{stored.tournament_id} 1"
     yield (
-        f"Table '{stored.channel_id}' {v.max_seats}-max Seat #{record.dealer + 1} is the button"
+        f"Table '{table}' {v.max_seats}-max Seat #{record.dealer + 1} is the button"
         + (f" ({', '.join(notes)})" if notes else "")
     )
     for i, seat in enumerate(record.seats, 1):

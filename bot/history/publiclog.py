@@ -34,8 +34,11 @@ def public_entries(stored: StoredHand) -> Iterator[str]:
         return f'"{stored.name(p)} @ {p}"'
 
     dealer = record.seats[record.dealer].player
+    sng = ""
+    if stored.tournament_id is not None:  # a Sit & Go's hand, at its level's stakes
+        sng = f" (tournament #{stored.tournament_id}, level {stored.level or '?'})"
     yield (
-        f"-- starting hand #{stored.hand_id} ({v.name}, {limits(v.id, record.stakes)}) "
+        f"-- starting hand #{stored.hand_id} ({v.name}, {limits(v.id, record.stakes)}){sng} "
         f"(dealer: {who(dealer)}) --"
     )
     yield "Player stacks: " + " | ".join(

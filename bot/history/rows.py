@@ -20,6 +20,8 @@ class StoredHand:
     users: dict[str, int] = field(default_factory=dict)  # seat player key -> user id (people)
     cancelled: bool = False
     practice: bool = False
+    tournament_id: int | None = None  # a Sit & Go's hand (its stakes are its level's)
+    level: int | None = None  # that tournament's level, read off the stakes by the caller
 
     @property
     def finished(self) -> bool:

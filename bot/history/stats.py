@@ -9,12 +9,30 @@ reads one row however many hands a player has. The chart's series keeps at most
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
+from enum import StrEnum
 
 from bot.engine import Hand
 
 DRAWS = 3  # the most draws of any game (triple draw)
 SERIES_POINTS = 120
 ALL_GAMES = "*"  # the totals row of every game together
+
+
+class StatsKind(StrEnum):
+    """Which figures a hand counts in: the three are kept apart (a practice table's or a
+    tournament's chips are not the server's, and a tournament's stakes rise)."""
+
+    CASH = "cash"
+    PRACTICE = "practice"
+    TOURNAMENT = "tournament"
+
+    @classmethod
+    def of(cls, practice: bool, tournament_id: int | None) -> StatsKind:
+        """A hand's kind from its row: any Sit & Go's hand (practice or not) is a
+        tournament hand; else a practice table's, else a cash hand."""
+        if tournament_id is not None:
+            return cls.TOURNAMENT
+        return cls.PRACTICE if practice else cls.CASH
 
 
 @dataclass(frozen=True)

@@ -136,6 +136,7 @@ class Exports:
                     users=users.get(hand_id, {}),
                     cancelled=bool(h["cancelled"]),
                     practice=bool(h["practice"]),
+                    tournament_id=h["tournament_id"],
                 )
             )
         return out

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from bot.storage.migration_mtt import MULTI_TABLE
 from bot.storage.migration_people import PEOPLE
+from bot.storage.migration_stats import STATS_KINDS
 from bot.storage.migration_tournaments import TOURNAMENTS
 
 _V1 = """
@@ -348,4 +349,5 @@ MIGRATIONS: list[str] = [
     TABLE_GENERATIONS,
     TOURNAMENTS,
     MULTI_TABLE,  # issue 37 (the integrator orders the migrations across branches)
+    STATS_KINDS,  # v17, issue 36 item 5: /stats keyed cash, practice or tournament
 ]

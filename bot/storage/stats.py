@@ -4,8 +4,9 @@
 are written exactly when its chips are (and never for a cancelled hand, which
 ``cancel_hand`` voids without settling). It replays the stored record once, reads the
 players' current rows in one query and writes them back in one statement. Each player
-has a row per game and one for every game together (``ALL_GAMES``), real and practice
-hands apart. ``Stats.totals`` reads one row: as fast at 20,000 hands as at 20.
+has a row per game and one for every game together (``ALL_GAMES``) of each kind: cash,
+practice and tournament hands apart (``StatsKind``, migration v17). ``Stats.totals``
+reads one row: as fast at 20,000 hands as at 20.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 
 from bot.engine import Hand
 from bot.engine.record import RecordError, parse_record
-from bot.history.stats import ALL_GAMES, DRAWS, Totals, hand_stats
+from bot.history.stats import ALL_GAMES, DRAWS, StatsKind, Totals, hand_stats
 from bot.storage import people
 from bot.storage.connection import Connection, Row
 from bot.storage.database import Database, all_rows
@@ -30,7 +31,7 @@ _COLUMNS = (
     "buys_right", "buys_blind", "won_high", "won_low", "won_both", "series_json", "stride",
     "first_at", "last_at",
 )  # fmt: skip
-_KEY = ("guild_id", "user_id", "variant", "practice")
+_KEY = ("guild_id", "user_id", "variant", "kind")
 _UPSERT = (
     f"INSERT INTO player_stats ({', '.join(_KEY + _COLUMNS)}) "
     f"VALUES ({', '.join('?' * (len(_KEY) + len(_COLUMNS)))}) "
@@ -96,13 +97,14 @@ async def add_hand(conn: Connection, hand: Row, now: float) -> None:
         # replay (none is stored by the bot; tests store bare headers) is left out.
         log.warning("hand #%s: record does not replay, left out of /stats", hand["hand_id"])
         return
-    guild, practice, variant = hand["guild_id"], int(bool(hand["practice"])), hand["variant"]
+    guild, variant = hand["guild_id"], hand["variant"]
+    kind = StatsKind.of(bool(hand["practice"]), hand["tournament_id"]).value
     marks = ",".join("?" * len(users))
     rows = await all_rows(
         conn,
-        f"SELECT * FROM player_stats WHERE guild_id = ? AND practice = ? AND user_id IN ({marks})"
+        f"SELECT * FROM player_stats WHERE guild_id = ? AND kind = ? AND user_id IN ({marks})"
         " AND variant IN (?, ?)",
-        (guild, practice, *sorted(users), variant, ALL_GAMES),
+        (guild, kind, *sorted(users), variant, ALL_GAMES),
     )
     current = {(int(r["user_id"]), r["variant"]): r for r in rows}
     writes = []
@@ -112,7 +114,7 @@ async def add_hand(conn: Connection, hand: Row, now: float) -> None:
             continue
         for game in (variant, ALL_GAMES):
             totals = _totals(current.get((user, game))).add(stats, now)
-            writes.append((guild, user, game, practice, *_values(totals)))
+            writes.append((guild, user, game, kind, *_values(totals)))
     await conn.executemany(_UPSERT, writes)
 
 
@@ -129,13 +131,15 @@ class Stats:
     def __init__(self, db: Database) -> None:
         self._db = db
 
-    async def totals(self, guild_id: int, user_id: int, game: str | None, practice: bool) -> Totals:
-        """One player's totals for ``game`` (None: every game together)."""
+    async def totals(
+        self, guild_id: int, user_id: int, game: str | None, kind: StatsKind
+    ) -> Totals:
+        """One player's totals of ``kind`` for ``game`` (None: every game together)."""
         async with self._db.read() as conn:
             rows = await all_rows(
                 conn,
                 "SELECT * FROM player_stats WHERE guild_id = ? AND user_id = ? "
-                "AND variant = ? AND practice = ?",
-                (guild_id, user_id, game or ALL_GAMES, int(practice)),
+                "AND variant = ? AND kind = ?",
+                (guild_id, user_id, game or ALL_GAMES, StatsKind(kind).value),
             )
         return _totals(rows[0] if rows else None)

@@ -29,6 +29,7 @@ from .answering import Ack, Answered
 from .app import app_of
 from .catalog import t
 from .handlers import guarded
+from .history import with_level
 from .limits import allow_click
 from .practice import named
 
@@ -43,7 +44,8 @@ async def _build(
 ) -> str:
     parts: list[str] = []
     for start in range(0, len(hand_ids), PAGE):
-        hands = [named(h) for h in await repo.hands(hand_ids[start : start + PAGE])]
+        page = await repo.hands(hand_ids[start : start + PAGE])
+        hands = [with_level(named(h)) for h in page]
         parts.append(await asyncio.to_thread(_joined, write, hands))
     return "".join(parts)
 

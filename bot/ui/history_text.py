@@ -73,4 +73,10 @@ def _messages(plural: Any) -> dict[str, Any]:
         ),
         "export.moderators_only": "Only moderators can export the whole server.",
         "export.button": "Export my data",
+        # ----- tournament hands apart in /stats; /sitngo standings' rule (issue 36 item 5)
+        "stats.title.tournament": "{name} · {game} · tournaments",
+        "sng.standings.rule": (
+            "Points: the payout table's percentages of each finish (a 2–4 player winner "
+            "scores 100), split on a shared place; then wins, then fewer entries."
+        ),
     }

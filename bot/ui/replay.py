@@ -29,6 +29,7 @@ from .app import app_of
 from .catalog import t
 from .cycles import PngFile
 from .handlers import guarded, reply
+from .history import sng_mark, with_level
 from .limits import allow_click
 from .practice import named
 from .render import _won_with
@@ -40,9 +41,10 @@ PICK_TEMPLATE = r"rpk:(?P<user>\d+)"
 
 
 async def _stored(interaction: discord.Interaction, hand_id: int) -> StoredHand | None:
-    """The finished hand, its computer players named as at the table."""
+    """The finished hand, its computer players named as at the table, a tournament
+    hand with its level."""
     stored = await app_of(interaction).exports.hand(hand_id)
-    return None if stored is None else named(stored)
+    return None if stored is None else with_level(named(stored))
 
 
 def _name(stored: StoredHand, player: str) -> str:
@@ -122,7 +124,9 @@ def step_embed(
     elif viewer is None and not shared:
         embed.add_field(name=t("replay.spectator"), value=t("replay.spectator.why"), inline=False)
     marks = [t("replay.step", step=index + 1, steps=len(steps))]
-    if stored.practice:
+    if stored.tournament_id is not None:  # on every step, as /history marks it
+        marks.append(sng_mark(stored.tournament_id, stored.level))
+    elif stored.practice:
         marks.append(t("history.practice"))
     if stored.cancelled:  # on every step: a cancelled hand has no result step to say so
         marks.append(t("history.cancelled"))

@@ -25,7 +25,7 @@ from bot.tournaments.service import HandCounted, SngRefused
 from bot.tournaments.structures import Speed
 
 from . import i18n
-from .answering import Answered
+from .answering import Ack, Answered, acknowledge
 from .catalog import t
 from .handlers import reply
 from .limits import allow_click
@@ -255,30 +255,37 @@ class SitNGo:
         return None
 
     async def standings(self, interaction: discord.Interaction, page: int) -> None:
-        rows, total = await self.service.repo.standings(
-            interaction.guild_id or 0, page, STANDINGS_PAGE
-        )
-        if not total:
-            await reply(interaction, t("sng.standings.empty"))
-            return
+        """Page ``page`` of the server's standings, answered publicly in the server's
+        language (as /leaderboard and /season standings), with the rule of its points."""
+        guild = interaction.guild_id or 0
+        await acknowledge(interaction, Ack.PUBLIC)  # before the read; after the checks
+        rows, total = await self.service.repo.standings(guild, page, STANDINGS_PAGE)
         pages = max(1, -(-total // STANDINGS_PAGE))
-        lines = [
-            t(
-                "sng.standings.row",
-                rank=r.rank,
-                name=esc(r.display_name),
-                points=r.points,
-                wins=r.wins,
-                cashes=r.cashes,
-                entries=r.entries,
+        async with i18n.public(self.client, guild, interaction.guild_locale):
+            lines = [
+                t(
+                    "sng.standings.row",
+                    rank=r.rank,
+                    name=esc(r.display_name),
+                    points=r.points,
+                    wins=r.wins,
+                    cashes=r.cashes,
+                    entries=r.entries,
+                )
+                for r in rows
+            ]
+            if lines:
+                text = "\n".join(lines)
+            elif total:
+                text = t("leaderboard.beyond", page=page, count=pages)
+            else:
+                text = t("sng.standings.empty")
+            rule = f"*{t('sng.standings.rule')}*"
+            embed = discord.Embed(
+                title=t("sng.standings.title"), description=f"{rule}\n\n{text}"[:4000], colour=GOLD
             )
-            for r in rows
-        ]
-        embed = discord.Embed(
-            title=t("sng.standings.title"), description="\n".join(lines)[:4000], colour=GOLD
-        )
-        embed.set_footer(text=t("sng.standings.page", page=page, pages=pages))
-        await reply(interaction, "", embed=embed)
+            embed.set_footer(text=t("sng.standings.page", page=page, pages=pages))
+        await interaction.followup.send(embed=embed)
 
     async def resume(self) -> None:
         """Begin every Sit & Go that started but has no table yet (the bot stopped

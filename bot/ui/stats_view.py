@@ -9,7 +9,7 @@ from __future__ import annotations
 import discord
 
 from bot.engine import VARIANTS
-from bot.history.stats import Totals, per_100, rate
+from bot.history.stats import StatsKind, Totals, per_100, rate
 from bot.render.replay import ChartLabels, render_chart_async
 
 from . import i18n
@@ -18,6 +18,11 @@ from .cycles import PngFile
 from .text import esc, game
 
 CHART_FILE = "chart.png"
+TITLES = {
+    StatsKind.CASH: "stats.title",
+    StatsKind.PRACTICE: "stats.title.practice",
+    StatsKind.TOURNAMENT: "stats.title.tournament",
+}
 
 
 def _pct(part: int, whole: int) -> str:
@@ -30,11 +35,11 @@ def _avg(total: int, times: int) -> str:
 
 
 def stats_embed(
-    name: str, variant: str | None, totals: Totals, own: bool, practice: bool
+    name: str, variant: str | None, totals: Totals, own: bool, kind: StatsKind
 ) -> discord.Embed:
     where = game(variant) if variant else t("stats.all_games")
-    key = "stats.title.practice" if practice else "stats.title"
-    embed = discord.Embed(title=t(key, name=esc(name), game=where), colour=discord.Colour.gold())
+    title = t(TITLES[kind], name=esc(name), game=where)
+    embed = discord.Embed(title=title, colour=discord.Colour.gold())
     if not totals.hands:
         embed.description = t("stats.none")
         return embed

@@ -16,6 +16,7 @@ import pytest
 from bot.engine import Hand
 from bot.engine.cards import FULL_DECK, format_card, pretty_card
 from bot.engine.record import HandRecord, parse_record
+from bot.history.stats import StatsKind
 from bot.render import replay as replay_images
 from bot.render.text import card_text
 from bot.ui.catalog import t
@@ -183,9 +184,9 @@ async def test_replay_share_export_and_stats_of_each_game(tmp_path, variant, loc
         assert t("stats.draws", lang) not in seen_by_alice
         assert t("stats.buys.title", lang) not in seen_by_alice
         assert_private(sent_texts(h, start), seen(record, None), "stats")  # no card at all
-        totals = await h.bot.store.stats.totals(GUILD, uid(BOB), variant, practice=False)
+        totals = await h.bot.store.stats.totals(GUILD, uid(BOB), variant, StatsKind.CASH)
         assert (totals.hands, totals.net) == (1, net)
-        per_game = await h.bot.store.stats.totals(GUILD, uid(BOB), None, practice=False)
+        per_game = await h.bot.store.stats.totals(GUILD, uid(BOB), None, StatsKind.CASH)
         assert per_game == totals
 
         # --- /export: Bob's hands and ledger; the server's for moderators only
@@ -266,14 +267,14 @@ async def test_stats_count_practice_apart_and_never_a_cancelled_hand(tmp_path):
         await started(h)
         _, record = await played(h, "a6-draw", seed=2)
         repo = h.bot.store.stats
-        before = await repo.totals(GUILD, uid(BOB), None, practice=False)
+        before = await repo.totals(GUILD, uid(BOB), None, StatsKind.CASH)
         assert before.hands == 1
         # a hand a moderator cancels (forced close) counts for nobody
         await h.slash(BOB, TABLE, "a6-draw deal")
         closed = await h.slash(ALICE, TABLE, "table-admin close")
         assert closed.ephemeral
         assert not h.bot.manager.has_table(TABLE) or h.bot.manager.view(TABLE).hand is None
-        assert await repo.totals(GUILD, uid(BOB), None, practice=False) == before
+        assert await repo.totals(GUILD, uid(BOB), None, StatsKind.CASH) == before
         # a practice hand (Bob and a computer player) counts apart
         await h.slash(BOB, TABLE, "a6-draw open", bots=1)
         await h.slash(BOB, TABLE, "a6-draw deal")
@@ -283,8 +284,8 @@ async def test_stats_count_practice_apart_and_never_a_cancelled_hand(tmp_path):
                 break
             await step(h, TABLE, draw=1)
         assert h.bot.manager.view(TABLE).hand is None
-        practice = await repo.totals(GUILD, uid(BOB), None, practice=True)
+        practice = await repo.totals(GUILD, uid(BOB), None, StatsKind.PRACTICE)
         assert practice.hands == 1
-        assert await repo.totals(GUILD, uid(BOB), None, practice=False) == before
-        title = await h.slash(BOB, TABLE, "stats", practice=True)
+        assert await repo.totals(GUILD, uid(BOB), None, StatsKind.CASH) == before
+        title = await h.slash(BOB, TABLE, "stats", kind="practice")
         assert "practice" in title.message.text and "**1** hand played" in title.message.text

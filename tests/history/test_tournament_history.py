@@ -3,13 +3,14 @@ export with its "Main pot … Side pot-1 …" lines, the public log and the stat
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
 
 from bot.engine.record import parse_record
 from bot.engine.simulate import random_action
-from bot.history.handtext import hand_text
+from bot.history.handtext import hand_text, roman
 from bot.history.publiclog import public_log_csv
 from bot.history.stats import hand_stats
 from bot.history.steps import replay_steps
@@ -114,6 +115,30 @@ def test_short_big_blind_is_posted_as_such_in_the_text():
     lines = hand_text(stored(hand_of(rec), finished=False), "sam").splitlines()
     assert "Nameann: posts small blind 10" in lines
     assert "Namebob: posts big blind 5 and is all-in" in lines
+
+
+def test_a_tournament_hand_is_headed_as_pokerstars_heads_one():
+    """Issue 36 item 5: "PokerStars Hand #N: Tournament #T, … Level II (10/20)"; the
+    tournament's table is "'T 1'", and no "(practice)" note (its chips are its own)."""
+    sng = dataclasses.replace(
+        stored(hand_of(side_pot_record())), practice=True, tournament_id=3, level=2
+    )
+    lines = hand_text(sng, "ann").splitlines()
+    assert lines[:2] == [
+        "PokerBot Hand #7: Tournament #3, Ace-to-Five Lowball Draw Fixed Limit - Level II "
+        "(20/40) - 1970/01/01 00:00:20 UTC",
+        "Table '3 1' 5-max Seat #3 is the button",
+    ]
+    assert "Total pot 195 Main pot 75. Side pot-1 120." in lines  # the rest as before
+    unknown = hand_text(dataclasses.replace(sng, level=None), "ann").splitlines()[0]
+    assert " - Level ? (20/40) - " in unknown  # stakes of no level of ours
+    log, _ = public_log_csv([sng])
+    assert "(Ace-to-Five Lowball Draw, 20/40 Fixed Limit, ante 10) (tournament #3, level 2)" in log
+    plain, _ = public_log_csv([stored(hand_of(side_pot_record()))])
+    assert "tournament" not in plain
+    assert [roman(n) for n in (1, 2, 4, 9, 14, 19, 20)] == [
+        "I", "II", "IV", "IX", "XIV", "XIX", "XX"
+    ]  # fmt: skip
 
 
 def test_public_log_names_the_main_and_side_pots():

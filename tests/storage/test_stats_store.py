@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.engine.simulate import new_random_hand, random_action
+from bot.history.stats import StatsKind
 from bot.storage import Store
 from tests.support.databases import Target, store_reshuffle_alone
 from tests.support.storage_helpers import GRANT, FakeClock, G
@@ -53,13 +54,13 @@ async def test_settled_hands_are_counted_cancelled_ones_are_not(store: Store) ->
     for seed in range(6):
         total += (await play(store, [1, 2, 3], seed))[1]
     await play(store, [1, 2, 3], 99, finish=False)  # cancelled: no figure moves
-    mine = await repo.totals(G, 1, "a5-triple", practice=False)
+    mine = await repo.totals(G, 1, "a5-triple", StatsKind.CASH)
     assert (mine.hands, mine.net) == (6, total)
-    assert await repo.totals(G, 1, None, practice=False) == mine
-    assert (await repo.totals(G, 1, None, practice=True)).hands == 0
+    assert await repo.totals(G, 1, None, StatsKind.CASH) == mine
+    assert (await repo.totals(G, 1, None, StatsKind.PRACTICE)).hands == 0
     assert mine.draw_times[0] <= 6 and mine.showdowns_won <= mine.showdowns <= 6
     account = await store.ledger.balance(G, 1)
     assert account is not None and account.net_won == total and account.hands_played == 6
     await store.server.erase_player(G, 2)
-    assert (await repo.totals(G, 2, None, practice=False)).hands == 0
-    assert (await repo.totals(G, 1, None, practice=False)).hands == 6
+    assert (await repo.totals(G, 2, None, StatsKind.CASH)).hands == 0
+    assert (await repo.totals(G, 1, None, StatsKind.CASH)).hands == 6
