@@ -136,6 +136,8 @@ async def test_practice_sit_and_go_plays_to_a_winner_with_no_ledger_and_no_stand
             await bot.practice.settle()  # woken at the start: it moves on its own
             assert bot.manager.view(THREAD).turn > waiting[1]
             restarted = True
+        else:  # the restart comes at the fourth hand, never later
+            assert restarted == (hands > 3)
         await bot.play_hand(f"{variant}:{hands}")
         hands += 1
         clock.now += 25  # a level every 60 s
