@@ -205,3 +205,25 @@ async def test_refusals_change_nothing(db_path: Target) -> None:
     other = await _practice_sng(bot, "a6-draw", level="hard")
     assert other != tid
     await bot.close()
+
+
+async def test_a_person_away_does_not_stand_the_computer_players_up(db_path: Target) -> None:
+    """At a practice table the computer players stand up when no person plays on; at a
+    practice Sit & Go a person away (sitting out, during a hand or between hands) is
+    still dealt in, and the computer players stay."""
+    clock = Clock()
+    bot = await Bot.open(db_path, clock)
+    tid = await _practice_sng(bot, "a5-triple")
+    t, _ = await bot.sng.service.register(GUILD, tid, PERSON, "anna")
+    await bot.sng.begin(t, THREAD)
+    await bot.manager.sit_out(THREAD, PERSON)  # during the first hand
+    await bot.play_hand("away:0")  # away players may still act themselves
+    seats = bot.manager.view(THREAD).seats
+    assert {s.user_id for s in seats} == {-1, -2, PERSON}
+    assert next(s for s in seats if s.user_id == PERSON).sitting_out
+    await bot.manager.sit_out(THREAD, PERSON)  # back, between hands
+    await bot.manager.sit_out(THREAD, PERSON)  # and away again
+    assert {s.user_id for s in bot.manager.view(THREAD).seats} == {-1, -2, PERSON}
+    view = await bot.manager.deal(THREAD)
+    assert view.hand is not None and {p.player for p in view.hand.seats} == {"-1", "-2", "11"}
+    await bot.close()
