@@ -1,5 +1,7 @@
 """/sitngo create|start|cancel|standings: Sit & Go tournaments (issue 36).
 
+``create ... bots:N`` makes a practice Sit & Go: N computer players take seats at once.
+
 The commands only translate between Discord and ``bot.ui.sitngo.SitNGo``; creating one
 is limited like ``/<game> open``: the same rate limit (counted once it is created), the
 server's who-opens and allowed channels.
@@ -14,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine import VARIANTS
+from bot.opponents import LEVELS
 from bot.tables.guild_settings import allows_channel
 from bot.tournaments.service import MAX_FEE
 from bot.tournaments.structures import MAX_STACK, Speed
@@ -69,10 +72,13 @@ class SitNGoCog(commands.GroupCog, group_name="sitngo", group_description="Sit &
         speed="How fast the stakes rise (default: regular)",
         stack="Starting chips of each player (default 3000)",
         fee="Entry fee in the server's chips (default 0: a freeroll)",
+        bots="Computer players who take seats at once: a practice Sit & Go, no fee or prizes",
+        level="How well the computer players play (default: normal)",
     )
     @app_commands.choices(
         game=[app_commands.Choice(name=v, value=v) for v in VARIANTS],
         speed=[app_commands.Choice(name=s.value, value=s.value) for s in Speed],
+        level=[app_commands.Choice(name=lv, value=lv) for lv in LEVELS],
     )
     @cooldown("open", count=False)
     async def create(
@@ -83,6 +89,8 @@ class SitNGoCog(commands.GroupCog, group_name="sitngo", group_description="Sit &
         speed: str = Speed.REGULAR.value,
         stack: app_commands.Range[int, 1, MAX_STACK] | None = None,
         fee: app_commands.Range[int, 0, MAX_FEE] = 0,
+        bots: app_commands.Range[int, 1, MOST_SEATS - 1] | None = None,
+        level: str = "normal",
     ) -> None:
         await handlers.answer_first(interaction)
         settings = await self.bot.guild_settings.get(interaction.guild_id or 0)
@@ -94,7 +102,9 @@ class SitNGoCog(commands.GroupCog, group_name="sitngo", group_description="Sit &
             channels = ", ".join(f"<#{c}>" for c in settings.allowed_channels)
             await handlers.reply(interaction, t("mod.channel_not_allowed", channels=channels))
             return
-        if await self.sitngo.create(interaction, game, seats, Speed(speed), stack, fee):
+        if await self.sitngo.create(
+            interaction, game, seats, Speed(speed), stack, fee, bots=bots or 0, level=level
+        ):
             limiter_of(interaction).note("open", interaction.user.id)
 
     @app_commands.command(

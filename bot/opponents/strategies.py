@@ -17,7 +17,8 @@ pure apart from its injected ``random.Random``; the work per decision is bounded
 
 In a tournament hand (RULES.md §8) every level prices a call by what it really costs
 (a short stack's whole stack) against the chips it can win (``betting.winnable_pots``);
-``hard`` weighs its equity pot by pot, against the players contesting each one.
+``hard`` weighs its equity pot by pot, against the players contesting each one; a
+short stack (under ``push_fold.SHORT_BIG_BETS`` big bets) pushes or folds at every level.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from dataclasses import replace
 from bot.engine import VARIANTS, Action, SeatInfo, Stakes
 from bot.engine.cards import Card
 
-from . import abyssinia, lowball, ranges
+from . import abyssinia, lowball, push_fold, ranges
 from .baselines import random_move, station_move
 from .betting import (
     PotShare,
@@ -74,6 +75,9 @@ class Strategy:
             return random_move(obs, self.rng)
         if self.kind == "station":
             return station_move(obs)
+        short = push_fold.decide(obs)  # a short tournament stack: push or fold
+        if short is not None:
+            return short
         if VARIANTS[obs.public.variant].split:
             return self._abyssinia(obs)
         return self._lowball(obs)

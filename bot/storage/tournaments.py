@@ -12,7 +12,7 @@ chips in play (stacks) are the tournament's own, never the server's.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 
 from bot.storage import people
@@ -71,6 +71,7 @@ class EntryRow:
     place: int | None
     prize: int
     points: int
+    bot: str | None = None  # a computer player's level (a practice Sit & Go's seat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,9 +101,12 @@ def _tournament(row: Row) -> TournamentRow:
     return TournamentRow(**values)
 
 
+# A computer player has no person: its user id is -(entry + 1), below 1 as at practice
+# tables, and unique in its tournament (its entry number never changes).
 _ENTRY_SQL = (
-    "SELECT e.entry, p.user_id, e.display_name, e.seat, e.stack, e.place, e.prize, e.points "
-    "FROM tournament_entries e JOIN people p ON p.person_id = e.person_id "
+    "SELECT e.entry, COALESCE(p.user_id, -(e.entry + 1)), e.display_name, e.seat, e.stack, "
+    "e.place, e.prize, e.points, e.bot "
+    "FROM tournament_entries e LEFT JOIN people p ON p.person_id = e.person_id "
     "WHERE e.tournament_id = ? ORDER BY e.entry"
 )
 
@@ -166,9 +170,11 @@ class Tournaments:
         fee: int,
         practice: bool = False,
         most_open: int | None = None,
+        bots: Sequence[tuple[str, str]] = (),
     ) -> TournamentRow:
         """A new tournament, registering. With ``most_open``, refused (``too_many``) when
-        the server already has that many open."""
+        the server already has that many open. ``bots``: computer players (level, name)
+        entered at once, in the same transaction (a practice Sit & Go's)."""
         async with self._db.write("create_tournament") as conn:
             if most_open is not None:
                 count = await one(
@@ -198,6 +204,15 @@ class Tournaments:
                 ),
             )
             assert row is not None
+            if bots:
+                await conn.executemany(
+                    "INSERT INTO tournament_entries (tournament_id, entry, guild_id, bot, "
+                    "display_name, registered_at) VALUES (?, ?, ?, ?, ?, ?)",
+                    [
+                        (int(row[0]), i, guild_id, level, name, self._db.clock())
+                        for i, (level, name) in enumerate(bots)
+                    ],
+                )
             made = await self.get_in(conn, int(row[0]))
         assert made is not None
         return made
@@ -447,7 +462,7 @@ class Tournaments:
 
     async def entries_in(self, conn: Connection, tournament_id: int) -> list[EntryRow]:
         rows = await all_rows(conn, _ENTRY_SQL, (tournament_id,))
-        return [EntryRow(*(r[i] for i in range(8))) for r in rows]
+        return [EntryRow(*(r[i] for i in range(9))) for r in rows]
 
     async def _held(self, conn: Connection, tournament_id: int) -> int:
         row = await one(

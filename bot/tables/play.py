@@ -68,7 +68,9 @@ class Play:
         players, skipped = await self._dealable(table)
         if len(players) < 2:
             raise Refused(Code.TOO_FEW_PLAYERS, skipped=tuple(skipped))
-        if all(s.bot for s, _ in players):  # computer players never play among themselves
+        # computer players never play among themselves, but in a practice Sit & Go
+        # whose people are out: they play it to its winner
+        if table.tournament_id is None and all(s.bot for s, _ in players):
             raise Refused(Code.NO_PERSON_DEALT, skipped=tuple(skipped))
         rotation = table.rotation_for_deal(len(players), self.steps.clock())  # mixed tables
         game = VARIANTS[rotation.games[rotation.current]] if rotation else table.variant
@@ -320,7 +322,11 @@ class Play:
             for s in table.seats
             if not s.leaving and not (table.tournament_id and stacks.get(str(s.user_id)) == 0)
         ]
-        if practice and not any(not s.bot and not s.sitting_out for s in staying):
+        if (
+            practice
+            and table.tournament_id is None
+            and not any(not s.bot and not s.sitting_out for s in staying)
+        ):
             # no person plays on: the computer players stand up (they never play alone)
             staying = [s for s in staying if not s.bot]
         rows = seat_rows(staying) if staying != table.seats else None

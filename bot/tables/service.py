@@ -261,7 +261,11 @@ class Seating:
 
 def _stand_bots_if_no_person(table: Table) -> None:
     """Between hands, computer players stand up once no person is playing on."""
-    if table.practice and not any(not s.bot and not s.sitting_out for s in table.seats):
+    if (
+        table.practice
+        and table.tournament_id is None  # a practice Sit & Go's play on to its end
+        and not any(not s.bot and not s.sitting_out for s in table.seats)
+    ):
         table.seats = [s for s in table.seats if not s.bot]
 
 

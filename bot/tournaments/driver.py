@@ -56,10 +56,12 @@ class TournamentDriver:
         self, t: TournamentRow, channel_id: int, *, turn_timeout: float | None = None
     ) -> TableView:
         """Seat a started tournament's players at its table in ``channel_id``, with the
-        seats and button drawn at the start, and deal its first hand."""
+        seats and button drawn at the start, and deal its first hand. A practice Sit &
+        Go's computer players sit as at practice tables (their level on their seat):
+        the practice driver moves them."""
         entries = await self.service.repo.entries(t.tournament_id)
         seats = [
-            SeatState(e.seat, e.user_id, e.display_name, stack=e.stack)
+            SeatState(e.seat, e.user_id, e.display_name, bot=e.bot, stack=e.stack)
             for e in entries
             if e.place is None and e.seat is not None
         ]

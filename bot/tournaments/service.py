@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Awaitable, Mapping
+from collections.abc import Awaitable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, TypeVar
 
 from bot.engine import VARIANTS
+from bot.opponents import LEVELS
 from bot.storage.store import Store
 from bot.storage.tournaments import EntryRow, Final, TournamentRefused, TournamentRow
 from bot.tournaments import payouts, structures
@@ -50,6 +51,11 @@ class SngCode(StrEnum):
     NOT_YOURS = "sng_not_yours"  # only its creator or a moderator
     NOT_IN_PLAY = "sng_not_in_play"  # the player to remove is not playing in it
     BUSY = "sng_busy"  # registrations changed meanwhile: try again
+    # practice Sit & Gos (computer players)
+    BAD_BOTS = "sng_bad_bots"  # min, max, given: computer players from 1 to seats - 1
+    BOTS_FEE = "sng_bots_fee"  # given: a practice Sit & Go has no fee
+    UNKNOWN_LEVEL = "sng_unknown_level"  # level, levels
+    NO_PERSON = "sng_no_person"  # a practice Sit & Go starts with a person registered
 
 
 class SngRefused(Exception):
@@ -129,7 +135,12 @@ class TournamentService:
         speed: Speed = Speed.REGULAR,
         start_stack: int = structures.DEFAULT_STACK,
         fee: int = 0,
+        bots: Sequence[str] = (),
+        level: str = "normal",
     ) -> TournamentRow:
+        """A new Sit & Go, registering. ``bots``: the names of computer players of
+        ``level`` who take seats at once: a practice Sit & Go (no fee, no prizes, no
+        standings points)."""
         if variant not in VARIANTS:
             raise SngRefused(SngCode.UNKNOWN_GAME, game=variant, games=tuple(sorted(VARIANTS)))
         most = VARIANTS[variant].max_seats
@@ -142,6 +153,13 @@ class TournamentService:
             )
         if not 0 <= fee <= MAX_FEE:
             raise SngRefused(SngCode.BAD_FEE, max=MAX_FEE, given=fee)
+        if bots:  # a practice Sit & Go: computer players from 1 to seats - 1, no fee
+            if not 1 <= len(bots) <= seats - 1:
+                raise SngRefused(SngCode.BAD_BOTS, min=1, max=seats - 1, given=len(bots))
+            if fee:
+                raise SngRefused(SngCode.BOTS_FEE, given=fee)
+            if level not in LEVELS:
+                raise SngRefused(SngCode.UNKNOWN_LEVEL, level=level, levels=LEVELS)
         return await self.refusing(
             self.repo.create(
                 guild_id,
@@ -153,6 +171,8 @@ class TournamentService:
                 start_stack=start_stack,
                 fee=fee,
                 most_open=self.most_open,
+                practice=bool(bots),
+                bots=[(level, name) for name in bots],
             )
         )
 
@@ -192,6 +212,8 @@ class TournamentService:
             entries = await self.repo.entries(tournament_id)
             if len(entries) < 2:
                 raise SngRefused(SngCode.TOO_FEW, count=len(entries))
+            if t.practice and not any(e.bot is None for e in entries):
+                raise SngRefused(SngCode.NO_PERSON)  # computer players never play alone
             return await self._start(t, entries)
 
     async def cancel(
@@ -321,10 +343,11 @@ class TournamentService:
             e.user_id for e in sorted(entries, key=lambda e: (e.seat or 0, e.entry))
         ]
         pool = t.fee * len(entries)
+        points = payouts.points(places, seat_order)
         return Final(
             places=places,
             prizes=payouts.prizes(pool, places, seat_order),
-            points=payouts.points(places, seat_order),
+            points={u: 0 for u in points} if t.practice else points,  # practice: no standings
         )
 
     def _clock(self, t: TournamentRow) -> LevelClock:

@@ -30,6 +30,7 @@ from .catalog import t
 from .handlers import reply
 from .limits import allow_click
 from .moderation import jump_url
+from .practice import bot_name
 from .text import esc, game, join_list
 from .tournaments import sng_refusal, stakes_text, summary_text
 
@@ -97,9 +98,8 @@ def registration_view(row: TournamentRow) -> discord.ui.View:
 
 def registration_embed(row: TournamentRow, entries: list[EntryRow]) -> discord.Embed:
     """The structure, the fee, the payouts, who is registered and where it stands."""
-    embed = discord.Embed(
-        title=t("sng.reg.title", id=row.tournament_id, game=game(row.variant)), colour=GOLD
-    )
+    title = "sng.practice.reg_title" if row.practice else "sng.reg.title"
+    embed = discord.Embed(title=t(title, id=row.tournament_id, game=game(row.variant)), colour=GOLD)
     speed = Speed(row.speed)
     minutes = int(structures.level_seconds(speed) // 60)
     structure = t(
@@ -117,11 +117,15 @@ def registration_embed(row: TournamentRow, entries: list[EntryRow]) -> discord.E
     shares = join_list(
         t("sng.reg.share", place=i + 1, percent=p) for i, p in enumerate(payouts.percentages(count))
     )
-    if row.fee:
+    bots = [e.bot for e in entries if e.bot]
+    if row.practice:  # no fee, no prizes
+        level = t(f"level.{bots[0]}") if bots else "?"
+        entry = t("sng.practice.entry", count=len(bots), level=level)
+    elif row.fee:
         entry = t("sng.reg.fee", fee=row.fee, pool=row.fee * len(entries))
+        entry += "\n" + t("sng.reg.payouts", shares=shares)
     else:
-        entry = t("sng.reg.freeroll")
-    entry += "\n" + t("sng.reg.payouts", shares=shares)
+        entry = t("sng.reg.freeroll") + "\n" + t("sng.reg.payouts", shares=shares)
     embed.add_field(name=t("sng.reg.field.entry"), value=entry, inline=False)
     names = [esc(e.display_name) for e in entries]
     embed.add_field(
@@ -165,12 +169,18 @@ class SitNGo:
         speed: Speed,
         stack: int | None,
         fee: int,
+        bots: int = 0,
+        level: str = "normal",
     ) -> bool:
-        """Create one and post its registration message here; False if refused."""
+        """Create one and post its registration message here; False if refused. With
+        ``bots``, a practice Sit & Go: computer players of ``level`` take seats at once,
+        named as at practice tables."""
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):  # its table will be a thread
             await reply(interaction, t("thread.not_here"))
             return False
+        async with i18n.public(self.client, interaction.guild_id or 0):  # names said in public
+            names = [bot_name(i, level) for i in range(bots)]
         try:
             row = await self.service.create(
                 interaction.guild_id or 0,
@@ -181,13 +191,16 @@ class SitNGo:
                 speed=speed,
                 start_stack=stack if stack is not None else structures.DEFAULT_STACK,
                 fee=fee,
+                bots=names,
+                level=level,
             )
         except SngRefused as exc:
             await reply(interaction, sng_refusal(exc))
             return False
+        entries = await self.service.repo.entries(row.tournament_id)  # its computer players
         async with i18n.public(self.client, row.guild_id):
             message = await channel.send(
-                embed=registration_embed(row, []), view=registration_view(row)
+                embed=registration_embed(row, entries), view=registration_view(row)
             )
         await self.service.repo.set_message(row.tournament_id, message.id)
         link = jump_url(row.guild_id, channel.id, message.id)

@@ -92,4 +92,22 @@ MESSAGES: dict[str, str] = {
     ),
     "sng.standings.empty": "No Sit & Go has finished on this server yet.",
     "sng.standings.page": "Page {page} of {pages}",
+    # ----- practice Sit & Gos: computer players take seats (issue 36 item 7)
+    "sng.refused.sng_bad_bots": (
+        "Computer players: from {min} to {max} (a seat stays for a person), not {given}."
+    ),
+    "sng.refused.sng_bots_fee": (
+        "A practice Sit & Go with computer players has no entry fee (you gave {given}): "
+        "leave the fee out."
+    ),
+    "sng.refused.sng_unknown_level": "Unknown level {level}: the levels are {levels}.",
+    "sng.refused.sng_no_person": (
+        "Computer players never play alone: a person must register before it starts."
+    ),
+    "sng.practice.reg_title": "Practice Sit & Go #{id}: {game}",
+    "sng.practice.entry": (
+        "Practice: {count} computer players ({level}) take seats. No entry fee, no prizes, "
+        "no standings or season points."
+    ),
+    "sng.practice.summary_title": "🏆 Practice Sit & Go #{id} ({game}) is over.",
 }

@@ -18,6 +18,8 @@ def sng_refusal(exc: SngRefused) -> str:
     params = dict(exc.params)
     if exc.code is SngCode.UNKNOWN_GAME:
         params["games"] = ", ".join(params["games"])
+    if exc.code is SngCode.UNKNOWN_LEVEL:
+        params["levels"] = ", ".join(params["levels"])
     if exc.code is SngCode.TOO_FEW:
         params = {"registered": params["count"]}
     return t(f"sng.refused.{exc.code.value}", **params)
@@ -63,7 +65,8 @@ def table_level_line(variant_id: str, view: LevelView) -> str:
 
 def summary_text(row: TournamentRow, entries: list[EntryRow]) -> str:
     """The public summary of a finished Sit & Go: places, prizes, hands, the longest hand."""
-    lines = [t("sng.summary.title", id=row.tournament_id, game=game(row.variant))]
+    title = "sng.practice.summary_title" if row.practice else "sng.summary.title"
+    lines = [t(title, id=row.tournament_id, game=game(row.variant))]
     if row.longest_hand_id is not None:
         lines.append(
             t(

@@ -19,6 +19,10 @@ PARAMS = {
     SngCode.SHORT: {"available": 10, "fee": 30},
     SngCode.ELSEWHERE: {"tournament_id": 4},
     SngCode.TOO_FEW: {"count": 1},
+    # practice Sit & Gos
+    SngCode.BAD_BOTS: {"min": 1, "max": 4, "given": 5},
+    SngCode.BOTS_FEE: {"given": 25},
+    SngCode.UNKNOWN_LEVEL: {"level": "godlike", "levels": ("easy", "normal", "hard")},
 }
 
 
