@@ -7,7 +7,8 @@ server's who-opens and allowed channels.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import re
+from typing import TYPE_CHECKING, Literal
 
 import discord
 from discord import app_commands
@@ -15,6 +16,7 @@ from discord.ext import commands
 
 from bot.engine import VARIANTS
 from bot.tables.guild_settings import allows_channel
+from bot.tables.rotation import EVERY_RANGE
 from bot.tournaments.service import MAX_FEE
 from bot.tournaments.structures import MAX_STACK, Speed
 from bot.ui import handlers
@@ -27,6 +29,8 @@ if TYPE_CHECKING:
     from bot.client import PokerBot
 
 MOST_SEATS = max(v.max_seats for v in VARIANTS.values())
+Rotation = Literal["hands", "level"]  # a mixed Sit & Go's (bot.tournaments.mixing.MixKind)
+FEWEST, MOST = EVERY_RANGE
 
 
 @app_commands.guild_only()
@@ -68,6 +72,9 @@ class SitNGoCog(commands.GroupCog, group_name="sitngo", group_description="Sit &
         speed="How fast the stakes rise (default: regular)",
         stack="Starting chips of each player (default 3000)",
         fee="Entry fee in the server's chips (default 0: a freeroll)",
+        games="A mixed Sit & Go's games, like a6-draw a5-triple abyssinia (instead of game)",
+        rotation="How a mixed Sit & Go's games change (default: every N hands)",
+        hands="Hands of each game, for a rotation every N hands (default 6)",
     )
     @app_commands.choices(
         game=[app_commands.Choice(name=v, value=v) for v in VARIANTS],
@@ -77,11 +84,14 @@ class SitNGoCog(commands.GroupCog, group_name="sitngo", group_description="Sit &
     async def create(
         self,
         interaction: discord.Interaction,
-        game: str,
         seats: app_commands.Range[int, 2, MOST_SEATS],
+        game: str | None = None,
         speed: str = Speed.REGULAR.value,
         stack: app_commands.Range[int, 1, MAX_STACK] | None = None,
         fee: app_commands.Range[int, 0, MAX_FEE] = 0,
+        games: str | None = None,
+        rotation: Rotation = "hands",
+        hands: app_commands.Range[int, FEWEST, MOST] | None = None,
     ) -> None:
         await handlers.answer_first(interaction)
         settings = await self.bot.guild_settings.get(interaction.guild_id or 0)
@@ -93,7 +103,26 @@ class SitNGoCog(commands.GroupCog, group_name="sitngo", group_description="Sit &
             channels = ", ".join(f"<#{c}>" for c in settings.allowed_channels)
             await handlers.reply(interaction, t("mod.channel_not_allowed", channels=channels))
             return
-        if await self.sitngo.create(interaction, game, seats, Speed(speed), stack, fee):
+        chosen = [g.lower() for g in re.split(r"[\s,;]+", games or "") if g]
+        if game is not None and chosen:
+            await handlers.reply(interaction, t("sng.refused.game_and_games"))
+            return
+        if game is None and not chosen:
+            await handlers.reply(interaction, t("sng.refused.no_game"))
+            return
+        variant = game or chosen[0]
+        every = hands if rotation == "hands" else None  # as /mixed open reads it
+        if await self.sitngo.create(
+            interaction,
+            variant,
+            seats,
+            Speed(speed),
+            stack,
+            fee,
+            games=chosen,
+            rotation=rotation,
+            every=every,
+        ):
             limiter_of(interaction).note("open", interaction.user.id)
 
     @app_commands.command(

@@ -329,6 +329,15 @@ BEGIN SELECT RAISE(ABORT, 'an action at a closed or replaced table'); END;
 """
 
 
+# Issue 38 item 4: a mixed tournament's games and rotation, as JSON
+# (``bot.tournaments.mixing.Mix``); NULL for a tournament of one game (``variant``; a
+# mixed one's ``variant`` is its first game). Each table keeps its own count of hands
+# in its settings, as a mixed cash table does.
+MIXED_TOURNAMENTS = """
+ALTER TABLE tournaments ADD COLUMN mix TEXT;
+"""
+
+
 # PostgreSQL runs this same list (bot/storage/postgres.py maps the column types);
 # a migration using SQLite-only syntax needs its PostgreSQL text in migrations_pg.DIALECT.
 MIGRATIONS: list[str] = [
@@ -348,4 +357,5 @@ MIGRATIONS: list[str] = [
     TABLE_GENERATIONS,
     TOURNAMENTS,
     MULTI_TABLE,  # issue 37 (the integrator orders the migrations across branches)
+    MIXED_TOURNAMENTS,  # v17, issue 38 item 4
 ]

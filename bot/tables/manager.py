@@ -41,6 +41,7 @@ from .outbox import Outbox
 from .play import SMALLEST_MINIMUM, Play
 from .privacy import Privacy
 from .recovery import Recovery
+from .rotation import Rotation
 from .service import TIMEOUT_RANGE, Seating
 from .steps import BotTurn, Listener, Steps
 from .table import Table
@@ -190,9 +191,10 @@ class TableManager:
         *,
         button: int | None = None,
         turn_timeout: float | None = None,
+        rotation: Rotation | None = None,
     ) -> TableView:
         return await self.seating.open_tournament_table(
-            guild_id, channel_id, variant, tournament_id, seats, button, turn_timeout
+            guild_id, channel_id, variant, tournament_id, seats, button, turn_timeout, rotation
         )
 
     def on_bot_turn(self, schedule: Callable[[BotTurn], None]) -> None:
