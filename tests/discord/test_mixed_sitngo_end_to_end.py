@@ -23,6 +23,7 @@ import pytest
 from bot.client import PokerBot
 from bot.settings import Settings
 from bot.tables.manager import TableManager
+from bot.tables.models import TableView
 from bot.tournaments import structures
 from bot.tournaments.structures import Speed
 from bot.ui import i18n
@@ -65,6 +66,21 @@ def registration(h: DiscordHarness, tournament_id: int) -> Msg:
     )
 
 
+async def deal(h: DiscordHarness, thread: int, view: TableView) -> None:
+    """The next hand, dealt by a player who still has chips (with the game's command)."""
+    dealer = next(s for s in view.seats if (s.stack or 0) > 0)
+    dealt = await h.slash(dealer.user_id, thread, f"{view.variant} deal")
+    assert dealt.ephemeral, dealt.content
+
+
+async def restart(h: DiscordHarness, bot: PokerBot, thread: int) -> TableManager:
+    """Restart the bot in the middle of a hand: the hand is there after it."""
+    await h.restart(bot)
+    manager: TableManager = h.bot.manager  # type: ignore[attr-defined]
+    assert manager.view(thread).hand is not None
+    return manager
+
+
 def names(games: tuple[str, ...]) -> str:
     with i18n.using("en"):
         return ", ".join(game(g) for g in games)
@@ -101,27 +117,18 @@ async def test_a_mixed_sit_and_go_to_a_winner_with_a_restart(tmp_path) -> None:
         table = h.message(h.bot.presenter.message_id(thread))  # type: ignore[attr-defined]
         sng = SngGame(h, thread, table)
         dealt: list[str] = []
+        shown: list[tuple[TableView, str]] = []  # each hand's view as dealt, and its message
         hands, restarted, step = 0, False, 0
         while manager.has_table(thread):
             view = manager.view(thread)
             if view.hand is None:
-                dealer = next(s for s in view.seats if (s.stack or 0) > 0)
-                answer = await h.slash(dealer.user_id, thread, f"{view.variant} deal")
-                assert answer.ephemeral, answer.content
+                await deal(h, thread, view)
                 continue
-            if not dealt or len(dealt) == hands:  # a new hand: as the rotation said
+            if not dealt or len(dealt) == hands:  # a new hand: what the table shows of it
                 dealt.append(view.variant)
-                assert view.mixed is not None and view.level is not None
-                with i18n.using("en"):
-                    now = mixed_line(view.mixed)
-                    level = table_level_line(view.variant, view.level)
-                assert now in sng.table.text  # Now: … · next: …
-                assert level.rsplit(" in ", 1)[0] in sng.table.text
-                assert level.startswith(f"Level {view.level.number}, {names((view.variant,))}: ")
+                shown.append((view, sng.table.text))
             if hands == 2 and not restarted and view.turn >= 2:  # in the middle of a hand
-                await h.restart(sng_bot(path, clock))
-                manager = h.bot.manager  # type: ignore[attr-defined]
-                assert manager.view(thread).hand is not None
+                manager = await restart(h, sng_bot(path, clock), thread)
                 restarted = True
             before = manager.tables[thread].hand
             try:
@@ -137,6 +144,14 @@ async def test_a_mixed_sit_and_go_to_a_winner_with_a_restart(tmp_path) -> None:
             assert hands < 300, "the Sit & Go does not end"
         assert restarted and len(dealt) >= 3
         assert dealt == [GAMES[i % 3] for i in range(len(dealt))]  # a game a hand, in turn
+        for view, message in shown:  # the game now and next, the level's stakes of the game
+            assert view.mixed is not None and view.level is not None
+            with i18n.using("en"):
+                now = mixed_line(view.mixed)
+                level = table_level_line(view.variant, view.level)
+            assert now in message  # Now: … · next: …
+            assert level.rsplit(" in ", 1)[0] in message
+            assert level.startswith(f"Level {view.level.number}, {names((view.variant,))}: ")
         await h.bot.sitngo.wait_idle()  # type: ignore[attr-defined]
         await h.settle()
         db = sqlite3.connect(path)

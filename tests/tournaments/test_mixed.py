@@ -160,9 +160,22 @@ async def test_a_bad_mixed_sit_and_go_is_refused(
             every=every,
         )
     assert caught.value.code is code
-    if code is SngCode.MIX_SEATS:
-        assert caught.value.params == {"games": games, "min": 2, "max": 5, "given": 6}
     assert await store.tournaments.open_tournaments(GUILD) == []  # nothing created
+    await close_manager(store, manager)
+
+
+async def test_seats_above_a_games_most_are_refused_naming_the_games(db_path: Target) -> None:
+    store, manager, driver = await _open(db_path, Clock())
+    with pytest.raises(SngRefused) as caught:
+        await driver.service.create(
+            GUILD, 500, USERS[0], "abyssinia", seats=6, games=("abyssinia", "a5-draw")
+        )
+    assert caught.value.params == {
+        "games": ("abyssinia", "a5-draw"),
+        "min": 2,
+        "max": 5,
+        "given": 6,
+    }
     await close_manager(store, manager)
 
 
