@@ -12,6 +12,7 @@ private answer and creates nothing.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import sqlite3
@@ -71,6 +72,17 @@ async def deal(h: DiscordHarness, thread: int, view: TableView) -> None:
     dealer = next(s for s in view.seats if (s.stack or 0) > 0)
     dealt = await h.slash(dealer.user_id, thread, f"{view.variant} deal")
     assert dealt.ephemeral, dealt.content
+
+
+async def played(sng: SngGame, manager: TableManager, thread: int, dealt: list) -> bool:
+    """Note the level and game of the hand in play, play it; False if it ended the
+    tournament (the winner's table closed)."""
+    view = manager.view(thread)
+    assert view.hand is not None and view.level is not None
+    dealt.append((view.level.number, view.variant))
+    with contextlib.suppress(KeyError):  # the table closed as the hand ended
+        await sng.play_hand()
+    return manager.has_table(thread)
 
 
 async def restart(h: DiscordHarness, bot: PokerBot, thread: int) -> TableManager:
@@ -171,6 +183,38 @@ async def test_a_mixed_sit_and_go_to_a_winner_with_a_restart(tmp_path) -> None:
         summary = [m for m in h.messages(TABLE, include_ephemeral=False) if "🏆" in m.text]
         assert len(summary) == 1
         assert summary[0].text.startswith(f"🏆 Sit & Go #{number} ({names(GAMES)}) is over.")
+
+
+async def test_a_game_a_level_takes_each_games_commands(tmp_path) -> None:
+    """``rotation:level``: between hands the table is the level's game, whose commands
+    (and any game of the mix's) it takes; each hand is dealt in its level's game."""
+    path, clock = tmp_path / "level-sng.db", Clock()
+    async with DiscordHarness(sng_bot(path, clock)) as h:
+        await h.connect(GUILD, {TABLE: "poker"}, [ALICE, BOB, CAROL])
+        created = await h.slash(
+            ALICE, TABLE, "sitngo create", games="a5-triple abyssinia", rotation="level", seats=2
+        )
+        number = int(created.content.split("#")[1].split(" ")[0])
+        assert "Mixed: " + names(("a5-triple", "abyssinia")) + "; one game a level, in turn." in (
+            registration(h, number).text
+        )
+        for p in (ALICE, BOB):
+            await h.click(p, registration(h, number), f"sng:{number}:reg")
+        thread = int(h.threads(TABLE)[0]["id"])
+        manager: TableManager = h.bot.manager  # type: ignore[attr-defined]
+        table = h.message(h.bot.presenter.message_id(thread))  # type: ignore[attr-defined]
+        sng = SngGame(h, thread, table)
+        dealt: list[tuple[int, str]] = []
+        while len(dealt) < 4 and await played(sng, manager, thread, dealt):
+            clock.ahead += LEVEL  # the next level: the next game
+            view = manager.view(thread)
+            # the other game's /sitout, and back: the table takes any game of the mix
+            other = "abyssinia" if view.variant == "a5-triple" else "a5-triple"
+            said = [(await h.slash(ALICE, thread, f"{other} sitout")).content for _ in "ab"]
+            assert not any("This channel's table plays" in c for c in said), said
+            await deal(h, thread, view)  # with the level's game's /deal
+        assert len(dealt) >= 2
+        assert dealt == [(n, ("a5-triple", "abyssinia")[(n - 1) % 2]) for n, _ in dealt]
 
 
 async def test_bad_mixed_requests_get_a_private_answer_and_create_nothing(tmp_path) -> None:

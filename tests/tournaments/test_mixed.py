@@ -20,7 +20,7 @@ from bot.tournaments.service import SngCode, SngRefused, TournamentService
 from bot.tournaments.structures import Speed
 from bot.ui import i18n
 from bot.ui.text import game
-from bot.ui.tournaments import summary_text, table_level_line
+from bot.ui.tournaments import stakes_text, summary_text, table_level_line
 from tests.support.databases import Target, open_reader
 from tests.support.manager_helpers import (
     GRANT,
@@ -217,7 +217,8 @@ async def test_mixed_sit_and_go_to_a_winner_across_a_restart(db_path: Target, ki
         t, _ = await driver.service.register(GUILD, tid, user, f"p{user}")
     view = await driver.begin(t, THREAD)
     assert view.hand is not None and view.variant == GAMES[0]
-    hands, restarted, lines = 0, False, []
+    hands, restarted = 0, False
+    lines: list[tuple[str, int, str]] = []  # between hands: the game, the level, its line
     while True:
         if hands == 3 and not restarted:  # a restart in the middle of a hand
             await play(manager, THREAD, f"mix:{hands}", random_agent, limit=2)
@@ -238,7 +239,8 @@ async def test_mixed_sit_and_go_to_a_winner_across_a_restart(db_path: Target, ki
         between = manager.view(THREAD)
         assert between.level is not None
         with i18n.using("en-US"):
-            lines.append((between.variant, table_level_line(between.variant, between.level)))
+            line = table_level_line(between.variant, between.level)
+        lines.append((between.variant, between.level.number, line))
         await manager.deal(THREAD)
     assert restarted and hands > 6
     headers = _headers(db_path)
@@ -258,13 +260,18 @@ async def test_mixed_sit_and_go_to_a_winner_across_a_restart(db_path: Target, ki
         assert played == [GAMES[(i // 2) % 3] for i in range(hands)]
     else:  # each level its game, whatever the hands
         assert played == [GAMES[(n - 1) % 3] for n in levels]
-    # the table message names the game of its stakes and what comes next
-    variant, line = lines[0]
-    assert line.startswith(f"Level 1, {game(variant)}: ")
-    if kind == "level":  # the next level's game
-        assert f"Next: {game(GAMES[1])}, " in line
-    else:
-        assert f"Next: {game(variant)}, " in line
+    # between hands the table is the next hand's game, and its message's level line
+    # names it with its stakes, and what comes next
+    assert {n for _, n, _ in lines} > {1}
+    for variant, number, line in lines:
+        with i18n.using("en-US"):
+            stakes = stakes_text(variant, structures.level_at(variant, number))
+        assert line.startswith(f"Level {number}, {game(variant)}: {stakes}. Next: "), line
+        if kind == "level":  # the level's game, and the next level's
+            assert variant == GAMES[(number - 1) % 3]
+            assert f"Next: {game(GAMES[number % 3])}, " in line
+        else:  # the table's own rotation's game, at the next level too
+            assert f"Next: {game(variant)}, " in line
     entries = await store.tournaments.entries(tid)
     assert sorted(e.place for e in entries if e.place is not None) == [1, 2, 3]
     with i18n.using("en-US"):
