@@ -96,6 +96,15 @@ class HandCounted:
     counted: bool = True  # False: this hand had been counted already
 
 
+def checked_mix(games: Sequence[str], rotation: str, every: int | None) -> Mix:
+    """A mixed tournament's games and rotation; refused (``SngRefused``) as
+    ``mixing.make`` refuses them (the multi-table service checks them here too)."""
+    try:
+        return mixing.make(games, rotation, every)
+    except mixing.MixRefused as exc:
+        raise SngRefused(SngCode(exc.code.value), **exc.params) from None
+
+
 class TournamentService:
     """Sit & Gos of every server, over the store's tournaments repository."""
 
@@ -143,12 +152,8 @@ class TournamentService:
         """A new Sit & Go, registering. With ``games``, a mixed one of those games in
         ``rotation`` (``hands``: each for ``every`` hands; ``level``: one a level);
         ``variant`` is then its first game."""
-        mix: Mix | None = None
-        if games:
-            try:
-                mix = mixing.make(games, rotation, every)
-            except mixing.MixRefused as exc:
-                raise SngRefused(SngCode(exc.code.value), **exc.params) from None
+        mix = checked_mix(games, rotation, every) if games else None
+        if mix is not None:
             variant = mix.first
         if variant not in VARIANTS:
             raise SngRefused(SngCode.UNKNOWN_GAME, game=variant, games=tuple(sorted(VARIANTS)))

@@ -16,6 +16,7 @@ from bot.tables.rotation import Rotation
 from bot.tournaments import mixing, structures
 from bot.tournaments.driver import TournamentDriver
 from bot.tournaments.mixing import Mix, MixCode, MixKind, MixRefused
+from bot.tournaments.multi_table import MultiTableService
 from bot.tournaments.service import SngCode, SngRefused, TournamentService
 from bot.tournaments.structures import Speed
 from bot.ui import i18n
@@ -280,3 +281,57 @@ async def test_mixed_sit_and_go_to_a_winner_across_a_restart(db_path: Target, ki
     assert summary.splitlines()[0] == f"🏆 Sit & Go #{tid} ({names}) is over."
     assert not manager.has_table(THREAD)
     await close_manager(store, manager)
+
+
+# ----- multi-table tournaments: the same mix, the game from the same place ----------
+
+
+async def test_a_mixed_multi_table_tournament_keeps_its_mix_and_deals_by_it(
+    db_path: Target,
+) -> None:
+    clock = Clock()
+    store = await Store.open(db_path, clock=clock)
+    try:
+        rng = random.Random(3)
+        sng = TournamentService(
+            store, grant=GRANT, rng=rng, clock=clock, level_seconds={s: 60.0 for s in Speed}
+        )
+        mtt = MultiTableService(store, sng, rng)
+        bad: list[tuple[dict[str, object], SngCode]] = [
+            ({"games": ("a5-draw",)}, SngCode.MIX_GAMES),
+            ({"games": ("a5-draw", "abyssinia"), "table_size": 6}, SngCode.MIX_SEATS),
+            ({"games": ("a5-draw", "abyssinia"), "rotation": "orbit"}, SngCode.BAD_ROTATION),
+        ]
+        for options, code in bad:
+            settings: dict[str, object] = {"table_size": 4, **options}
+            with pytest.raises(SngRefused) as caught:
+                await mtt.create(
+                    GUILD, 77, 1, "a5-draw", cap=8, speed="turbo", start_stack=3000, **settings
+                )  # type: ignore[arg-type]
+            assert caught.value.code is code
+        assert await store.tournaments.open_tournaments(GUILD) == []
+        for user in range(1, 5):
+            await store.ensure_account(GUILD, user, f"u{user}", GRANT)
+        t = await mtt.create(
+            GUILD, 77, 1, "a5-draw", table_size=2, cap=4, speed="turbo", start_stack=3000,
+            games=GAMES, rotation="level",
+        )  # fmt: skip
+        assert t.variant == GAMES[0] and sng.mix(t) == Mix(GAMES, MixKind.LEVEL)
+        for user in range(1, 5):
+            await store.tournaments.register(t.tournament_id, user, f"u{user}")
+        field = await mtt.start(t.tournament_id)
+        assert len(field.tables) == 2
+        started = await store.tournaments.get(t.tournament_id)
+        assert started is not None
+        seen = []
+        for _ in range(4):  # every table asks the one place: the level's game and stakes
+            game_now = sng.game(started, "a6-draw")
+            view = sng.level_view(started)
+            stakes = sng.stakes(started, game_now)
+            seen.append((view.number, game_now, stakes.number))
+            assert view.game == game_now and set(view.mixed) == set(GAMES)
+            assert view.mixed[game_now][0] == stakes.stakes_json()
+            clock.now += 60
+        assert seen == [(n, GAMES[(n - 1) % 3], n) for n in (1, 2, 3, 4)]
+    finally:
+        await store.close()
