@@ -213,6 +213,7 @@ class TableCog(commands.GroupCog, group_name="table"):
             await handlers.refuse(interaction, exc, variant=self.variant_id)
             return None
         mixed = view.mixed is not None and self.variant_id in view.mixed.games
+        mixed = mixed or (view.level is not None and self.variant_id in view.level.mixed)
         if view.variant != self.variant_id and not mixed:  # a mixed table takes its games
             text = t("refused.other_game", game=game(view.variant), command=cmd(view.variant, "…"))
             await handlers.reply(interaction, text)

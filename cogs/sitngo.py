@@ -9,7 +9,8 @@ server's who-opens and allowed channels.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import re
+from typing import TYPE_CHECKING, Literal
 
 import discord
 from discord import app_commands
@@ -18,6 +19,7 @@ from discord.ext import commands
 from bot.engine import VARIANTS
 from bot.opponents import LEVELS
 from bot.tables.guild_settings import allows_channel
+from bot.tables.rotation import EVERY_RANGE
 from bot.tournaments.service import MAX_FEE
 from bot.tournaments.structures import MAX_STACK, Speed
 from bot.ui import handlers
@@ -31,6 +33,8 @@ if TYPE_CHECKING:
     from bot.client import PokerBot
 
 MOST_SEATS = max(v.max_seats for v in VARIANTS.values())
+Rotation = Literal["hands", "level"]  # a mixed Sit & Go's (bot.tournaments.mixing.MixKind)
+FEWEST, MOST = EVERY_RANGE
 
 
 @app_commands.guild_only()
@@ -74,6 +78,9 @@ class SitNGoCog(commands.GroupCog, group_name="sitngo", group_description="Sit &
         fee="Entry fee in the server's chips (default 0: a freeroll)",
         bots="Computer players who take seats at once: a practice Sit & Go, no fee or prizes",
         level="How well the computer players play (default: normal)",
+        games="A mixed Sit & Go's games, like a6-draw a5-triple abyssinia (instead of game)",
+        rotation="How a mixed Sit & Go's games change (default: every N hands)",
+        hands="Hands of each game, for a rotation every N hands (default 6)",
     )
     @app_commands.choices(
         game=[app_commands.Choice(name=v, value=v) for v in VARIANTS],
@@ -84,13 +91,16 @@ class SitNGoCog(commands.GroupCog, group_name="sitngo", group_description="Sit &
     async def create(
         self,
         interaction: discord.Interaction,
-        game: str,
         seats: app_commands.Range[int, 2, MOST_SEATS],
+        game: str | None = None,
         speed: str = Speed.REGULAR.value,
         stack: app_commands.Range[int, 1, MAX_STACK] | None = None,
         fee: app_commands.Range[int, 0, MAX_FEE] = 0,
         bots: app_commands.Range[int, 1, MOST_SEATS - 1] | None = None,
         level: str = "normal",
+        games: str | None = None,
+        rotation: Rotation = "hands",
+        hands: app_commands.Range[int, FEWEST, MOST] | None = None,
     ) -> None:
         await handlers.answer_first(interaction)
         settings = await self.bot.guild_settings.get(interaction.guild_id or 0)
@@ -102,8 +112,27 @@ class SitNGoCog(commands.GroupCog, group_name="sitngo", group_description="Sit &
             channels = ", ".join(f"<#{c}>" for c in settings.allowed_channels)
             await handlers.reply(interaction, t("mod.channel_not_allowed", channels=channels))
             return
+        chosen = [g.lower() for g in re.split(r"[\s,;]+", games or "") if g]
+        if game is not None and chosen:
+            await handlers.reply(interaction, t("sng.refused.game_and_games"))
+            return
+        if game is None and not chosen:
+            await handlers.reply(interaction, t("sng.refused.no_game"))
+            return
+        variant = game or chosen[0]
+        every = hands if rotation == "hands" else None  # as /mixed open reads it
         if await self.sitngo.create(
-            interaction, game, seats, Speed(speed), stack, fee, bots=bots or 0, level=level
+            interaction,
+            variant,
+            seats,
+            Speed(speed),
+            stack,
+            fee,
+            bots=bots or 0,
+            level=level,
+            games=chosen,
+            rotation=rotation,
+            every=every,
         ):
             limiter_of(interaction).note("open", interaction.user.id)
 

@@ -330,6 +330,15 @@ BEGIN SELECT RAISE(ABORT, 'an action at a closed or replaced table'); END;
 """
 
 
+# Issue 38 item 4: a mixed tournament's games and rotation, as JSON
+# (``bot.tournaments.mixing.Mix``); NULL for a tournament of one game (``variant``; a
+# mixed one's ``variant`` is its first game). Each table keeps its own count of hands
+# in its settings, as a mixed cash table does.
+MIXED_TOURNAMENTS = """
+ALTER TABLE tournaments ADD COLUMN mix TEXT;
+"""
+
+
 # PostgreSQL runs this same list (bot/storage/postgres.py maps the column types);
 # a migration using SQLite-only syntax needs its PostgreSQL text in migrations_pg.DIALECT.
 MIGRATIONS: list[str] = [
@@ -350,4 +359,5 @@ MIGRATIONS: list[str] = [
     TOURNAMENTS,
     MULTI_TABLE,  # issue 37 (the integrator orders the migrations across branches)
     STATS_KINDS,  # v17, issue 36 item 5: /stats keyed cash, practice or tournament
+    MIXED_TOURNAMENTS,  # v18, issue 38 item 4
 ]

@@ -88,9 +88,11 @@ class MultiTables:
         starts_at: float | None = None,
         reminders: Sequence[int] = (),
         late_levels: int = 0,
+        mix: str | None = None,
     ) -> TournamentRow:
         """A new multi-table tournament, registering, with its table size (one
-        transaction; ``tournaments.seats`` holds the cap on entrants); scheduled with
+        transaction; ``tournaments.seats`` holds the cap on entrants; ``mix``: a mixed
+        one's games and rotation, as JSON); scheduled with
         ``starts_at``, its ``reminders`` (minutes before the start) still to come.
         Refused ``channel_busy`` (tournament_id) while another tournament of the channel
         is registering or running."""
@@ -106,10 +108,10 @@ class MultiTables:
             row = await one(
                 conn,
                 "INSERT INTO tournaments (guild_id, channel_id, creator_id, variant, seats, "
-                "speed, start_stack, fee, practice, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?) RETURNING tournament_id",
+                "speed, start_stack, fee, practice, created_at, mix) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?) RETURNING tournament_id",
                 (guild_id, channel_id, creator_id, variant, cap, speed, start_stack, fee,
-                 self._db.clock()),
+                 self._db.clock(), mix),
             )  # fmt: skip
             assert row is not None
             await conn.execute(

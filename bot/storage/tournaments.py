@@ -59,6 +59,7 @@ class TournamentRow:
     created_at: float
     started_at: float | None
     ended_at: float | None
+    mix: str | None = None  # a mixed tournament's games and rotation (JSON, tournaments.mixing)
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,10 +172,12 @@ class Tournaments:
         practice: bool = False,
         most_open: int | None = None,
         bots: Sequence[tuple[str, str]] = (),
+        mix: str | None = None,
     ) -> TournamentRow:
-        """A new tournament, registering. With ``most_open``, refused (``too_many``) when
-        the server already has that many open. ``bots``: computer players (level, name)
-        entered at once, in the same transaction (a practice Sit & Go's)."""
+        """A new tournament, registering (``mix``: a mixed one's games and rotation). With
+        ``most_open``, refused (``too_many``) when the server already has that many open.
+        ``bots``: computer players (level, name) entered at once, in the same transaction
+        (a practice Sit & Go's)."""
         async with self._db.write("create_tournament") as conn:
             if most_open is not None:
                 count = await one(
@@ -188,8 +191,8 @@ class Tournaments:
             row = await one(
                 conn,
                 "INSERT INTO tournaments (guild_id, channel_id, creator_id, variant, seats, "
-                "speed, start_stack, fee, practice, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING tournament_id",
+                "speed, start_stack, fee, practice, created_at, mix) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING tournament_id",
                 (
                     guild_id,
                     channel_id,
@@ -201,6 +204,7 @@ class Tournaments:
                     fee,
                     int(practice),
                     self._db.clock(),
+                    mix,
                 ),
             )
             assert row is not None

@@ -39,6 +39,7 @@ from .outbox import Outbox
 from .play import SMALLEST_MINIMUM, Play
 from .privacy import Privacy
 from .recovery import Recovery
+from .rotation import Rotation
 from .service import TIMEOUT_RANGE, Seating
 from .steps import BotTurn, Listener, Steps
 from .table import Table
@@ -146,9 +147,10 @@ class TableManager:
         *,
         button: int | None = None,
         turn_timeout: float | None = None,
+        rotation: Rotation | None = None,
     ) -> TableView:
         return await self.seating.open_tournament_table(
-            guild_id, channel_id, variant, tournament_id, seats, button, turn_timeout
+            guild_id, channel_id, variant, tournament_id, seats, button, turn_timeout, rotation
         )
 
     def on_bot_turn(self, schedule: Callable[[BotTurn], None]) -> None:
@@ -206,12 +208,16 @@ class TableManager:
         return self._view(table) if table else None
 
     def _view(self, table: Table) -> TableView:
-        """The table's view; a tournament's table also shows its level now."""
+        """The table's view; a tournament's table also shows its level now (and where
+        the level decides a mixed tournament's game, between hands it is that game)."""
         view = table.view()
         hooks = self.play.tournament
         if table.tournament_id is None or hooks is None:
             return view
-        return replace(view, level=hooks.level(table.tournament_id))
+        level = hooks.level(table.tournament_id)
+        if level is not None and level.game is not None and table.hand is None:
+            return replace(view, level=level, variant=level.game)
+        return replace(view, level=level)
 
     def progress(self, channel_id: int) -> tuple[int | None, int]:
         """Where the table's hand stands (hand id, actions applied; -1: no hand in play):

@@ -84,7 +84,8 @@ class Play:
         if table.tournament_id is None:
             hand = Hand.start(game.id, seats, dealer_index, deck, rng=rng)
         else:
-            hand = self._tournament_hand(table, seats, dealer_index, deck, rng, rng_state)
+            hand = self._tournament_hand(table, game.id, seats, dealer_index, deck, rng, rng_state)
+            game = VARIANTS[hand.header.variant]  # a mixed tournament's level may decide it
         minimum = table.minimum
         users = [s.user_id for s, _ in players]
         deadline = self.steps.clock() + table.settings.turn_timeout
@@ -130,6 +131,7 @@ class Play:
     def _tournament_hand(
         self,
         table: Table,
+        game: str,
         seats: list[tuple[str, int]],
         dealer: int,
         deck: list[int],
@@ -140,9 +142,7 @@ class Play:
         try:
             if self.tournament is None or table.tournament_id is None:
                 raise Refused(Code.TABLE_BUSY)  # its tournament is not restored yet
-            header = self.tournament.header(
-                table.tournament_id, table.variant.id, seats, dealer, deck
-            )
+            header = self.tournament.header(table.tournament_id, game, seats, dealer, deck)
         except Refused:
             _set_rng_state(rng, rng_state)  # a refusal changes nothing, the rng neither
             raise

@@ -117,9 +117,11 @@ class Seating:
         seats: list[SeatState],
         button: int | None,
         turn_timeout: float | None,
+        rotation: Rotation | None = None,
     ) -> TableView:
         """Open a tournament's table with its players seated and their stacks (one step);
-        it deals by itself (auto-deal) and takes nobody else."""
+        it deals by itself (auto-deal) and takes nobody else. With ``rotation``, a mixed
+        tournament's: the table counts its hands of each game as a mixed table does."""
         v = VARIANTS[variant]
         async with self._opening:
             if channel_id in self.steps.tables:
@@ -127,9 +129,11 @@ class Seating:
             if not await self._claim(guild_id):
                 raise Refused(Code.GUILD_ELSEWHERE)
             timeout = self.turn_timeout if turn_timeout is None else turn_timeout
-            settings = TableSettings(v.max_seats, timeout, True)
+            most = rotation.seat_limit if rotation else v.max_seats
+            settings = TableSettings(most, timeout, True)
             table = Table(channel_id, guild_id, v, settings, sorted(seats, key=lambda s: s.seat))
             table.tournament_id, table.button = tournament_id, button
+            table.rotation = rotation
             async with self.steps.step(table, opening=True) as step:
                 table.generation = await self.store.tables.save_table(table_row(table))
                 await self._save_seats(table)

@@ -11,7 +11,7 @@ for them), each hand's header comes from ``header`` (the level's stakes and
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from bot.engine.cards import Card
@@ -21,12 +21,19 @@ from bot.engine.record import HandRecord
 @dataclass(frozen=True)
 class LevelView:
     """Where a tournament's level clock stands, for its table message: the level, its
-    stakes and the next level's (``Level.stakes_json()``), the seconds to the next."""
+    stakes and the next level's (``Level.stakes_json()``), the seconds to the next.
+    A mixed tournament's also has each of its games' stakes (now, next level), and
+    where the level decides the game, this level's game and the next one's."""
 
     number: int
     stakes: Mapping[str, object]
     following: Mapping[str, object]
     seconds_left: float
+    mixed: Mapping[str, tuple[Mapping[str, object], Mapping[str, object]]] = field(
+        default_factory=dict
+    )
+    game: str | None = None
+    next_game: str | None = None
 
 
 class TournamentHooks(Protocol):
@@ -42,7 +49,8 @@ class TournamentHooks(Protocol):
         dealer: int,
         deck: Sequence[Card],
     ) -> HandRecord:
-        """The header of the tournament's next hand, at its current level."""
+        """The header of the tournament's next hand, at its current level; its game is
+        ``variant_id`` (the table's next) unless the tournament's level decides it."""
         ...
 
     async def settled(

@@ -70,6 +70,7 @@ class TournamentDriver:
         self._running[t.tournament_id] = t
         # the table moves the button one seat on before each deal: start one seat before
         button = None if t.button is None else t.button - 1
+        mix = self.service.mix(t)
         await self.manager.open_tournament_table(
             t.guild_id,
             channel_id,
@@ -78,6 +79,7 @@ class TournamentDriver:
             seats,
             button=button,
             turn_timeout=turn_timeout,
+            rotation=mix.table_rotation() if mix else None,  # a mixed one counts its hands
         )
         return await self.manager.deal(channel_id)
 
@@ -115,11 +117,7 @@ class TournamentDriver:
         t = self._running.get(tournament_id)
         if t is None:
             return None
-        level, state = self.service.level(t)
-        following = self.service.next_level(t)
-        return LevelView(
-            level.number, level.stakes_json(), following.stakes_json(), state.seconds_left
-        )
+        return self.service.level_view(t)
 
     def header(
         self,
@@ -132,10 +130,10 @@ class TournamentDriver:
         t = self._running.get(tournament_id)
         if t is None:  # cancelled or over: the table deals no more
             raise Refused(Code.TABLE_BUSY)
-        level, _ = self.service.level(t)
-        stakes = Stakes.from_json(variant_id, level.stakes_json())
+        game = self.service.game(t, variant_id)  # a mixed tournament's may be the level's
+        stakes = Stakes.from_json(game, self.service.stakes(t, game).stakes_json())
         self._spawn(self.service.save_clock(tournament_id))  # the clock as the hand is dealt
-        return new_header(variant_id, seats, dealer, deck, stakes=stakes, allin=True)
+        return new_header(game, seats, dealer, deck, stakes=stakes, allin=True)
 
     async def settled(
         self,

@@ -16,7 +16,7 @@ together when the round ends (equal chips share their places).
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from dataclasses import field as dc_field
 from enum import StrEnum
@@ -28,7 +28,14 @@ from bot.storage.store import Store
 from bot.storage.tournaments import Final, TournamentRefused, TournamentRow
 from bot.tournaments import balancing, payouts
 from bot.tournaments.balancing import Field, Move, Seat, TableState
-from bot.tournaments.service import MAX_FEE, SngCode, SngRefused, TournamentService
+from bot.tournaments.mixing import MixKind
+from bot.tournaments.service import (
+    MAX_FEE,
+    SngCode,
+    SngRefused,
+    TournamentService,
+    checked_mix,
+)
 
 MAX_ENTRANTS = 1000  # the issue's cap on entrants
 # The payout table (bot.tournaments.payouts) has rows up to this field size: until it
@@ -101,13 +108,24 @@ class MultiTableService:
         starts_at: float | None = None,
         reminders: tuple[int, ...] = REMINDERS,
         late_levels: int = 0,
+        games: Sequence[str] = (),
+        rotation: str = MixKind.HANDS.value,
+        every: int | None = None,
     ) -> TournamentRow:
         """A new multi-table tournament, registering (``starts_at``: scheduled, with its
-        reminders); bad settings are refused with the allowed range and change nothing,
-        as are a start in the past and a channel that has an open tournament."""
+        reminders; ``games``: a mixed one, as ``TournamentService.create``); bad settings
+        are refused with the allowed range and change nothing, as are a start in the past
+        and a channel that has an open tournament."""
+        mix = checked_mix(games, rotation, every) if games else None
+        if mix is not None:
+            variant = mix.first
         game = VARIANTS.get(variant)
         if game is None:
             raise SngRefused(SngCode.UNKNOWN_GAME, games=sorted(VARIANTS))
+        if mix is not None and not 2 <= table_size <= mix.seat_limit:
+            raise SngRefused(
+                SngCode.MIX_SEATS, games=mix.games, min=2, max=mix.seat_limit, given=table_size
+            )
         if not 2 <= table_size <= game.max_seats:
             raise SngRefused(SngCode.BAD_SEATS, min=2, max=game.max_seats, given=table_size)
         if not 2 <= cap <= PAYABLE:
@@ -122,6 +140,7 @@ class MultiTableService:
                 guild_id, channel_id, creator_id, variant,
                 table_size=table_size, cap=cap, speed=speed, start_stack=start_stack, fee=fee,
                 starts_at=starts_at, reminders=reminders, late_levels=max(0, late_levels),
+                mix=mix.dumps() if mix else None,
             )  # fmt: skip
         except TournamentRefused as exc:
             if exc.code != "channel_busy":

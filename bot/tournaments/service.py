@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Awaitable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, TypeVar
 
@@ -21,8 +21,10 @@ from bot.engine import VARIANTS
 from bot.opponents import LEVELS
 from bot.storage.store import Store
 from bot.storage.tournaments import EntryRow, Final, TournamentRefused, TournamentRow
-from bot.tournaments import payouts, structures
+from bot.tables.tournament_mode import LevelView
+from bot.tournaments import mixing, payouts, structures
 from bot.tournaments.clock import Clock, LevelClock, LevelState
+from bot.tournaments.mixing import Mix, MixKind
 from bot.tournaments.structures import Level, Speed
 
 T = TypeVar("T")
@@ -56,6 +58,11 @@ class SngCode(StrEnum):
     BOTS_FEE = "sng_bots_fee"  # given: a practice Sit & Go has no fee
     UNKNOWN_LEVEL = "sng_unknown_level"  # level, levels
     NO_PERSON = "sng_no_person"  # a practice Sit & Go starts with a person registered
+    # a mixed tournament's games and rotation (bot.tournaments.mixing.MixCode)
+    MIX_GAMES = "sng_mix_games"  # min, max, given: how many different games
+    BAD_ROTATION = "sng_bad_rotation"  # given, kinds
+    BAD_EVERY = "sng_bad_every"  # min, max, given: hands of each game
+    MIX_SEATS = "sng_mix_seats"  # games, min, max, given
 
 
 class SngRefused(Exception):
@@ -93,6 +100,15 @@ class HandCounted:
     out: dict[int, int] = field(default_factory=dict)
     final: Final | None = None
     counted: bool = True  # False: this hand had been counted already
+
+
+def checked_mix(games: Sequence[str], rotation: str, every: int | None) -> Mix:
+    """A mixed tournament's games and rotation; refused (``SngRefused``) as
+    ``mixing.make`` refuses them (the multi-table service checks them here too)."""
+    try:
+        return mixing.make(games, rotation, every)
+    except mixing.MixRefused as exc:
+        raise SngRefused(SngCode(exc.code.value), **exc.params) from None
 
 
 class TournamentService:
@@ -137,16 +153,30 @@ class TournamentService:
         fee: int = 0,
         bots: Sequence[str] = (),
         level: str = "normal",
+        games: Sequence[str] = (),
+        rotation: str = MixKind.HANDS.value,
+        every: int | None = None,
     ) -> TournamentRow:
         """A new Sit & Go, registering. ``bots``: the names of computer players of
         ``level`` who take seats at once: a practice Sit & Go (no fee, no prizes, no
-        standings points)."""
+        standings points). With ``games``, a mixed one of those games in ``rotation``
+        (``hands``: each for ``every`` hands; ``level``: one a level); ``variant`` is then
+        its first game."""
+        mix = checked_mix(games, rotation, every) if games else None
+        if mix is not None:
+            variant = mix.first
         if variant not in VARIANTS:
             raise SngRefused(SngCode.UNKNOWN_GAME, game=variant, games=tuple(sorted(VARIANTS)))
-        most = VARIANTS[variant].max_seats
+        most = VARIANTS[variant].max_seats if mix is None else mix.seat_limit
         if not 2 <= seats <= most:
+            if mix is not None:
+                raise SngRefused(SngCode.MIX_SEATS, games=mix.games, min=2, max=most, given=seats)
             raise SngRefused(SngCode.BAD_SEATS, min=2, max=most, given=seats)
-        smallest = structures.smallest_stack(variant)
+        smallest = (
+            structures.smallest_stack(variant)
+            if mix is None
+            else structures.smallest_mixed_stack(mix.games)
+        )
         if not smallest <= start_stack <= structures.MAX_STACK:
             raise SngRefused(
                 SngCode.BAD_STACK, min=smallest, max=structures.MAX_STACK, given=start_stack
@@ -173,6 +203,7 @@ class TournamentService:
                 most_open=self.most_open,
                 practice=bool(bots),
                 bots=[(level, name) for name in bots],
+                mix=mix.dumps() if mix else None,
             )
         )
 
@@ -237,6 +268,47 @@ class TournamentService:
 
     def next_level(self, t: TournamentRow) -> Level:
         return structures.level_at(t.variant, self._clock(t).state().number + 1)
+
+    # The game and stakes of a hand: one place for the Sit & Go driver and the
+    # multi-table tournaments, so every table of a tournament deals alike.
+
+    def mix(self, t: TournamentRow) -> Mix | None:
+        """A mixed tournament's games and rotation (None: one game)."""
+        return Mix.loads(t.mix)
+
+    def game(self, t: TournamentRow, table_game: str) -> str:
+        """The game of the next hand at a table of the tournament whose own next game
+        (its rotation's, or its game) is ``table_game``: in a level rotation, the
+        level's."""
+        mix = self.mix(t)
+        if mix is None:
+            return table_game
+        return mix.game(self._clock(t).state().number, table_game)
+
+    def stakes(self, t: TournamentRow, game: str) -> Level:
+        """The stakes of ``game`` at the tournament's level now."""
+        return structures.level_at(game, self._clock(t).state().number)
+
+    def level_view(self, t: TournamentRow) -> LevelView:
+        """Where the level clock stands, for a table message: the level, its stakes and
+        the next one's (a mixed tournament: each game's, and a level rotation's games)."""
+        level, state = self.level(t)
+        following = self.next_level(t)
+        view = LevelView(
+            level.number, level.stakes_json(), following.stakes_json(), state.seconds_left
+        )
+        mix = self.mix(t)
+        if mix is None:
+            return view
+        now = structures.mixed_level(mix.games, state.number)
+        then = structures.mixed_level(mix.games, state.number + 1)
+        by_level = mix.kind is MixKind.LEVEL
+        return replace(
+            view,
+            mixed={g: (now[g].stakes_json(), then[g].stakes_json()) for g in mix.games},
+            game=mix.level_game(state.number) if by_level else None,
+            next_game=mix.level_game(state.number + 1) if by_level else None,
+        )
 
     async def hand_finished(
         self,

@@ -12,10 +12,16 @@ level's stakes are the header keys of RULES.md 8.1 (``stakes_json`` is what
 Level 1's bets are 20/40 (Abyssinia's bet 10), so the default starting stack of 3000
 is 75 big bets; a stack is at least ``MIN_BIG_BETS`` big bets of level 1. After the last
 level the stakes stay at it.
+
+Every game's level n comes from one stake unit U (``unit(n)``), as a mixed sheet's
+row does (BARGE, EMBARGO): U is triple draw's small bet and big blind, the single-draw
+games' small bet (with their ante), and twice Abyssinia's bet. So a mixed tournament's
+level is one row for all its games (``mixed_level``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -108,6 +114,8 @@ STRUCTURES: dict[str, tuple[Level, ...]] = {
     ),
 }
 assert set(STRUCTURES) == set(VARIANTS)
+# the one-unit mapping of mixed tournaments (module docstring)
+assert tuple(u // 2 for u in _SMALL_BETS) == _ABYSSINIA_BETS
 
 
 def level_at(variant_id: str, number: int) -> Level:
@@ -131,3 +139,22 @@ def level_seconds(speed: Speed) -> float:
 def smallest_stack(variant_id: str) -> int:
     """The smallest starting stack: ``MIN_BIG_BETS`` big bets of level 1."""
     return MIN_BIG_BETS * level_at(variant_id, 1).big_bet
+
+
+# ----- mixed tournaments: one unit per level, each game's stakes from it ----------
+
+
+def unit(number: int) -> int:
+    """Level ``number``'s stake unit (past the last level, the last's)."""
+    return _SMALL_BETS[min(max(number, 1), len(_SMALL_BETS)) - 1]
+
+
+def mixed_level(games: Sequence[str], number: int) -> dict[str, Level]:
+    """Level ``number`` of each of ``games``: the stakes its unit maps to in each."""
+    return {g: level_at(g, number) for g in games}
+
+
+def smallest_mixed_stack(games: Sequence[str]) -> int:
+    """The smallest starting stack of a mix: ``MIN_BIG_BETS`` big bets of its largest
+    game at level 1 (every game can then be played that deep)."""
+    return max(smallest_stack(g) for g in games)

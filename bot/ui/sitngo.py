@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 import discord
@@ -31,8 +31,8 @@ from .handlers import reply
 from .limits import allow_click
 from .moderation import jump_url
 from .practice import bot_name
-from .text import esc, game, join_list
-from .tournaments import sng_refusal, stakes_text, summary_text
+from .text import esc, join_list
+from .tournaments import mix_lines, sng_refusal, stakes_text, summary_text, tournament_games
 
 log = logging.getLogger(__name__)
 
@@ -99,7 +99,9 @@ def registration_view(row: TournamentRow) -> discord.ui.View:
 def registration_embed(row: TournamentRow, entries: list[EntryRow]) -> discord.Embed:
     """The structure, the fee, the payouts, who is registered and where it stands."""
     title = "sng.practice.reg_title" if row.practice else "sng.reg.title"
-    embed = discord.Embed(title=t(title, id=row.tournament_id, game=game(row.variant)), colour=GOLD)
+    embed = discord.Embed(
+        title=t(title, id=row.tournament_id, game=tournament_games(row)), colour=GOLD
+    )
     speed = Speed(row.speed)
     minutes = int(structures.level_seconds(speed) // 60)
     structure = t(
@@ -109,7 +111,7 @@ def registration_embed(row: TournamentRow, entries: list[EntryRow]) -> discord.E
         minutes=minutes,
         stack=row.start_stack,
     )
-    first = t(
+    first = "\n".join(mix_lines(row)) or t(
         "sng.reg.first_level", stakes=stakes_text(row.variant, structures.level_at(row.variant, 1))
     )
     embed.add_field(name=t("sng.reg.field.structure"), value=structure + "\n" + first, inline=False)
@@ -171,10 +173,15 @@ class SitNGo:
         fee: int,
         bots: int = 0,
         level: str = "normal",
+        *,
+        games: Sequence[str] = (),
+        rotation: str = "hands",
+        every: int | None = None,
     ) -> bool:
         """Create one and post its registration message here; False if refused. With
         ``bots``, a practice Sit & Go: computer players of ``level`` take seats at once,
-        named as at practice tables."""
+        named as at practice tables. With ``games``, a mixed one (``rotation``, ``every``:
+        ``TournamentService.create``)."""
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):  # its table will be a thread
             await reply(interaction, t("thread.not_here"))
@@ -193,6 +200,9 @@ class SitNGo:
                 fee=fee,
                 bots=names,
                 level=level,
+                games=games,
+                rotation=rotation,
+                every=every,
             )
         except SngRefused as exc:
             await reply(interaction, sng_refusal(exc))
@@ -331,7 +341,7 @@ class SitNGo:
             log.warning("Sit & Go %d: its channel %d is gone", row.tournament_id, row.channel_id)
             return row
         async with i18n.public(self.client, row.guild_id):
-            name = t("sng.thread.name", id=row.tournament_id, game=game(row.variant))
+            name = t("sng.thread.name", id=row.tournament_id, game=tournament_games(row))[:100]
         thread = await parent.create_thread(
             name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
         )

@@ -47,6 +47,21 @@ MESSAGES: dict[str, str] = {
     "sng.stakes.abyssinia": "ante {ante}, bet {bet}, cards {low}/{middle}/{ace}",
     "sng.time": "{minutes}:{seconds}",
     "history.sng": "Sit & Go #{id}, level {level}",
+    # ----- mixed Sit & Gos (issue 38 item 4, wt/mixtour): one block, for easy merges
+    "sng.refused.sng_mix_games": (
+        "A mixed Sit & Go plays {min} to {max} different games, not {given}."
+    ),
+    "sng.refused.sng_bad_rotation": "Unknown rotation {given}: the rotations are {kinds}.",
+    "sng.refused.sng_bad_every": "The hands of each game must be from {min} to {max}, not {given}.",
+    "sng.refused.sng_mix_seats": "A Sit & Go of {games} has {min} to {max} seats, not {given}.",
+    "sng.refused.game_and_games": (
+        "Give either game (one game) or games (a mixed Sit & Go), not both."
+    ),
+    "sng.refused.no_game": "Give the game, or the games of a mixed Sit & Go.",
+    "sng.rotation.level": "one game a level, in turn",
+    "sng.reg.mixed": "Mixed: {games}; {rotation}.",
+    "sng.reg.first_level.game": "Level 1, {game}: {stakes}.",
+    "sng.level.mixed": "Level {level}, {game}: {stakes}. Next: {next_game}, {next} in {time}.",
     # ----- the public summary at the end
     "sng.summary.title": "🏆 Sit & Go #{id} ({game}) is over.",
     "sng.summary.hands": "Hands played: {hands}. The longest: hand #{hand_id}, {actions} actions.",

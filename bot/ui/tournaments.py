@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from bot.storage.tournaments import EntryRow, TournamentRow
 from bot.tables.tournament_mode import LevelView
+from bot.tournaments import structures
+from bot.tournaments.mixing import Mix, MixKind
 from bot.tournaments.service import SngCode, SngRefused
 from bot.tournaments.structures import Level
 
 from .catalog import t
-from .text import game
+from .text import game, join_list, rotation_text
 
 
 def sng_refusal(exc: SngRefused) -> str:
@@ -20,6 +22,10 @@ def sng_refusal(exc: SngRefused) -> str:
         params["games"] = ", ".join(params["games"])
     if exc.code is SngCode.UNKNOWN_LEVEL:
         params["levels"] = ", ".join(params["levels"])
+    if exc.code is SngCode.BAD_ROTATION:
+        params["kinds"] = ", ".join(params["kinds"])
+    if exc.code is SngCode.MIX_SEATS:
+        params["games"] = games_text(params["games"])
     if exc.code is SngCode.TOO_FEW:
         params = {"registered": params["count"]}
     return t(f"sng.refused.{exc.code.value}", **params)
@@ -51,9 +57,23 @@ def level_line(variant_id: str, level: Level, following: Level, seconds_left: fl
 
 
 def table_level_line(variant_id: str, view: LevelView) -> str:
-    """The level line of a tournament table's message (``TableView.level``)."""
+    """The level line of a tournament table's message (``TableView.level``); a mixed
+    tournament's names the game of the stakes and the next level's (``variant_id``:
+    the table's next game, unless the level decides it)."""
     whole = max(0, int(view.seconds_left))
     time = t("sng.time", minutes=whole // 60, seconds=f"{whole % 60:02d}")
+    if view.mixed:
+        now = view.game or variant_id
+        following = view.next_game or now
+        return t(
+            "sng.level.mixed",
+            level=view.number,
+            game=game(now),
+            stakes=stakes_words(now, view.mixed[now][0]),
+            next_game=game(following),
+            next=stakes_words(following, view.mixed[following][1]),
+            time=time,
+        )
     return t(
         "sng.level",
         level=view.number,
@@ -63,10 +83,37 @@ def table_level_line(variant_id: str, view: LevelView) -> str:
     )
 
 
+def games_text(games: Sequence[str]) -> str:
+    """The games of a tournament, by name."""
+    return join_list(game(g) for g in games)
+
+
+def tournament_games(row: TournamentRow) -> str:
+    """What a tournament plays: its game, or a mixed one's games."""
+    mix = Mix.loads(row.mix)
+    return games_text(mix.games) if mix else game(row.variant)
+
+
+def mix_lines(row: TournamentRow) -> list[str]:
+    """A mixed tournament's games and rotation, and each game's level 1 (none: one game)."""
+    mix = Mix.loads(row.mix)
+    if mix is None:
+        return []
+    if mix.kind is MixKind.HANDS:
+        rotation = rotation_text(mix.kind.value, mix.every)
+    else:
+        rotation = t("sng.rotation.level")
+    lines = [t("sng.reg.mixed", games=games_text(mix.games), rotation=rotation)]
+    for g in mix.games:
+        stakes = stakes_text(g, structures.level_at(g, 1))
+        lines.append(t("sng.reg.first_level.game", game=game(g), stakes=stakes))
+    return lines
+
+
 def summary_text(row: TournamentRow, entries: list[EntryRow]) -> str:
     """The public summary of a finished Sit & Go: places, prizes, hands, the longest hand."""
     title = "sng.practice.summary_title" if row.practice else "sng.summary.title"
-    lines = [t(title, id=row.tournament_id, game=game(row.variant))]
+    lines = [t(title, id=row.tournament_id, game=tournament_games(row))]
     if row.longest_hand_id is not None:
         lines.append(
             t(

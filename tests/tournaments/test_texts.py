@@ -7,6 +7,7 @@ import pytest
 from bot.tournaments import structures
 from bot.tournaments.service import SngCode, SngRefused
 from bot.ui import i18n
+from bot.ui.text import game
 from bot.ui.tournaments import level_line, sng_refusal
 
 PARAMS = {
@@ -23,6 +24,10 @@ PARAMS = {
     SngCode.BAD_BOTS: {"min": 1, "max": 4, "given": 5},
     SngCode.BOTS_FEE: {"given": 25},
     SngCode.UNKNOWN_LEVEL: {"level": "godlike", "levels": ("easy", "normal", "hard")},
+    SngCode.MIX_GAMES: {"min": 2, "max": 4, "given": 1},
+    SngCode.BAD_ROTATION: {"given": "orbit", "kinds": ("hands", "level")},
+    SngCode.BAD_EVERY: {"min": 1, "max": 50, "given": 51},
+    SngCode.MIX_SEATS: {"games": ("a5-draw", "abyssinia"), "min": 2, "max": 5, "given": 6},
 }
 
 
@@ -35,6 +40,9 @@ def test_every_refusal_is_said_in_every_language(locale: str, code: SngCode) -> 
     for value in PARAMS.get(code, {}).values():
         if isinstance(value, int):  # a count, a limit, or the refused number itself
             assert i18n.number(value, i18n.resolve(locale)) in text or str(value) in text
+        elif code is SngCode.MIX_SEATS:  # a mix's games, by name
+            with i18n.using(locale):
+                assert all(game(g) in text for g in value), (value, text)
         else:  # a game's name, or every name of a list, as given
             names = value if isinstance(value, tuple) else (value,)
             assert all(str(name) in text for name in names), (value, text)
