@@ -284,7 +284,9 @@ class SitNGo:
         """Begin every Sit & Go that started but has no table yet (the bot stopped
         between the start and its thread): call once the server's channels are known."""
         for row in await self.service.repo.open_tournaments():
-            if row.status == "running" and row.table_channel_id is None:
+            # (a multi-table tournament is not the Sit & Go driver's: bot/ui/mtt.py)
+            running = self.driver.running(row.tournament_id) is not None
+            if running and row.status == "running" and row.table_channel_id is None:
                 await self._begin(row)
                 await self.refresh(row.tournament_id)
 

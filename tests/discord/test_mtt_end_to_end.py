@@ -1,0 +1,254 @@
+"""Multi-table tournaments end to end through the fake Discord (issue 37).
+
+Twenty scripted users: one creates a scheduled tournament with ``/mtt create`` (its
+Discord event is created), moves its start (the event moves), nineteen register with
+the registration message's button, the creator starts it (five tables of four, each a
+thread of the channel) and the twentieth registers late. The tables are played by
+clicks on each thread's table message, with fast levels of the bot's clock, to a
+winner: balancing moves (each moved player told privately, with a link), tables broken,
+hand-for-hand on the bubble and a restart with hands in play on several tables. Then
+the ledger, the places, the standings, the event (completed) and every public payload
+(no hidden card of any table's hand) are checked. Bad requests get a private answer and
+change nothing.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+
+import discord
+import pytest
+
+from bot.client import PokerBot
+from bot.engine import Hand, public_view
+from bot.settings import Settings
+from bot.tables.manager import TableManager
+from bot.tournaments import structures
+from bot.tournaments.structures import Speed
+from fakediscord.harness import DiscordHarness, Msg, Reply, make_member, users
+from fakediscord.poker import GUILD, TABLE, uid
+from tests.support.game import Game, card_pattern
+
+FEE = 40
+LEVEL = 60.0  # seconds of the bot's clock a level lasts here
+PEOPLE = users(20)
+MANAGER = discord.Permissions(
+    view_channel=True, send_messages=True, use_application_commands=True, manage_channels=True
+)
+MOD = PEOPLE[3]
+MEMBERS = [make_member(u, permissions=MANAGER) if u is MOD else u for u in PEOPLE]
+BY_ID = {uid(u): u for u in PEOPLE}
+
+
+class Clock:
+    """The real time, which a test moves forward (levels and rate limits follow it)."""
+
+    def __init__(self) -> None:
+        self.ahead = 0.0
+
+    def __call__(self) -> float:
+        return time.time() + self.ahead
+
+
+def mtt_bot(path: Path, clock: Clock) -> PokerBot:
+    settings = Settings(  # type: ignore[call-arg]
+        _env_file=None, database_path=path, turn_timeout=3600, next_hand_delay=0
+    )
+    return PokerBot(
+        settings, rng=random.Random(5), clock=clock, level_seconds={s: LEVEL for s in Speed}
+    )
+
+
+def registration(h: DiscordHarness, tournament_id: int) -> Msg:
+    return next(
+        m
+        for m in h.messages(TABLE, include_ephemeral=False)
+        if f"Tournament #{tournament_id}:" in m.text
+    )
+
+
+class TableGame(Game):
+    """One table of the tournament, played by its players' clicks. Its privacy check
+    reads the payloads sent to its own thread (another table's hand is another deck)
+    and lets the Recent log name cards the last two hands there showed."""
+
+    def __init__(self, h: DiscordHarness, channel: int, table: Msg) -> None:
+        super().__init__(h, channel, table)
+        self.by_id = BY_ID
+        self.shown_before: list[set[int]] = []
+        self.checked = 0
+
+    def hidden_cards(self, hand: Hand | None = None) -> set[int]:
+        if hand is None and self.channel not in self.manager.tables:
+            return set()  # closed: no hand in play here
+        hidden = super().hidden_cards(hand)
+        if hand is not None:
+            return hidden
+        return hidden - set().union(*self.shown_before)
+
+    def check_privacy(self, ended: Hand | None = None) -> None:
+        pattern = card_pattern(self.hidden_cards(ended))
+        for sent in self.h.sent[self.checked :]:
+            if sent.channel_id != self.channel or sent.visibility != "public":
+                continue
+            if pattern is not None:
+                assert not pattern.search(sent.text), f"hidden card in public {sent.text[:300]}"
+            assert all(n in ("board.png",) for n in sent.file_names), sent.file_names
+        self.checked = len(self.h.sent)
+        if ended is not None:
+            seen = public_view(ended)
+            cards = {c for s in seen.seats for c in s.open_cards}
+            cards |= {c for shown in seen.shown.values() for c in shown}
+            self.shown_before = [*self.shown_before[-1:], cards]
+
+    async def step(self, use_slash: bool) -> Reply:
+        """The player to act plays on: raises, bets or calls when they can (the field
+        shrinks fast), stands pat at the draw."""
+        view = self.manager.view(self.channel)
+        user = self.by_id[view.to_act_user]
+        hand = view.hand
+        assert hand is not None
+        before = self.manager.tables[self.channel].hand
+        ids = [c for c in self.table.custom_ids() if c.count(":") == 4]
+        assert ids, "the table message offers the player to act their buttons"
+        if hand.phase == "draw":
+            draw_id = next(c for c in ids if ":draw:" in c or ":pat:" in c)
+            reply = await self.h.click(user, self.table, draw_id)
+            if ":draw:" in draw_id:
+                pat = next(c for c in reply.message.custom_ids() if ":pat:" in c)
+                reply = await self.h.click(user, reply.message, pat)
+        else:
+            actions = [c.split(":")[2] for c in ids]
+            pick = next(a for a in ("raise", "bet", "call", "check", *actions) if a in actions)
+            reply = await self.h.click(user, self.table, next(c for c in ids if f":{pick}:" in c))
+        assert reply.callback_type != 4, reply.content
+        table = self.manager.tables.get(self.channel)  # None: closed, its table broken
+        ended = before if table is None or table.hand is not before else None
+        self.check_privacy(ended)
+        return reply
+
+
+def grant(h: DiscordHarness) -> int:
+    return int(h.bot.settings.starting_grant)  # type: ignore[attr-defined]
+
+
+async def balance(h: DiscordHarness, user: dict) -> int:
+    account = await h.bot.store.balance(GUILD, uid(user))  # type: ignore[attr-defined]
+    return 0 if account is None else int(account.balance)
+
+
+def event_start(h: DiscordHarness, event_id: int) -> str:
+    return str(h.scheduled_events[event_id]["scheduled_start_time"])
+
+
+@pytest.mark.parametrize("variant", ["a5-draw"])
+async def test_twenty_players_on_five_tables_to_a_winner_with_a_restart(tmp_path, variant) -> None:
+    path, clock = tmp_path / "mtt.db", Clock()
+    creator = PEOPLE[0]
+    async with DiscordHarness(mtt_bot(path, clock)) as h:
+        await h.connect(GUILD, {TABLE: "poker"}, MEMBERS)
+        chips = grant(h)
+        stack = structures.smallest_stack(variant)
+        created = await h.slash(
+            creator, TABLE, "mtt create", game=variant, table_size=4, cap=20, speed="turbo",
+            stack=stack, fee=FEE, start_in=60, late_levels=1,
+        )  # fmt: skip
+        assert created.ephemeral and "is open for registration" in created.content
+        number = int(created.content.split("#")[1].split(" ")[0])
+        store = h.bot.store  # type: ignore[attr-defined]
+        _, event_id = await store.multi_tables.scheduled(number)
+        assert event_id is not None and h.scheduled_events[event_id]["status"] == 1
+        first_start = event_start(h, event_id)
+        moved = await h.slash(creator, TABLE, "mtt reschedule", start_in=30)
+        assert moved.ephemeral and f"Tournament #{number} now starts" in moved.content
+        assert event_start(h, event_id) != first_start  # the event moved with it
+        for p in PEOPLE[:19]:
+            clicked = await h.click(p, registration(h, number), f"mtt:{number}:reg")
+            assert clicked.content == f"You are registered for tournament #{number}."
+        assert "Players (19/20)" in registration(h, number).text
+        assert [await balance(h, p) for p in PEOPLE[:19]] == [chips - FEE] * 19
+        started = await h.slash(creator, TABLE, "mtt start")
+        assert started.ephemeral and f"Tournament #{number} has started" in started.content
+        await h.settle()
+        threads = [int(t["id"]) for t in h.threads(TABLE)]
+        assert len(threads) == 5
+        shown = registration(h, number)
+        assert all(f"<#{t}>" in shown.text for t in threads)
+        assert shown.custom_ids() == [f"mtt:{number}:reg"]  # late registration is open
+        late = await h.click(PEOPLE[19], shown, f"mtt:{number}:reg")
+        assert late.ephemeral and "You are registered late: your seat is at table" in late.content
+        manager: TableManager = h.bot.manager  # type: ignore[attr-defined]
+        games = {}
+        hands, restarted, moves_seen, hand_for_hand = 0, False, 0, False
+        broken, cut, resumed = 0, [0], [1]
+        while True:
+            await h.settle()
+            row = await store.tournaments.get(number)
+            assert row is not None
+            if row.status != "running":
+                break
+            state = await store.multi_tables.state(number)
+            hand_for_hand = hand_for_hand or state.hand_for_hand
+            broken = max(broken, sum(t.broken for t in state.tables))
+            stacks = [e.stack for e in await store.tournaments.entries(number)]
+            assert sum(stacks) == 20 * stack  # the chips in play, at every step
+            tables = manager.channels(GUILD)
+            levels = {manager.view(c).level.number for c in tables}  # type: ignore[union-attr]
+            assert len(levels) == 1  # one clock: every table at the same level
+            playing = [c for c in tables if manager.view(c).hand is not None]
+            assert playing, "no table is playing: the tournament is stuck"
+            if not restarted and hands >= 30 and len(playing) >= 2:
+                await h.restart(mtt_bot(path, clock))
+                manager = h.bot.manager  # type: ignore[attr-defined]
+                store = h.bot.store  # type: ignore[attr-defined]
+                cut, resumed = playing, [c for c in playing if manager.view(c).hand is not None]
+                restarted = True
+                continue
+            channel = min(playing, key=lambda c: (c not in games, c))
+            if channel not in games:
+                games[channel] = TableGame(h, channel, h.message(
+                    h.bot.presenter.message_id(channel)))  # type: ignore[attr-defined]  # fmt: skip
+            before = manager.tables[channel].hand
+            await games[channel].step(use_slash=False)
+            if channel not in manager.tables or manager.tables[channel].hand is not before:
+                hands += 1
+                clock.ahead += LEVEL / 4
+            assert hands < 2000, "the tournament does not end"
+        assert restarted and resumed == cut  # every hand in play went on after it
+        assert hand_for_hand and broken >= 1  # the bubble, and a table broken in play
+        await h.bot.mtt.wait_idle()  # type: ignore[attr-defined]
+        await h.settle()
+        assert row.status == "finished"
+        state = await store.multi_tables.state(number)
+        assert sum(t.broken for t in state.tables) == 4  # one table played to the end
+        entries = await store.tournaments.entries(number)
+        places = [e.place for e in entries]  # players out in the same hand may share one
+        assert len(entries) == 20 and all(p is not None and 1 <= p <= 20 for p in places)
+        assert places.count(1) == 1
+        pool = 20 * FEE
+        assert sum(e.prize for e in entries) == pool
+        assert await store.tournaments.ledger_sums(number) == {
+            "sng_fee": -pool,
+            "sng_prize": pool,
+        }
+        for p in PEOPLE:
+            entry = next(e for e in entries if e.user_id == uid(p))
+            assert await balance(h, p) == chips - FEE + entry.prize
+        winner = next(e for e in entries if e.place == 1)
+        summary = [m for m in h.messages(TABLE, include_ephemeral=False) if "🏆" in m.text]
+        assert len(summary) == 1 and f"1. {winner.display_name}:" in summary[0].text
+        assert f"Finished: {winner.display_name} won." in registration(h, number).text
+        assert h.scheduled_events[event_id]["status"] == 3  # completed
+        assert not manager.channels(GUILD)  # every table closed
+        # moved players were told privately, each in a DM with the new table's link
+        notices = [s for s in h.sent if "you were moved to table" in s.text]
+        moves_seen = len(notices)
+        assert moves_seen > 0 and all(s.visibility == "dm" for s in notices)
+        assert all(f"https://discord.com/channels/{GUILD}/" in s.text for s in notices)
+        for table_game in games.values():
+            table_game.check_privacy()
+        clock.ahead += 60
+        standings = await h.slash(PEOPLE[1], TABLE, "sitngo standings")
+        assert standings.ephemeral and f"1. {winner.display_name}: points" in standings.message.text
