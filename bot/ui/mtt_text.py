@@ -12,7 +12,7 @@ MESSAGES: dict[str, str] = {
         "Tournament #{tournament_id} is already open in this channel: one at a time."
     ),
     "mtt.refused.mtt_late_closed": (
-        "Late registration has closed: it was open for the first {levels} levels."
+        "Late registration has closed: it was open through level {levels}."
     ),
     "mtt.refused.cap": "A tournament takes 2 to {max} entrants, not {given}.",
     "mtt.refused.table_size": "A table of this game has 2 to {max} seats, not {given}.",

@@ -15,6 +15,7 @@ change nothing.
 from __future__ import annotations
 
 import random
+import re
 import time
 from pathlib import Path
 
@@ -26,6 +27,7 @@ from bot.engine import Hand, public_view
 from bot.settings import Settings
 from bot.tables.manager import TableManager
 from bot.tournaments import structures
+from bot.tournaments.multi_table import PAYABLE
 from bot.tournaments.structures import Speed
 from fakediscord.harness import DiscordHarness, Msg, Reply, make_member, users
 from fakediscord.poker import GUILD, TABLE, uid
@@ -40,6 +42,7 @@ MANAGER = discord.Permissions(
 MOD = PEOPLE[3]
 MEMBERS = [make_member(u, permissions=MANAGER) if u is MOD else u for u in PEOPLE]
 BY_ID = {uid(u): u for u in PEOPLE}
+HAND_NAMED = re.compile(r"hand #(\d+)")
 
 
 class Clock:
@@ -74,11 +77,12 @@ class TableGame(Game):
     reads the payloads sent to its own thread (another table's hand is another deck)
     and lets the Recent log name cards the last two hands there showed."""
 
-    def __init__(self, h: DiscordHarness, channel: int, table: Msg) -> None:
+    def __init__(self, h: DiscordHarness, channel: int, table: Msg, clock: Clock) -> None:
         super().__init__(h, channel, table)
-        self.by_id = BY_ID
+        self.by_id, self.clock = BY_ID, clock
         self.shown_before: list[set[int]] = []
         self.checked = 0
+        self.hands: dict[int, Hand] = {}  # this table's hands by id
 
     def hidden_cards(self, hand: Hand | None = None) -> set[int]:
         if hand is None and self.channel not in self.manager.tables:
@@ -89,19 +93,37 @@ class TableGame(Game):
         return hidden - set().union(*self.shown_before)
 
     def check_privacy(self, ended: Hand | None = None) -> None:
-        pattern = card_pattern(self.hidden_cards(ended))
-        for sent in self.h.sent[self.checked :]:
-            if sent.channel_id != self.channel or sent.visibility != "public":
-                continue
-            if pattern is not None:
-                assert not pattern.search(sent.text), f"hidden card in public {sent.text[:300]}"
-            assert all(n in ("board.png",) for n in sent.file_names), sent.file_names
-        self.checked = len(self.h.sent)
+        """As ``Game``'s, for this thread's payloads, each against the hidden cards of the
+        hand it names: the one in play (less what the last hands showed, which the Recent
+        log may repeat), the one that just ended, or an earlier one of this table."""
         if ended is not None:
             seen = public_view(ended)
             cards = {c for s in seen.seats for c in s.open_cards}
             cards |= {c for shown in seen.shown.values() for c in shown}
             self.shown_before = [*self.shown_before[-1:], cards]
+        table = self.manager.tables.get(self.channel)
+        playing = table.hand if table is not None else None
+        now = card_pattern(self.hidden_cards())
+        for sent in self.h.sent[self.checked :]:
+            if sent.channel_id != self.channel or sent.visibility != "public":
+                continue
+            named = HAND_NAMED.search(sent.text)
+            hand = self.hands.get(int(named[1])) if named else ended
+            pattern = now if hand is None or hand is playing else card_pattern(
+                Game.hidden_cards(self, hand))  # fmt: skip
+            if pattern is not None:
+                assert not pattern.search(sent.text), f"hidden card in public {sent.text[:300]}"
+            assert all(n in ("board.png",) for n in sent.file_names), sent.file_names
+        self.checked = len(self.h.sent)
+
+    async def click(self, user: dict, message: Msg, custom_id: str) -> Reply:
+        """A click; one refused for clicking too fast is made again once the player's
+        click budget is back (the bot's clock moved on)."""
+        reply = await self.h.click(user, message, custom_id)
+        if reply.callback_type == 4 and "too fast" in reply.content:
+            self.clock.ahead += 10
+            reply = await self.h.click(user, message, custom_id)
+        return reply
 
     async def step(self, use_slash: bool) -> Reply:
         """The player to act plays on: raises, bets or calls when they can (the field
@@ -111,18 +133,19 @@ class TableGame(Game):
         hand = view.hand
         assert hand is not None
         before = self.manager.tables[self.channel].hand
+        self.hands[view.hand_id or 0] = before
         ids = [c for c in self.table.custom_ids() if c.count(":") == 4]
         assert ids, "the table message offers the player to act their buttons"
         if hand.phase == "draw":
             draw_id = next(c for c in ids if ":draw:" in c or ":pat:" in c)
-            reply = await self.h.click(user, self.table, draw_id)
+            reply = await self.click(user, self.table, draw_id)
             if ":draw:" in draw_id:
                 pat = next(c for c in reply.message.custom_ids() if ":pat:" in c)
-                reply = await self.h.click(user, reply.message, pat)
+                reply = await self.click(user, reply.message, pat)
         else:
             actions = [c.split(":")[2] for c in ids]
             pick = next(a for a in ("raise", "bet", "call", "check", *actions) if a in actions)
-            reply = await self.h.click(user, self.table, next(c for c in ids if f":{pick}:" in c))
+            reply = await self.click(user, self.table, next(c for c in ids if f":{pick}:" in c))
         assert reply.callback_type != 4, reply.content
         table = self.manager.tables.get(self.channel)  # None: closed, its table broken
         ended = before if table is None or table.hand is not before else None
@@ -143,7 +166,7 @@ def event_start(h: DiscordHarness, event_id: int) -> str:
     return str(h.scheduled_events[event_id]["scheduled_start_time"])
 
 
-@pytest.mark.parametrize("variant", ["a5-draw"])
+@pytest.mark.parametrize("variant", ["a6-draw", "a5-draw", "a5-triple", "abyssinia"])
 async def test_twenty_players_on_five_tables_to_a_winner_with_a_restart(tmp_path, variant) -> None:
     path, clock = tmp_path / "mtt.db", Clock()
     creator = PEOPLE[0]
@@ -209,7 +232,7 @@ async def test_twenty_players_on_five_tables_to_a_winner_with_a_restart(tmp_path
             channel = min(playing, key=lambda c: (c not in games, c))
             if channel not in games:
                 games[channel] = TableGame(h, channel, h.message(
-                    h.bot.presenter.message_id(channel)))  # type: ignore[attr-defined]  # fmt: skip
+                    h.bot.presenter.message_id(channel)), clock)  # type: ignore[attr-defined]  # fmt: skip
             before = manager.tables[channel].hand
             await games[channel].step(use_slash=False)
             if channel not in manager.tables or manager.tables[channel].hand is not before:
@@ -252,3 +275,92 @@ async def test_twenty_players_on_five_tables_to_a_winner_with_a_restart(tmp_path
         clock.ahead += 60
         standings = await h.slash(PEOPLE[1], TABLE, "sitngo standings")
         assert standings.ephemeral and f"1. {winner.display_name}: points" in standings.message.text
+
+
+OTHER = TABLE + 7  # a second text channel of the server
+
+
+async def test_bad_requests_get_a_private_answer_and_change_nothing(tmp_path) -> None:
+    path, clock = tmp_path / "bad.db", Clock()
+    alice, bob, carol, mod = PEOPLE[0], PEOPLE[1], PEOPLE[2], MOD
+    async with DiscordHarness(mtt_bot(path, clock)) as h:
+        await h.connect(GUILD, {TABLE: "poker", OTHER: "other"}, MEMBERS[:5])
+        chips = grant(h)
+        store = h.bot.store  # type: ignore[attr-defined]
+        options = {"game": "a5-draw", "table_size": 4, "speed": "turbo", "fee": FEE}
+        past = await h.slash(alice, TABLE, "mtt create", cap=4, start_in=-5, **options)
+        assert past.ephemeral and past.content == "The start must be in the future."
+        most = PAYABLE
+        big = await h.slash(alice, TABLE, "mtt create", cap=2000, **options)
+        assert big.content == f"A tournament takes 2 to {most} entrants, not 2,000."
+        wide = await h.slash(alice, TABLE, "mtt create", cap=4, **(options | {"table_size": 8}))
+        assert wide.content == "A table of this game has 2 to 5 seats, not 8."
+        assert await store.tournaments.open_tournaments(GUILD) == []
+        clock.ahead += 60  # past the creation rate limit
+        made = await h.slash(alice, TABLE, "mtt create", cap=4, late_levels=1, **options)
+        number = int(made.content.split("#")[1].split(" ")[0])
+        clock.ahead += 60
+        twice = await h.slash(bob, TABLE, "mtt create", cap=4, **options)
+        assert twice.content == (
+            f"Tournament #{number} is already open in this channel: one at a time."
+        )
+        assert len(await store.tournaments.open_tournaments(GUILD)) == 1
+        for p in (alice, bob, carol):
+            await h.click(p, registration(h, number), f"mtt:{number}:reg")
+        gone = await h.click(carol, registration(h, number), f"mtt:{number}:unreg")
+        assert gone.content == f"You are no longer registered for Sit & Go #{number}."
+        assert await balance(h, carol) == chips
+        stranger = await h.slash(bob, TABLE, "mtt start")
+        assert stranger.content == "Only its creator or a moderator may do that."
+        assert (await store.tournaments.get(number)).status == "registering"  # type: ignore[union-attr]
+        started = await h.slash(alice, TABLE, "mtt start")
+        assert f"Tournament #{number} has started" in started.content
+        await h.settle()
+        shown = registration(h, number)  # Register, for late players during level 1
+        clock.ahead += 2 * LEVEL  # level 3: the button shown is one too late to use
+        late = await h.click(carol, shown, f"mtt:{number}:reg")
+        assert late.content == "Late registration has closed: it was open through level 1."
+        assert len(await store.tournaments.entries(number)) == 2
+        # a moderator cancels mid-play: every fee back, no place awarded, the table closed
+        thread = int(h.threads(TABLE)[0]["id"])
+        manager = h.bot.manager  # type: ignore[attr-defined]
+        assert manager.view(thread).hand is not None
+        cancelled = await h.slash(mod, thread, "mtt cancel")
+        assert cancelled.content == (
+            f"Tournament #{number} is cancelled: every entry fee was given back."
+        )
+        await h.settle()
+        assert not manager.has_table(thread)
+        assert [await balance(h, p) for p in (alice, bob)] == [chips, chips]
+        assert all(e.place is None for e in await store.tournaments.entries(number))
+        assert "Cancelled: every entry fee was given back." in registration(h, number).text
+        # a deleted table thread: the tournament is cancelled, every fee back
+        clock.ahead += 60
+        second = await h.slash(alice, TABLE, "mtt create", cap=2, **options)
+        number2 = int(second.content.split("#")[1].split(" ")[0])
+        for p in (alice, bob):
+            await h.click(p, registration(h, number2), f"mtt:{number2}:reg")
+        await h.settle()
+        row = await store.tournaments.get(number2)
+        assert row is not None and row.status == "running"  # the cap reached: it started
+        thread2 = max(int(t["id"]) for t in h.threads(TABLE))
+        await h.delete_thread(thread2)
+        await h.bot.mtt.wait_idle()  # type: ignore[attr-defined]
+        await h.settle()
+        row = await store.tournaments.get(number2)
+        assert row is not None and row.status == "cancelled"
+        assert [await balance(h, p) for p in (alice, bob)] == [chips, chips]
+        # a deleted tournament channel: cancelled, the fee back
+        clock.ahead += 60
+        third = await h.slash(bob, OTHER, "mtt create", cap=4, **options)
+        number3 = int(third.content.split("#")[1].split(" ")[0])
+        other_msg = next(
+            m for m in h.messages(OTHER, include_ephemeral=False) if f"#{number3}:" in m.text
+        )
+        await h.click(carol, other_msg, f"mtt:{number3}:reg")
+        assert await balance(h, carol) == chips - FEE
+        await h.delete_channel(OTHER)
+        await h.settle()
+        row = await store.tournaments.get(number3)
+        assert row is not None and row.status == "cancelled"
+        assert await balance(h, carol) == chips
