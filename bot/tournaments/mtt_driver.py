@@ -165,6 +165,10 @@ class MttDriver:
         self._rows[tournament_id] = row
         await self._know_names(tournament_id)
         await self.sync(tournament_id)
+        if not self.manager.tournament_tables(tournament_id):  # its channel is gone
+            self._rows.pop(tournament_id, None)
+            await self._cancel_closed(row)
+            return row
         for listener in self.started:
             listener(row)
         return row
@@ -339,10 +343,14 @@ class MttDriver:
         t = self._rows.get(tournament_id)
         if t is None:  # a Sit & Go's (one over or cancelled: the Sit & Go driver refuses)
             return self.sng.header(tournament_id, variant_id, seats, dealer, deck)
+        try:
+            field = self.mtt.field(tournament_id)
+        except SngRefused:  # cancelled or over this moment
+            raise Refused(Code.TABLE_BUSY) from None
         number = self._table_of(tournament_id, [int(p) for p, _ in seats])
         if number is None:
             raise Refused(Code.TABLE_BUSY)  # players of several tables: a move to carry out
-        table = self.mtt.field(tournament_id).table(number)
+        table = field.table(number)
         mine = sorted((int(p), chips) for p, chips in seats)
         theirs = sorted((s.player, s.stack) for s in table.seats)
         if [p for p, _ in mine] != [p for p, _ in theirs]:
@@ -375,15 +383,15 @@ class MttDriver:
                 tournament_id, hand_id, started, after, actions=actions, button=button
             )
             return
+        try:
+            field = self.mtt.field(tournament_id)
+        except SngRefused:  # cancelled or over this moment: nothing to count
+            return
         number = self._table_of(tournament_id, list(started))
         if number is None:
             raise ConservationError(f"hand #{hand_id} is not one table's players")
         # a player seated late while the hand was in play sat it out: their chips stand
-        waiting = {
-            s.player: s.stack
-            for s in self.mtt.field(tournament_id).table(number).seats
-            if s.player not in started
-        }
+        waiting = {s.player: s.stack for s in field.table(number).seats if s.player not in started}
         try:
             counted = await self.mtt.hand_finished(
                 tournament_id, number, hand_id, {**started, **waiting}, {**after, **waiting},

@@ -40,6 +40,18 @@ log = logging.getLogger(__name__)
 MTT_TEMPLATE = r"mtt:(?P<tournament>\d+):(?P<action>reg|unreg)"
 GOLD = discord.Colour.gold()
 EVENT_HOURS = 3  # the event's end estimate after its start
+# refusals whose Sit & Go words name a Sit & Go: a multi-table tournament has its own
+SAID_OF_MTT = frozenset(
+    {
+        SngCode.UNKNOWN,
+        SngCode.NOT_REGISTERING,
+        SngCode.NOT_RUNNING,
+        SngCode.NOT_OPEN,
+        SngCode.FULL,
+        SngCode.NOT_REGISTERED,
+        SngCode.ELSEWHERE,
+    }
+)
 
 
 @runtime_checkable
@@ -67,6 +79,10 @@ def refusal(exc: SngRefused | MttRefused) -> str:
         return t("mtt.refused.cap", max=exc.params["max"], given=exc.params["given"])
     if exc.code is SngCode.BAD_SEATS:
         return t("mtt.refused.table_size", max=exc.params["max"], given=exc.params["given"])
+    if exc.code is SngCode.TOO_FEW:
+        return t("mtt.refused.sng_too_few", registered=exc.params["count"])
+    if exc.code in SAID_OF_MTT:
+        return t(f"mtt.refused.{exc.code.value}", **exc.params)
     return sng_refusal(exc)
 
 
@@ -245,9 +261,8 @@ class MultiTable:
         if table is None:
             await reply(interaction, t("mtt.registered", id=tournament_id))
         else:
-            await self.driver.wait_idle()  # the table seats them
-            channel = self.driver.channel(tournament_id, table)
-            where = f"<#{channel}>" if channel else str(table)
+            channel = self.driver.channel(tournament_id, table)  # None: its thread is coming
+            where = f"<#{channel}>" if channel else "-"
             await reply(interaction, t("mtt.registered_late", table=table, thread=where))
         await self.refresh(tournament_id)
 
@@ -260,7 +275,7 @@ class MultiTable:
         except SngRefused as exc:
             await reply(interaction, refusal(exc))
             return
-        await reply(interaction, t("sng.unregistered", id=tournament_id))
+        await reply(interaction, t("mtt.unregistered", id=tournament_id))
         await self.refresh(tournament_id)
 
     async def start(

@@ -14,6 +14,22 @@ MESSAGES: dict[str, str] = {
     "mtt.refused.mtt_late_closed": (
         "Late registration has closed: it was open through level {levels}."
     ),
+    # the Sit & Go refusals that name a Sit & Go, said of a multi-table tournament
+    "mtt.refused.sng_unknown": "There is no such multi-table tournament on this server.",
+    "mtt.refused.sng_not_registering": (
+        "Registration is closed: this tournament has started, finished or been cancelled."
+    ),
+    "mtt.refused.sng_not_running": "This tournament is not being played.",
+    "mtt.refused.sng_not_open": "This tournament is over already: it finished or was cancelled.",
+    "mtt.refused.sng_full": "This tournament is full: it takes {seats} entrants.",
+    "mtt.refused.sng_not_registered": "You are not registered for this tournament.",
+    "mtt.refused.sng_elsewhere": (
+        "You are already in tournament #{tournament_id} on this server: one at a time."
+    ),
+    "mtt.refused.sng_too_few": (
+        "A tournament starts with at least two players; registered: {registered}."
+    ),
+    "mtt.unregistered": "You are no longer registered for tournament #{id}.",
     "mtt.refused.cap": "A tournament takes 2 to {max} entrants, not {given}.",
     "mtt.refused.table_size": "A table of this game has 2 to {max} seats, not {given}.",
     "mtt.reg.title": "Tournament #{id}: {game}, multi-table",

@@ -21,7 +21,7 @@ from bot.storage.tournaments import EntryRow, TournamentRow
 from bot.tables.models import Refused
 from bot.tournaments import payouts, structures
 from bot.tournaments.driver import TournamentDriver
-from bot.tournaments.service import HandCounted, SngRefused
+from bot.tournaments.service import HandCounted, SngCode, SngRefused
 from bot.tournaments.structures import Speed
 
 from . import i18n
@@ -223,6 +223,8 @@ class SitNGo:
         self, interaction: discord.Interaction, tournament_id: int, *, moderator: bool
     ) -> None:
         try:
+            if await self._multi_table(tournament_id):  # /mtt's, not a Sit & Go
+                raise SngRefused(SngCode.UNKNOWN)
             row = await self.service.start(
                 interaction.guild_id or 0, tournament_id, interaction.user.id, moderator=moderator
             )
@@ -238,6 +240,8 @@ class SitNGo:
         self, interaction: discord.Interaction, tournament_id: int, *, moderator: bool
     ) -> None:
         try:
+            if await self._multi_table(tournament_id):  # /mtt's, not a Sit & Go
+                raise SngRefused(SngCode.UNKNOWN)
             await self.driver.cancel(
                 interaction.guild_id or 0, tournament_id, interaction.user.id, moderator=moderator
             )
@@ -250,9 +254,14 @@ class SitNGo:
     async def here(self, guild_id: int, channel_id: int) -> int | None:
         """The newest open Sit & Go registered in, or played in, this channel."""
         for row in reversed(await self.service.repo.open_tournaments(guild_id)):
+            if await self._multi_table(row.tournament_id):  # /mtt's (bot/ui/mtt.py)
+                continue
             if channel_id in (row.channel_id, row.table_channel_id):
                 return row.tournament_id
         return None
+
+    async def _multi_table(self, tournament_id: int) -> bool:
+        return await self.service.store.multi_tables.state(tournament_id) is not None
 
     async def standings(self, interaction: discord.Interaction, page: int) -> None:
         rows, total = await self.service.repo.standings(

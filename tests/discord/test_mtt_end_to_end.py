@@ -308,7 +308,9 @@ async def test_bad_requests_get_a_private_answer_and_change_nothing(tmp_path) ->
         for p in (alice, bob, carol):
             await h.click(p, registration(h, number), f"mtt:{number}:reg")
         gone = await h.click(carol, registration(h, number), f"mtt:{number}:unreg")
-        assert gone.content == f"You are no longer registered for Sit & Go #{number}."
+        assert gone.content == f"You are no longer registered for tournament #{number}."
+        again = await h.click(carol, registration(h, number), f"mtt:{number}:unreg")
+        assert again.content == "You are not registered for this tournament."
         assert await balance(h, carol) == chips
         stranger = await h.slash(bob, TABLE, "mtt start")
         assert stranger.content == "Only its creator or a moderator may do that."
@@ -325,6 +327,10 @@ async def test_bad_requests_get_a_private_answer_and_change_nothing(tmp_path) ->
         thread = int(h.threads(TABLE)[0]["id"])
         manager = h.bot.manager  # type: ignore[attr-defined]
         assert manager.view(thread).hand is not None
+        not_sng = await h.slash(mod, thread, "sitngo cancel", number=number)
+        assert not_sng.content == "There is no such Sit & Go on this server."
+        unknown = await h.slash(mod, thread, "mtt cancel", number=999)
+        assert unknown.content == "There is no such multi-table tournament on this server."
         cancelled = await h.slash(mod, thread, "mtt cancel")
         assert cancelled.content == (
             f"Tournament #{number} is cancelled: every entry fee was given back."
@@ -334,6 +340,8 @@ async def test_bad_requests_get_a_private_answer_and_change_nothing(tmp_path) ->
         assert [await balance(h, p) for p in (alice, bob)] == [chips, chips]
         assert all(e.place is None for e in await store.tournaments.entries(number))
         assert "Cancelled: every entry fee was given back." in registration(h, number).text
+        over = await h.slash(mod, TABLE, "mtt cancel", number=number)
+        assert over.content == "This tournament is over already: it finished or was cancelled."
         # a deleted table thread: the tournament is cancelled, every fee back
         clock.ahead += 60
         second = await h.slash(alice, TABLE, "mtt create", cap=2, **options)
