@@ -323,9 +323,19 @@ async def test_bad_requests_get_a_private_answer_and_change_nothing(tmp_path) ->
         late = await h.click(carol, shown, f"mtt:{number}:reg")
         assert late.content == "Late registration has closed: it was open through level 1."
         assert len(await store.tournaments.entries(number)) == 2
-        # a moderator cancels mid-play: every fee back, no place awarded, the table closed
+        # a registered player who never acts is away: timed out, dealt in again, not removed
         thread = int(h.threads(TABLE)[0]["id"])
         manager = h.bot.manager  # type: ignore[attr-defined]
+        first_hand = manager.view(thread).hand_id
+        for _ in range(8):  # their turns run out (the timer's own call)
+            view = manager.view(thread)
+            await manager.expire(thread, view.hand_id, view.turn)
+            await h.settle()
+        view = manager.view(thread)
+        assert view.hand is not None and view.hand_id != first_hand
+        assert {s.user_id for s in view.seats} == {uid(alice), uid(bob)}
+        assert all(e.place is None for e in await store.tournaments.entries(number))
+        # a moderator cancels mid-play: every fee back, no place awarded, the table closed
         assert manager.view(thread).hand is not None
         not_sng = await h.slash(mod, thread, "sitngo cancel", number=number)
         assert not_sng.content == "There is no such Sit & Go on this server."
@@ -358,10 +368,22 @@ async def test_bad_requests_get_a_private_answer_and_change_nothing(tmp_path) ->
         row = await store.tournaments.get(number2)
         assert row is not None and row.status == "cancelled"
         assert [await balance(h, p) for p in (alice, bob)] == [chips, chips]
-        # a deleted tournament channel: cancelled, the fee back
+        # without the Create Events permission: no event, and the creator is told
+        h.events_allowed = False
         clock.ahead += 60
-        third = await h.slash(bob, OTHER, "mtt create", cap=4, **options)
+        quiet = await h.slash(alice, TABLE, "mtt create", cap=4, start_in=30, **options)
+        assert "is open for registration" in quiet.content
+        assert "the bot lacks the Create Events permission here" in quiet.content
+        assert h.scheduled_events == {}
+        number4 = int(quiet.content.split("#")[1].split(" ")[0])
+        await h.slash(alice, TABLE, "mtt cancel", number=number4)
+        h.events_allowed = True
+        # a deleted tournament channel: cancelled, the fee back, its event cancelled
+        clock.ahead += 60
+        third = await h.slash(bob, OTHER, "mtt create", cap=4, start_in=30, **options)
         number3 = int(third.content.split("#")[1].split(" ")[0])
+        _, event_id = await store.multi_tables.scheduled(number3)
+        assert event_id is not None and h.scheduled_events[event_id]["status"] == 1
         other_msg = next(
             m for m in h.messages(OTHER, include_ephemeral=False) if f"#{number3}:" in m.text
         )
@@ -369,6 +391,8 @@ async def test_bad_requests_get_a_private_answer_and_change_nothing(tmp_path) ->
         assert await balance(h, carol) == chips - FEE
         await h.delete_channel(OTHER)
         await h.settle()
+        await h.bot.mtt.wait_idle()  # type: ignore[attr-defined]
         row = await store.tournaments.get(number3)
         assert row is not None and row.status == "cancelled"
         assert await balance(h, carol) == chips
+        assert h.scheduled_events[event_id]["status"] == 4  # cancelled
