@@ -388,6 +388,11 @@ class MttDriver:
         except SngRefused:  # cancelled or over this moment: nothing to count
             return
         number = self._table_of(tournament_id, list(started))
+        if number is None and await self._counted(tournament_id, hand_id):
+            # settled again after a restart that came between its count and its
+            # settlement: its busts and moves are in the tournament already
+            self._spawn(self.sync(tournament_id))
+            return
         if number is None:
             raise ConservationError(f"hand #{hand_id} is not one table's players")
         # a player seated late while the hand was in play sat it out: their chips stand
@@ -406,6 +411,10 @@ class MttDriver:
             self._spawn(self._close_all(tournament_id))  # after this step
             return
         self._spawn(self.sync(tournament_id))  # after this step: moves, breaks, deals
+
+    async def _counted(self, tournament_id: int, hand_id: int) -> bool:
+        state = await self.mtt.repo.state(tournament_id)
+        return state is not None and any(t.last_hand_id == hand_id for t in state.tables)
 
     def _table_of(self, tournament_id: int, players: Sequence[int]) -> int | None:
         field = self.mtt.field(tournament_id)

@@ -6,7 +6,8 @@ the registration message's button, the creator starts it (five tables of four, e
 thread of the channel) and the twentieth registers late. The tables are played by
 clicks on each thread's table message, with fast levels of the bot's clock, to a
 winner: balancing moves (each moved player told privately, with a link), tables broken,
-hand-for-hand on the bubble and a restart with hands in play on several tables. Then
+hand-for-hand on the bubble, a restart with hands in play on several tables, and restarts
+between a hand's count and its settlement (until one of them put a player out). Then
 the ledger, the places, the standings, the event (completed) and every public payload
 (no hidden card of any table's hand) are checked. Bad requests get a private answer and
 change nothing.
@@ -29,8 +30,9 @@ from bot.tables.manager import TableManager
 from bot.tournaments import structures
 from bot.tournaments.multi_table import PAYABLE
 from bot.tournaments.structures import Speed
-from fakediscord.harness import DiscordHarness, Msg, Reply, make_member, users
+from fakediscord.harness import DiscordHarness, HarnessError, Msg, Reply, make_member, users
 from fakediscord.poker import GUILD, TABLE, uid
+from tests.support.failpoints import failing_commits
 from tests.support.game import Game, card_pattern
 
 FEE = 40
@@ -42,7 +44,7 @@ MANAGER = discord.Permissions(
 MOD = PEOPLE[3]
 MEMBERS = [make_member(u, permissions=MANAGER) if u is MOD else u for u in PEOPLE]
 BY_ID = {uid(u): u for u in PEOPLE}
-HAND_NAMED = re.compile(r"hand #(\d+)")
+HAND_NAMED = re.compile(r"hand #(\d+)", re.IGNORECASE)
 
 
 class Clock:
@@ -205,7 +207,7 @@ async def test_twenty_players_on_five_tables_to_a_winner_with_a_restart(tmp_path
         manager: TableManager = h.bot.manager  # type: ignore[attr-defined]
         games = {}
         hands, restarted, moves_seen, hand_for_hand = 0, False, 0, False
-        broken, cut, resumed = 0, [0], [1]
+        broken, cut, resumed, cut_out = 0, [0], [1], False
         while True:
             await h.settle()
             row = await store.tournaments.get(number)
@@ -234,12 +236,34 @@ async def test_twenty_players_on_five_tables_to_a_winner_with_a_restart(tmp_path
                 games[channel] = TableGame(h, channel, h.message(
                     h.bot.presenter.message_id(channel)), clock)  # type: ignore[attr-defined]  # fmt: skip
             before = manager.tables[channel].hand
+            if restarted and not cut_out and len(playing) >= 2:
+                # the bot stops between a hand's count and its settlement (the settlement's
+                # commit fails, as on a kill), until such a hand has put a player out
+                hand_id = manager.view(channel).hand_id
+                with failing_commits("finish_hand", 10**6) as failed:
+                    try:
+                        await games[channel].step(use_slash=False)
+                    except HarnessError as logged:  # the hand ended: its settlement failed
+                        assert "not settled; trying again" in str(logged)
+                if before is None or not before.complete:
+                    continue
+                state = await store.multi_tables.state(number)
+                counted = any(t.last_hand_id == hand_id for t in state.tables)
+                unsettled = manager.view(channel)  # the hand is still the table's
+                assert failed and counted and unsettled.hand_id == hand_id and unsettled.hand
+                cut_out = 0 in before.stacks().values()
+                await h.restart(mtt_bot(path, clock))
+                manager = h.bot.manager  # type: ignore[attr-defined]
+                store = h.bot.store  # type: ignore[attr-defined]
+                hands += 1
+                continue
             await games[channel].step(use_slash=False)
             if channel not in manager.tables or manager.tables[channel].hand is not before:
                 hands += 1
                 clock.ahead += LEVEL / 4
             assert hands < 2000, "the tournament does not end"
         assert restarted and resumed == cut  # every hand in play went on after it
+        assert cut_out  # a restart between a hand's count and its settlement, a player out
         assert hand_for_hand and broken >= 1  # the bubble, and a table broken in play
         await h.bot.mtt.wait_idle()  # type: ignore[attr-defined]
         await h.settle()
