@@ -200,9 +200,11 @@ class MttDriver:
 
     # ----- keeping the tables as the tournament says ------------------------
 
-    async def sync(self, tournament_id: int) -> None:
+    async def sync(self, tournament_id: int, ending: int | None = None) -> None:
         """Make every table between hands seat what the tournament says, open the
-        tables it lacks and close the broken ones; then deal the tables that may."""
+        tables it lacks and close the broken ones; then deal the tables that may.
+        ``ending``: the table whose hand's settlement called this (between hands once
+        that step is over)."""
         lock = self._syncing.setdefault(tournament_id, asyncio.Lock())
         async with lock:
             row = self._rows.get(tournament_id)
@@ -230,13 +232,15 @@ class MttDriver:
                 view = self.manager.find_view(channel)
                 if view is None:
                     continue
+                if view.hand is not None and table.number != ending:
+                    continue  # in a hand: after it
                 now = sorted((s.seat, s.user_id, s.stack) for s in view.seats)
                 if view.hand is None and now == sorted((s.seat, s.user_id, s.stack) for s in seats):
                     continue
-                try:  # (a hand ending now: once its step is over; a hand in play refuses)
+                try:  # (the hand ending now: once its step is over)
                     await self.manager.reseat_tournament(channel, seats)
                 except Refused as exc:  # dealt meanwhile: after its hand
-                    log.info("tournament %d table %d: %s", tournament_id, table.number, exc)
+                    log.debug("tournament %d table %d: %s", tournament_id, table.number, exc)
                     continue
                 for s in seats:
                     if where.get(s.user_id) not in (None, table.number):
@@ -388,10 +392,11 @@ class MttDriver:
         except SngRefused:  # cancelled or over this moment: nothing to count
             return
         number = self._table_of(tournament_id, list(started))
-        if number is None and await self._counted(tournament_id, hand_id):
+        counted_at = None if number is not None else await self._counted(tournament_id, hand_id)
+        if counted_at is not None:
             # settled again after a restart that came between its count and its
             # settlement: its busts and moves are in the tournament already
-            self._spawn(self.sync(tournament_id))
+            self._spawn(self.sync(tournament_id, counted_at))
             return
         if number is None:
             raise ConservationError(f"hand #{hand_id} is not one table's players")
@@ -410,11 +415,13 @@ class MttDriver:
                 listener(t, counted.final)
             self._spawn(self._close_all(tournament_id))  # after this step
             return
-        self._spawn(self.sync(tournament_id))  # after this step: moves, breaks, deals
+        self._spawn(self.sync(tournament_id, number))  # after this step: moves, breaks, deals
 
-    async def _counted(self, tournament_id: int, hand_id: int) -> bool:
+    async def _counted(self, tournament_id: int, hand_id: int) -> int | None:
+        """The table that counted this hand already (None: no table did)."""
         state = await self.mtt.repo.state(tournament_id)
-        return state is not None and any(t.last_hand_id == hand_id for t in state.tables)
+        tables = state.tables if state is not None else []
+        return next((t.number for t in tables if t.last_hand_id == hand_id), None)
 
     def _table_of(self, tournament_id: int, players: Sequence[int]) -> int | None:
         field = self.mtt.field(tournament_id)

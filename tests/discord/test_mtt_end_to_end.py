@@ -44,7 +44,7 @@ MANAGER = discord.Permissions(
 MOD = PEOPLE[3]
 MEMBERS = [make_member(u, permissions=MANAGER) if u is MOD else u for u in PEOPLE]
 BY_ID = {uid(u): u for u in PEOPLE}
-HAND_NAMED = re.compile(r"hand #(\d+)", re.IGNORECASE)
+HAND_NAMED = re.compile(r'"title": "[^"]*?hand #(\d+)', re.IGNORECASE)  # the hand shown
 
 
 class Clock:
@@ -104,14 +104,15 @@ class TableGame(Game):
             cards |= {c for shown in seen.shown.values() for c in shown}
             self.shown_before = [*self.shown_before[-1:], cards]
         table = self.manager.tables.get(self.channel)
-        playing = table.hand if table is not None else None
+        playing = table.hand_id if table is not None else None
         now = card_pattern(self.hidden_cards())
         for sent in self.h.sent[self.checked :]:
             if sent.channel_id != self.channel or sent.visibility != "public":
                 continue
             named = HAND_NAMED.search(sent.text)
-            hand = self.hands.get(int(named[1])) if named else ended
-            pattern = now if hand is None or hand is playing else card_pattern(
+            hand_id = int(named[1]) if named else None
+            hand = self.hands.get(hand_id or 0) if named else ended
+            pattern = now if hand is None or hand_id == playing else card_pattern(
                 Game.hidden_cards(self, hand))  # fmt: skip
             if pattern is not None:
                 assert not pattern.search(sent.text), f"hidden card in public {sent.text[:300]}"
