@@ -60,7 +60,6 @@ class MttDriver:
         self.started: list[Callable[[TournamentRow], None]] = []
         self.ended: list[Callable[[TournamentRow, Final], None]] = []
         self.cancelled: list[Callable[[TournamentRow], None]] = []  # a table's thread gone
-        self.table_closed: list[Callable[[TournamentRow, int], None]] = []  # broken, or the end
         manager.on_tournament(self)
         manager.subscribe(self._saw)
 
@@ -176,9 +175,10 @@ class MttDriver:
     async def register_late(self, tournament_id: int, user_id: int, name: str) -> int:
         """Register a player after the start (the service's rules): seated at a table
         with the fewest players, dealt in from its next hand; the table's number."""
-        await self.service.store.ensure_account(
-            self._rows[tournament_id].guild_id, user_id, name, self.service.grant
-        )
+        row = self._rows.get(tournament_id)
+        if row is None:  # over or cancelled this moment
+            raise SngRefused(SngCode.NOT_REGISTERING)
+        await self.service.store.ensure_account(row.guild_id, user_id, name, self.service.grant)
         move = await self.mtt.register_late(tournament_id, user_id, name)
         self._names.setdefault(tournament_id, {})[user_id] = name
         self._spawn(self.sync(tournament_id))
@@ -288,8 +288,6 @@ class MttDriver:
             await self.manager.close_table(channel, 0, moderator=True, force=force)
         except Refused:
             log.info("tournament %d: table in %d closed already", row.tournament_id, channel)
-        for listener in self.table_closed:
-            listener(row, channel)
 
     async def _close_all(self, tournament_id: int, *, force: bool = False) -> None:
         row = await self.service.repo.get(tournament_id)

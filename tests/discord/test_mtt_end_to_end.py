@@ -48,13 +48,14 @@ HAND_NAMED = re.compile(r'"title": "[^"]*?hand #(\d+)', re.IGNORECASE)  # the ha
 
 
 class Clock:
-    """The real time, which a test moves forward (levels and rate limits follow it)."""
+    """The bot's clock: the time the test began, moved forward by the test only (levels
+    and rate limits follow it), so every table read at one step reads the same moment."""
 
     def __init__(self) -> None:
-        self.ahead = 0.0
+        self.start, self.ahead = time.time(), 0.0
 
     def __call__(self) -> float:
-        return time.time() + self.ahead
+        return self.start + self.ahead
 
 
 def mtt_bot(path: Path, clock: Clock) -> PokerBot:
