@@ -26,6 +26,8 @@ from bot.tables.guild_settings import Defaults, GuildSettingsBook
 from bot.tables.manager import TableManager
 from bot.tables.models import Refused
 from bot.tournaments.driver import TournamentDriver
+from bot.tournaments.mtt_driver import MttDriver
+from bot.tournaments.multi_table import MultiTableService
 from bot.tournaments.service import TournamentService
 from bot.tournaments.structures import Speed
 from bot.ui.app import App
@@ -37,6 +39,7 @@ from bot.ui.export import ExportButton
 from bot.ui.handlers import TableController, apologize, refuse, reply
 from bot.ui.limits import RateLimiter, wait_seconds
 from bot.ui.mixed_menu import GameSelect
+from bot.ui.mtt import MttButton, MultiTable
 from bot.ui.presenter import Presenter
 from bot.ui.replay import ReplayButton, ReplayPicker
 from bot.ui.sitngo import SitNGo, SngButton
@@ -62,6 +65,7 @@ EXTENSIONS = (
     "cogs.seasons",
     "cogs.season_admin",
     "cogs.sitngo",
+    "cogs.mtt",
 )
 
 
@@ -146,9 +150,18 @@ class PokerBot(commands.Bot):
         )
         self.sng = TournamentDriver(self.manager, self.tournaments)
         self.sitngo = SitNGo(self, self.sng)  # the registration messages and summaries
+        # multi-table tournaments: their driver takes the hooks and passes Sit & Gos' on
+        self.multi_tables = MultiTableService(
+            store, self.tournaments, self._rng or secrets.SystemRandom()
+        )
+        self.mtt_driver = MttDriver(self.manager, self.multi_tables, self.sng)
+        self.mtt = MultiTable(self, self.mtt_driver)  # registration, threads, notices
         await self.sng.restore()
+        await self.mtt_driver.restore()
         self._sng_clock = asyncio.get_running_loop().create_task(self.sng.run_clock())
+        self._mtt_clock = asyncio.get_running_loop().create_task(self.mtt_driver.run_clock())
         restored = await self.manager.start(idle_sweep=IDLE_SWEEP)
+        await self.mtt_driver.resume()
         self.practice.resume()
         log.info("restored %d tables, %d unfinished hands", len(self.manager.channels()), restored)
         self.presenter = Presenter(
@@ -174,6 +187,7 @@ class PokerBot(commands.Bot):
         self.add_dynamic_items(SngButton)  # a Sit & Go's Register / Unregister (issue 36)
         # ... answered too from a client still showing them once they are gone (issue 36)
         self.add_listener(StaleClicks(SngButton).on_interaction, "on_interaction")
+        self.add_dynamic_items(MttButton)  # a multi-table tournament's (issue 37)
         await self.tree.set_translator(CatalogTranslator())  # localised command names
         # The commands are global: with split shards, the process running shard 0 syncs.
         if _syncs_commands(s) and s.dev_guild_id:
@@ -212,6 +226,9 @@ class PokerBot(commands.Bot):
         if hasattr(self, "_sng_clock"):
             self._sng_clock.cancel()
             await self.sng.tick()  # the Sit & Gos' level clocks as they stand
+        if hasattr(self, "_mtt_clock"):
+            self._mtt_clock.cancel()
+            await self.mtt_driver.tick()
         if hasattr(self, "manager"):
             await self.manager.close()
         if hasattr(self, "store"):

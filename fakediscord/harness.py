@@ -221,6 +221,7 @@ TIMERS = (
     "bot.tables.timers:Timers._auto_deal",  # the pause before the automatic deal
     "bot.practice.driver:PracticeDriver._move",  # a computer player's human-like pause
     "bot.metrics:Metrics.watch_loop",  # the event loop's lag, measured by sleeping
+    "bot.tournaments.mtt_driver:MttDriver._pause",  # a tournament's pause between hands
 )
 
 

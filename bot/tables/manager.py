@@ -148,10 +148,33 @@ class TableManager:
         button: int | None = None,
         turn_timeout: float | None = None,
         rotation: Rotation | None = None,
+        table_no: int | None = None,
     ) -> TableView:
+        """``table_no``: the table's number in a multi-table tournament."""
         return await self.seating.open_tournament_table(
-            guild_id, channel_id, variant, tournament_id, seats, button, turn_timeout, rotation
+            guild_id,
+            channel_id,
+            variant,
+            tournament_id,
+            seats,
+            button,
+            turn_timeout,
+            rotation,
+            table_no,
         )
+
+    async def reseat_tournament(self, channel_id: int, seats: list[SeatState]) -> TableView:
+        """Between hands, seat a tournament table's players as its tournament says (moves
+        in and out, with their stacks): one step; refused while a hand is in play."""
+        return await self.seating.reseat_tournament(channel_id, seats)
+
+    def tournament_tables(self, tournament_id: int) -> dict[int, int]:
+        """A multi-table tournament's open tables here: table number -> channel."""
+        return {
+            t.tournament_table: c
+            for c, t in self.steps.tables.items()
+            if t.tournament_id == tournament_id and t.tournament_table is not None
+        }
 
     def on_bot_turn(self, schedule: Callable[[BotTurn], None]) -> None:
         """Who moves the computer players: called by the post-step hook when one is to act."""

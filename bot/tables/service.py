@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 
 from bot.engine import VARIANTS
 from bot.opponents import LEVELS
@@ -118,10 +119,12 @@ class Seating:
         button: int | None,
         turn_timeout: float | None,
         rotation: Rotation | None = None,
+        table_no: int | None = None,
     ) -> TableView:
         """Open a tournament's table with its players seated and their stacks (one step);
         it deals by itself (auto-deal) and takes nobody else. With ``rotation``, a mixed
-        tournament's: the table counts its hands of each game as a mixed table does."""
+        tournament's: the table counts its hands of each game as a mixed table does.
+        ``table_no``: its number in a multi-table tournament."""
         v = VARIANTS[variant]
         async with self._opening:
             if channel_id in self.steps.tables:
@@ -134,11 +137,41 @@ class Seating:
             table = Table(channel_id, guild_id, v, settings, sorted(seats, key=lambda s: s.seat))
             table.tournament_id, table.button = tournament_id, button
             table.rotation = rotation
+            table.tournament_table = table_no
             async with self.steps.step(table, opening=True) as step:
                 table.generation = await self.store.tables.save_table(table_row(table))
                 await self._save_seats(table)
                 self.steps.tables[channel_id] = table
                 step.emit(TableEvent(EventKind.OPENED, table.view()))
+            return table.view()
+
+    async def reseat_tournament(self, channel_id: int, seats: list[SeatState]) -> TableView:
+        """Between hands, give a tournament table the seats its tournament says (players
+        moved in or out, with their stacks; one step, written for this opening of the
+        table only). A player who stays keeps their away state. Refused while a hand is in
+        play, and at a table that is not a tournament's."""
+        table = self.steps.table(channel_id)
+        async with self.steps.step(table) as step:
+            if table.tournament_id is None:  # a caller's bug, not a request
+                raise ValueError(f"{channel_id} is not a tournament's table")
+            if table.hand is not None:
+                raise Refused(Code.HAND_RUNNING)
+            if len({s.seat for s in seats}) != len(seats):
+                raise ValueError(f"seats taken twice at {channel_id}: {seats}")
+            if _places(seats) == _places(table.seats):
+                return table.view()  # as it is: nothing to write
+            kept = {s.user_id: s for s in table.seats}
+            table.seats = sorted(
+                (
+                    replace(s, sitting_out=kept[s.user_id].sitting_out,
+                            timeouts=kept[s.user_id].timeouts)
+                    if s.user_id in kept else s
+                    for s in seats
+                ),
+                key=lambda s: s.seat,
+            )  # fmt: skip
+            await self._save_seats(table)
+            step.emit(TableEvent(EventKind.REFRESHED, table.view()))
             return table.view()
 
     async def join(self, channel_id: int, user_id: int, name: str) -> Outcome:
@@ -261,6 +294,10 @@ class Seating:
         await self.store.tables.save_seats(
             table.channel_id, seat_rows(table.seats), generation=table.generation
         )
+
+
+def _places(seats: list[SeatState]) -> list[tuple[int, int, int | None]]:
+    return sorted((s.seat, s.user_id, s.stack) for s in seats)
 
 
 def _stand_bots_if_no_person(table: Table) -> None:

@@ -58,6 +58,7 @@ class Table:
     rotation: Rotation | None = None
     choice_deadline: float | None = None
     tournament_id: int | None = None  # a tournament's table: its chips (tournament_mode.py)
+    tournament_table: int | None = None  # its number in a multi-table tournament
 
     @property
     def minimum(self) -> int:
@@ -321,6 +322,8 @@ def controls_json(table: Table) -> dict[str, Any]:
         "kicked": sorted(table.kicked),
         "tournament": table.tournament_id,
     }
+    if table.tournament_table is not None:
+        controls["tournament_table"] = table.tournament_table
     if table.rotation is not None:
         controls["rotation"] = table.rotation.to_json()
     return controls
@@ -334,3 +337,4 @@ def restore_controls(table: Table, stored: dict[str, Any]) -> None:
     table.rotation = Rotation.from_json(rotation) if rotation else None
     table.show_next_game()  # a live hand resumed later is its own game (``Steps.resume``)
     table.tournament_id = stored.get("tournament")
+    table.tournament_table = stored.get("tournament_table")

@@ -46,7 +46,10 @@ class TournamentDriver:
     async def restore(self) -> int:
         """Know the running tournaments again (call before ``TableManager.start``)."""
         running = [t for t in await self.service.repo.open_tournaments() if t.status == "running"]
-        self._running = {t.tournament_id: t for t in running}
+        multi = self.service.store.multi_tables  # multi-table ones: the MttDriver's
+        self._running = {
+            t.tournament_id: t for t in running if await multi.state(t.tournament_id) is None
+        }
         return len(running)
 
     def running(self, tournament_id: int) -> TournamentRow | None:

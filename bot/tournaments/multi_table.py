@@ -310,7 +310,8 @@ class MultiTableService:
                     broken=step.broken, hand_for_hand=step.hand_for_hand, final=final,
                 )
             )  # fmt: skip
-            if not counted:
+            if not counted:  # counted before a restart: this table's hand is over all the same
+                run.busy.discard(table_no)
                 return MttHand(counted=False)
             run.field = replace(
                 current, tables=tuple(replace(t, in_hand=False) for t in current.tables)

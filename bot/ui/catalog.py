@@ -16,6 +16,7 @@ from bot.rules_text import RULES_MESSAGES
 
 from . import i18n
 from .history_text import _messages as history_messages
+from .mtt_text import MESSAGES as MTT_MESSAGES
 from .server_text import MESSAGES as SERVER_MESSAGES
 from .tournament_text import MESSAGES as TOURNAMENT_MESSAGES
 
@@ -459,6 +460,7 @@ MESSAGES: dict[str, str | Plural] = {
 assert not MESSAGES.keys() & SERVER_MESSAGES.keys(), "a key is in both tables"
 MESSAGES.update(SERVER_MESSAGES)  # the server controls' words (bot/ui/server_text.py)
 MESSAGES.update(TOURNAMENT_MESSAGES)  # Sit & Go words (bot/ui/tournament_text.py)
+MESSAGES.update(MTT_MESSAGES)  # multi-table tournament words (bot/ui/mtt_text.py)
 MESSAGES.update(RULES_MESSAGES)  # the /rules summaries (bot/rules_text.py)
 MESSAGES.update(history_messages(Plural))  # /replay, /stats, /export (bot/ui/history_text.py)
 

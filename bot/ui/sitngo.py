@@ -21,7 +21,7 @@ from bot.storage.tournaments import EntryRow, TournamentRow
 from bot.tables.models import Refused
 from bot.tournaments import payouts, structures
 from bot.tournaments.driver import TournamentDriver
-from bot.tournaments.service import HandCounted, SngRefused
+from bot.tournaments.service import HandCounted, SngCode, SngRefused
 from bot.tournaments.structures import Speed
 
 from . import i18n
@@ -246,6 +246,8 @@ class SitNGo:
         self, interaction: discord.Interaction, tournament_id: int, *, moderator: bool
     ) -> None:
         try:
+            if await self._multi_table(tournament_id):  # /mtt's, not a Sit & Go
+                raise SngRefused(SngCode.UNKNOWN)
             row = await self.service.start(
                 interaction.guild_id or 0, tournament_id, interaction.user.id, moderator=moderator
             )
@@ -261,6 +263,8 @@ class SitNGo:
         self, interaction: discord.Interaction, tournament_id: int, *, moderator: bool
     ) -> None:
         try:
+            if await self._multi_table(tournament_id):  # /mtt's, not a Sit & Go
+                raise SngRefused(SngCode.UNKNOWN)
             await self.driver.cancel(
                 interaction.guild_id or 0, tournament_id, interaction.user.id, moderator=moderator
             )
@@ -273,9 +277,14 @@ class SitNGo:
     async def here(self, guild_id: int, channel_id: int) -> int | None:
         """The newest open Sit & Go registered in, or played in, this channel."""
         for row in reversed(await self.service.repo.open_tournaments(guild_id)):
+            if await self._multi_table(row.tournament_id):  # /mtt's (bot/ui/mtt.py)
+                continue
             if channel_id in (row.channel_id, row.table_channel_id):
                 return row.tournament_id
         return None
+
+    async def _multi_table(self, tournament_id: int) -> bool:
+        return await self.service.store.multi_tables.state(tournament_id) is not None
 
     async def standings(self, interaction: discord.Interaction, page: int) -> None:
         """Page ``page`` of the server's standings, answered publicly in the server's
@@ -314,7 +323,9 @@ class SitNGo:
         """Begin every Sit & Go that started but has no table yet (the bot stopped
         between the start and its thread): call once the server's channels are known."""
         for row in await self.service.repo.open_tournaments():
-            if row.status == "running" and row.table_channel_id is None:
+            # (a multi-table tournament is not the Sit & Go driver's: bot/ui/mtt.py)
+            running = self.driver.running(row.tournament_id) is not None
+            if running and row.status == "running" and row.table_channel_id is None:
                 await self._begin(row)
                 await self.refresh(row.tournament_id)
 

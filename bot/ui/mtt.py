@@ -1,0 +1,473 @@
+"""Multi-table tournaments on Discord: the registration message and its Register /
+Unregister buttons, one thread per table, the scheduled event, moved players' private
+notices, and the summary.
+
+``MultiTable`` turns Discord requests into ``MttDriver`` calls and their answers into
+words; a refusal is answered privately and changes nothing. The buttons are persistent
+``DynamicItem``s whose custom_id names the tournament, so they work after a restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import Coroutine
+from datetime import UTC, datetime, timedelta
+from typing import Any, Protocol, runtime_checkable
+
+import discord
+
+from bot.engine import VARIANTS
+from bot.storage.tournaments import EntryRow, Final, TournamentRow
+from bot.tournaments import structures
+from bot.tournaments.mtt_driver import MttDriver
+from bot.tournaments.multi_table import MttCode, MttRefused
+from bot.tournaments.service import SngCode, SngRefused
+from bot.tournaments.structures import Speed
+
+from . import events, i18n
+from .answering import Answered
+from .catalog import t
+from .handlers import reply
+from .limits import allow_click
+from .moderation import jump_url
+from .text import esc, game
+from .tournaments import sng_refusal
+
+log = logging.getLogger(__name__)
+
+MTT_TEMPLATE = r"mtt:(?P<tournament>\d+):(?P<action>reg|unreg)"
+GOLD = discord.Colour.gold()
+EVENT_HOURS = 3  # the event's end estimate after its start
+# refusals whose Sit & Go words name a Sit & Go: a multi-table tournament has its own
+SAID_OF_MTT = frozenset(
+    {
+        SngCode.UNKNOWN,
+        SngCode.NOT_REGISTERING,
+        SngCode.NOT_RUNNING,
+        SngCode.NOT_OPEN,
+        SngCode.FULL,
+        SngCode.NOT_REGISTERED,
+        SngCode.ELSEWHERE,
+    }
+)
+
+
+@runtime_checkable
+class HostsMtt(Protocol):
+    """A client that runs multi-table tournaments (PokerBot)."""
+
+    @property
+    def mtt(self) -> MultiTable: ...
+
+
+def mtt_of(interaction: discord.Interaction) -> MultiTable:
+    client = interaction.client
+    if not isinstance(client, HostsMtt):
+        raise RuntimeError("this client does not run multi-table tournaments")
+    return client.mtt
+
+
+def refusal(exc: SngRefused | MttRefused) -> str:
+    """The private answer to a refused multi-table request."""
+    if isinstance(exc, MttRefused):
+        return t(f"mtt.refused.{exc.code.value}", **exc.params)
+    if exc.code is SngCode.BAD_SEATS and exc.params.get("max") not in {
+        v.max_seats for v in VARIANTS.values()
+    }:
+        return t("mtt.refused.cap", max=exc.params["max"], given=exc.params["given"])
+    if exc.code is SngCode.BAD_SEATS:
+        return t("mtt.refused.table_size", max=exc.params["max"], given=exc.params["given"])
+    if exc.code is SngCode.TOO_FEW:
+        return t("mtt.refused.sng_too_few", registered=exc.params["count"])
+    if exc.code in SAID_OF_MTT:
+        return t(f"mtt.refused.{exc.code.value}", **exc.params)
+    return sng_refusal(exc)
+
+
+class MttButton(Answered, discord.ui.DynamicItem[discord.ui.Button[Any]], template=MTT_TEMPLATE):
+    """Register or Unregister, on a tournament's registration message (answered privately)."""
+
+    def __init__(self, tournament_id: int, action: str) -> None:
+        register = action == "reg"
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=t("sng.button.register" if register else "sng.button.unregister"),
+            style=discord.ButtonStyle.success if register else discord.ButtonStyle.secondary,
+            custom_id=f"mtt:{tournament_id}:{action}",
+        )
+        super().__init__(button)
+        self.tournament_id, self.action = tournament_id, action
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> MttButton:
+        return cls(int(match["tournament"]), match["action"])
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        i18n.for_interaction(interaction)  # answer in the clicker's language
+        return await allow_click(interaction)
+
+    async def answer(self, interaction: discord.Interaction) -> None:
+        host = mtt_of(interaction)
+        if self.action == "reg":
+            await host.register(interaction, self.tournament_id)
+        else:
+            await host.unregister(interaction, self.tournament_id)
+
+
+def registration_view(row: TournamentRow, late_open: bool) -> discord.ui.View:
+    """Register and Unregister while it registers; Register alone while late
+    registration is open; none after."""
+    view = discord.ui.View(timeout=None)
+    if row.status == "registering" or (row.status == "running" and late_open):
+        view.add_item(MttButton(row.tournament_id, "reg"))
+    if row.status == "registering":
+        view.add_item(MttButton(row.tournament_id, "unreg"))
+    return view
+
+
+def registration_embed(
+    row: TournamentRow,
+    entries: list[EntryRow],
+    *,
+    table_size: int,
+    starts_at: float | None,
+    late_levels: int,
+    tables: dict[int, int],
+) -> discord.Embed:
+    """The structure, the fee, who is registered, and where it stands (its tables)."""
+    embed = discord.Embed(
+        title=t("mtt.reg.title", id=row.tournament_id, game=game(row.variant)), colour=GOLD
+    )
+    speed = Speed(row.speed)
+    structure = t(
+        "mtt.reg.structure",
+        size=table_size,
+        cap=row.seats,
+        speed=t(f"sng.speed.{speed.value}"),
+        minutes=int(structures.level_seconds(speed) // 60),
+        stack=row.start_stack,
+        late=late_levels,
+    )
+    entry = t("sng.reg.fee", fee=row.fee, pool=row.fee * len(entries)) if row.fee else ""
+    embed.description = structure + ("\n" + entry if entry else "")
+    names = [esc(e.display_name) for e in entries if e.place is None or row.status != "running"]
+    embed.add_field(
+        name=t("sng.reg.field.players", count=len(entries), seats=row.seats),
+        value=(", ".join(names) or t("sng.reg.nobody"))[:1024],
+        inline=False,
+    )
+    if row.status == "registering":
+        status = (
+            t("mtt.status.scheduled", at=f"<t:{int(starts_at)}:F>", start="`/mtt start`")
+            if starts_at is not None
+            else t("mtt.status.registering", cap=row.seats, start="`/mtt start`")
+        )
+    elif row.status == "running":
+        links = " ".join(f"<#{c}>" for _, c in sorted(tables.items()))
+        status = t("mtt.status.running", tables=links or "-")
+    elif row.status == "finished":
+        winner = next((e.display_name for e in entries if e.place == 1), "?")
+        status = t("sng.status.finished", winner=esc(winner))
+    else:
+        status = t("sng.status.cancelled")
+    embed.add_field(name=t("sng.reg.field.status"), value=status[:1024], inline=False)
+    return embed
+
+
+def summary_text(row: TournamentRow, entries: list[EntryRow]) -> str:
+    """The public summary of a finished tournament: places and prizes (the paid ones)."""
+    lines = [t("mtt.summary.title", id=row.tournament_id, game=game(row.variant))]
+    for e in sorted(entries, key=lambda e: (e.place or len(entries) + 1, e.entry)):
+        if e.prize:
+            lines.append(
+                t("sng.summary.place.prize", place=e.place, name=e.display_name, prize=e.prize)
+            )
+    lines.append(t("mtt.summary.entrants", count=len(entries)))
+    return "\n".join(lines)
+
+
+class MultiTable:
+    """The Discord side of every multi-table tournament of the bot."""
+
+    def __init__(self, client: discord.Client, driver: MttDriver) -> None:
+        self.client = client
+        self.driver = driver
+        self.repo = driver.mtt.repo
+        self.tournaments = driver.service.repo
+        self._tasks: set[asyncio.Task[None]] = set()
+        driver.make_thread = self._thread
+        driver.moved.append(self._moved)
+        driver.started.append(lambda row: self._spawn(self.refresh(row.tournament_id)))
+        driver.ended.append(self._ended)
+        driver.cancelled.append(lambda row: self._spawn(self._cancelled(row)))
+
+    # ----- requests ---------------------------------------------------------
+
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        variant: str,
+        *,
+        table_size: int,
+        stack: int | None,
+        speed: Speed,
+        fee: int,
+        cap: int,
+        start_in: int | None,
+        late_levels: int,
+    ) -> bool:
+        """Create one, post its registration message here and, with a start time, its
+        Discord event; False if refused."""
+        channel = interaction.channel
+        if not isinstance(channel, discord.TextChannel):  # its tables will be threads
+            await reply(interaction, t("thread.not_here"))
+            return False
+        clock = self.driver.service.clock
+        starts_at = None if start_in is None else clock() + 60 * start_in
+        try:
+            row = await self.driver.create(
+                interaction.guild_id or 0, channel.id, interaction.user.id, variant,
+                table_size=table_size, cap=cap, speed=speed,
+                start_stack=stack if stack is not None else structures.DEFAULT_STACK,
+                fee=fee, starts_at=starts_at, late_levels=late_levels,
+            )  # fmt: skip
+        except (SngRefused, MttRefused) as exc:
+            await reply(interaction, refusal(exc))
+            return False
+        note = ""
+        if starts_at is not None and interaction.guild is not None:
+            event = await self._create_event(interaction.guild, row, starts_at)
+            note = "" if event is not None else "\n" + t("mtt.no_event")
+        async with i18n.public(self.client, row.guild_id):
+            embed, view = await self._message(row)
+            message = await channel.send(embed=embed, view=view)
+        await self.tournaments.set_message(row.tournament_id, message.id)
+        link = jump_url(row.guild_id, channel.id, message.id)
+        await reply(interaction, t("mtt.created", id=row.tournament_id, link=link) + note)
+        return True
+
+    async def register(self, interaction: discord.Interaction, tournament_id: int) -> None:
+        user = interaction.user
+        try:
+            table = await self.driver.register(
+                interaction.guild_id or 0, tournament_id, user.id, user.display_name
+            )
+        except (SngRefused, MttRefused) as exc:
+            await reply(interaction, refusal(exc))
+            return
+        if table is None:
+            await reply(interaction, t("mtt.registered", id=tournament_id))
+        else:
+            channel = self.driver.channel(tournament_id, table)  # None: its thread is coming
+            where = f"<#{channel}>" if channel else "-"
+            await reply(interaction, t("mtt.registered_late", table=table, thread=where))
+        await self.refresh(tournament_id)
+
+    async def unregister(self, interaction: discord.Interaction, tournament_id: int) -> None:
+        try:
+            await self.driver.mine(interaction.guild_id or 0, tournament_id)
+            await self.driver.service.unregister(
+                interaction.guild_id or 0, tournament_id, interaction.user.id
+            )
+        except SngRefused as exc:
+            await reply(interaction, refusal(exc))
+            return
+        await reply(interaction, t("mtt.unregistered", id=tournament_id))
+        await self.refresh(tournament_id)
+
+    async def start(
+        self, interaction: discord.Interaction, tournament_id: int, *, moderator: bool
+    ) -> None:
+        try:
+            await self.driver.start(
+                interaction.guild_id or 0, tournament_id, interaction.user.id, moderator=moderator
+            )
+        except (SngRefused, MttRefused) as exc:
+            await reply(interaction, refusal(exc))
+            return
+        await reply(interaction, t("mtt.started", id=tournament_id))
+        await self.refresh(tournament_id)
+
+    async def reschedule(
+        self,
+        interaction: discord.Interaction,
+        tournament_id: int,
+        start_in: int,
+        *,
+        moderator: bool,
+    ) -> None:
+        try:
+            row = await self.driver.mine(interaction.guild_id or 0, tournament_id)
+            if not moderator and interaction.user.id != row.creator_id:
+                raise SngRefused(SngCode.NOT_YOURS)
+            if row.status != "registering":
+                raise SngRefused(SngCode.NOT_REGISTERING)
+            if start_in < 1:
+                raise MttRefused(MttCode.PAST_START, now=self.driver.service.clock())
+            starts_at = self.driver.service.clock() + 60 * start_in
+            await self.driver.service.refusing(self.repo.reschedule(tournament_id, starts_at))
+        except (SngRefused, MttRefused) as exc:
+            await reply(interaction, refusal(exc))
+            return
+        _, event_id = await self.repo.scheduled(tournament_id)
+        guild = self.client.get_guild(row.guild_id)
+        if event_id is not None and guild is not None:
+            start, end = _times(starts_at)
+            await events.move_event(guild, event_id, start=start, end=end)
+        elif guild is not None:
+            await self._create_event(guild, row, starts_at)
+        await reply(
+            interaction, t("mtt.rescheduled", id=tournament_id, at=f"<t:{int(starts_at)}:F>")
+        )
+        await self.refresh(tournament_id)
+
+    async def cancel(
+        self, interaction: discord.Interaction, tournament_id: int, *, moderator: bool
+    ) -> None:
+        try:
+            row = await self.driver.cancel(
+                interaction.guild_id or 0, tournament_id, interaction.user.id, moderator=moderator
+            )
+        except SngRefused as exc:
+            await reply(interaction, refusal(exc))
+            return
+        await reply(interaction, t("mtt.cancelled", id=tournament_id))
+        await self._cancelled(row)
+
+    async def here(self, guild_id: int, channel_id: int) -> int | None:
+        """The newest open multi-table tournament registered in, or played in, here."""
+        for row in reversed(await self.tournaments.open_tournaments(guild_id)):
+            if await self.repo.state(row.tournament_id) is None:
+                continue
+            tables = self.driver.manager.tournament_tables(row.tournament_id).values()
+            if channel_id == row.channel_id or channel_id in tables:
+                return row.tournament_id
+        return None
+
+    async def channel_gone(self, guild_id: int, channel_id: int) -> None:
+        """A tournament's channel was deleted: it is cancelled, every fee back, and its
+        tables close (their hands void)."""
+        for row in await self.tournaments.open_tournaments(guild_id):
+            if row.channel_id == channel_id and await self.repo.state(row.tournament_id):
+                await self.driver.cancel(guild_id, row.tournament_id, 0, moderator=True)
+                await self._cancelled(row)
+
+    # ----- the messages -----------------------------------------------------
+
+    async def _message(self, row: TournamentRow) -> tuple[discord.Embed, discord.ui.View]:
+        state = await self.repo.state(row.tournament_id)
+        starts_at, _ = await self.repo.scheduled(row.tournament_id)
+        entries = await self.tournaments.entries(row.tournament_id)
+        size = state.table_size if state else 0
+        late = state.late_levels if state else 0
+        late_open = False
+        if row.status == "running" and self.driver.running(row.tournament_id):
+            level, _ = self.driver.service.level(row)
+            late_open = level.number <= late
+        tables = self.driver.manager.tournament_tables(row.tournament_id)
+        embed = registration_embed(
+            row, entries, table_size=size, starts_at=starts_at, late_levels=late, tables=tables
+        )
+        return embed, registration_view(row, late_open)
+
+    async def refresh(self, tournament_id: int) -> None:
+        """Show where the tournament stands on its registration message."""
+        row = await self.tournaments.get(tournament_id)
+        if row is None or row.message_id is None:
+            return
+        channel = self.client.get_partial_messageable(row.channel_id)
+        async with i18n.public(self.client, row.guild_id):
+            embed, view = await self._message(row)
+        try:
+            await channel.get_partial_message(row.message_id).edit(embed=embed, view=view)
+        except discord.HTTPException as exc:  # deleted by someone: nothing to keep up to date
+            log.info("the registration message of tournament %d: %r", tournament_id, exc)
+
+    async def _thread(self, row: TournamentRow, number: int) -> int | None:
+        """A public thread of the tournament's channel for its table ``number``."""
+        parent = self.client.get_channel(row.channel_id)
+        if not isinstance(parent, discord.TextChannel):
+            return None
+        async with i18n.public(self.client, row.guild_id):
+            name = t("mtt.thread.name", id=row.tournament_id, table=number)
+        thread = await parent.create_thread(
+            name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
+        )
+        return thread.id
+
+    def _moved(self, row: TournamentRow, user_id: int, number: int, channel: int) -> None:
+        self._spawn(self._notify_moved(row, user_id, number, channel))
+
+    async def _notify_moved(
+        self, row: TournamentRow, user_id: int, number: int, channel: int
+    ) -> None:
+        """A private notice to the moved player only: their new table, with its link."""
+        link = f"https://discord.com/channels/{row.guild_id}/{channel}"
+        with i18n.using(i18n.reader(user_id)):
+            text = t("mtt.moved", id=row.tournament_id, table=number, thread=f"<#{channel}>")
+        presenter = getattr(self.client, "presenter", None)
+        if presenter is not None:
+            await presenter.send_dm(user_id, content=f"{text}\n{link}")
+
+    def _ended(self, row: TournamentRow, final: Final) -> None:
+        self._spawn(self._finish(row))
+
+    async def _finish(self, row: TournamentRow) -> None:
+        """The public summary in its channel, the message's end, the event completed."""
+        done = await self.tournaments.get(row.tournament_id)
+        if done is None:
+            return
+        entries = await self.tournaments.entries(row.tournament_id)
+        async with i18n.public(self.client, row.guild_id):
+            text = summary_text(done, entries)
+        await self.client.get_partial_messageable(row.channel_id).send(text)
+        await self.refresh(row.tournament_id)
+        _, event_id = await self.repo.scheduled(row.tournament_id)
+        guild = self.client.get_guild(row.guild_id)
+        if event_id is not None and guild is not None:
+            await events.complete_event(guild, event_id)
+
+    async def _cancelled(self, row: TournamentRow) -> None:
+        await self.refresh(row.tournament_id)
+        _, event_id = await self.repo.scheduled(row.tournament_id)
+        guild = self.client.get_guild(row.guild_id)
+        if event_id is None or guild is None:
+            return
+        if not await events.cancel_event(guild, event_id):  # started already: it ends
+            await events.complete_event(guild, event_id)
+
+    async def _create_event(
+        self, guild: discord.Guild, row: TournamentRow, starts_at: float
+    ) -> int | None:
+        start, end = _times(starts_at)
+        async with i18n.public(self.client, row.guild_id):
+            name = t("mtt.event.name", id=row.tournament_id, game=game(row.variant))
+        event = await events.create_event(
+            guild, name=name, start=start, end=end, channel_id=row.channel_id
+        )
+        await self.repo.set_event(row.tournament_id, event)
+        return event
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("a multi-table tournament message failed", exc_info=task.exception())
+
+    async def wait_idle(self) -> None:
+        """Wait for the summaries, notices and edits under way (tests, shutdown)."""
+        while self._tasks or self.driver._tasks:
+            await self.driver.wait_idle()
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+
+def _times(starts_at: float) -> tuple[datetime, datetime]:
+    start = datetime.fromtimestamp(starts_at, UTC)
+    return start, start + timedelta(hours=EVENT_HOURS)
