@@ -336,6 +336,9 @@ class MultiTables:
                 raise ChipsNotConserved(f"tournament #{tournament_id} has no table {table_no}")
             if table[0] is not None and hand_id <= int(table[0]):
                 return False
+            await conn.execute(  # its /stats, replays and exports say tournament
+                "UPDATE hands SET tournament_id = ? WHERE hand_id = ?", (tournament_id, hand_id)
+            )
             await conn.execute(
                 "UPDATE mtt_tables SET last_hand_id = ?, button = ? "
                 "WHERE tournament_id = ? AND number = ?",

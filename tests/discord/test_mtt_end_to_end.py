@@ -25,6 +25,7 @@ import pytest
 
 from bot.client import PokerBot
 from bot.engine import Hand, public_view
+from bot.history.stats import StatsKind
 from bot.settings import Settings
 from bot.tables.manager import TableManager
 from bot.tournaments import structures
@@ -306,8 +307,15 @@ async def test_twenty_players_on_five_tables_to_a_winner_with_a_restart(tmp_path
         for table_game in games.values():
             table_game.check_privacy()
         clock.ahead += 60
-        standings = await h.slash(PEOPLE[1], TABLE, "sitngo standings")
-        assert standings.ephemeral and f"1. {winner.display_name}: points" in standings.message.text
+        standings = await h.slash(PEOPLE[1], TABLE, "sitngo standings")  # public
+        assert not standings.ephemeral and standings.answer is not None
+        assert f"1. {winner.display_name}: points" in standings.answer.text
+        # the tables' hands count in /stats as tournament hands, not practice ones
+        figures = {
+            kind: await store.stats.totals(GUILD, winner.user_id, None, kind) for kind in StatsKind
+        }
+        assert figures[StatsKind.TOURNAMENT].hands > 0
+        assert figures[StatsKind.PRACTICE].hands == 0 and figures[StatsKind.CASH].hands == 0
 
 
 OTHER = TABLE + 7  # a second text channel of the server
