@@ -31,9 +31,9 @@ from bot.tournaments.balancing import Field, Move, Seat, TableState
 from bot.tournaments.service import MAX_FEE, SngCode, SngRefused, TournamentService
 
 MAX_ENTRANTS = 1000  # the cap on entrants
-# The payout table (bot.tournaments.payouts) has rows up to this field size: until it
-# has rows up to MAX_ENTRANTS, a larger cap is refused rather than failing at the end.
-PAYABLE = min(MAX_ENTRANTS, payouts.PAYOUT_TABLE[-1][0])
+# The payout table (bot.tournaments.payouts) has rows up to this field size: a cap it
+# could not pay is refused rather than failing at the end.
+PAYABLE = min(MAX_ENTRANTS, payouts.LARGEST)
 REMINDERS = (30, 5)  # minutes before a scheduled start
 
 
@@ -275,7 +275,7 @@ class MultiTableService:
             if current.players_left <= 1 and not busy:
                 final = await self._final(tournament_id, run, places, current)
             else:
-                paid = len(payouts.percentages(run.entrants))
+                paid = payouts.paid_places(run.entrants)
                 marked = replace(
                     current,
                     tables=tuple(replace(t, in_hand=t.number in busy) for t in current.tables),
@@ -310,7 +310,7 @@ class MultiTableService:
                 run.field,
                 tables=tuple(replace(t, in_hand=t.number in run.busy) for t in run.field.tables),
             )
-            paid = len(payouts.percentages(run.entrants))
+            paid = payouts.paid_places(run.entrants)
             step = balancing.plan(marked, self.rng, paid_places=paid)
             current = balancing.apply_plan(marked, step)
             moves = [SeatMove(m.player, m.from_table, m.from_seat, m.to_table, m.to_seat)

@@ -155,8 +155,8 @@ async def test_bad_settings_and_bad_moves_change_nothing(db_path: Target) -> Non
         sng, mtt = services(store, 1)
         for kwargs, code in (
             ({"table_size": 7}, SngCode.BAD_SEATS),  # a5-triple seats at most 6
-            ({"cap": 1001}, SngCode.BAD_SEATS),
-            ({"cap": 25}, SngCode.BAD_SEATS),  # beyond the payout table's rows (24)
+            ({"cap": 1001}, SngCode.BAD_SEATS),  # beyond the cap (1,000)
+            ({"cap": 1}, SngCode.BAD_SEATS),
             ({"fee": -1}, SngCode.BAD_FEE),
         ):
             settings = {"table_size": 6, "cap": 20, "fee": 0, **kwargs}
