@@ -27,6 +27,8 @@ from bot.tables.guild_settings import Defaults, GuildSettingsBook
 from bot.tables.manager import TableManager
 from bot.tables.models import Refused
 from bot.tournaments.driver import TournamentDriver
+from bot.tournaments.multi_table import MultiTableService
+from bot.tournaments.schedule import Scheduler
 from bot.tournaments.service import TournamentService
 from bot.tournaments.structures import Speed
 from bot.ui.app import App
@@ -39,6 +41,7 @@ from bot.ui.handlers import TableController, apologize, refuse, reply
 from bot.ui.limits import RateLimiter, wait_seconds
 from bot.ui.mixed_menu import GameSelect
 from bot.ui.presenter import Presenter
+from bot.ui.reminders import Reminders
 from bot.ui.replay import ReplayButton, ReplayPicker
 from bot.ui.sitngo import SitNGo, SngButton
 from bot.ui.translator import CatalogTranslator, LocaleTree
@@ -151,6 +154,16 @@ class PokerBot(commands.Bot):
         log.info("restored %d tables, %d unfinished hands", len(self.manager.channels()), restored)
         self.presenter = Presenter(self, self.manager, clock=self._clock)
         await self.presenter.start()
+        # Multi-table tournaments (issue 37): reminders and scheduled starts, next to the
+        # Sit & Go level clock; its first pass starts what came due while the bot was down.
+        self.mtt = MultiTableService(store, self.tournaments, self._rng or secrets.SystemRandom())
+        self.scheduler = Scheduler(
+            store,
+            self.mtt,
+            Reminders(self, self.guild_settings, self.presenter.dms),
+            clock=self._clock,
+        )
+        self._schedule = asyncio.get_running_loop().create_task(self.scheduler.run())
         #: the services the UI reaches through app_of(interaction)
         self.app = App(
             manager=self.manager,
@@ -199,6 +212,8 @@ class PokerBot(commands.Bot):
             await self.presenter.drain(self.drain_timeout)
             await self.presenter.close()
         # 3. The tables (timers) and the database: everything needed to carry on is stored.
+        if hasattr(self, "_schedule"):
+            self._schedule.cancel()  # what it claimed is sent; the rest is due at the next start
         if hasattr(self, "_sng_clock"):
             self._sng_clock.cancel()
             await self.sng.tick()  # the Sit & Gos' level clocks as they stand

@@ -9,7 +9,7 @@ in its own dialect: ``migrations_pg``.
 
 from __future__ import annotations
 
-from bot.storage.migration_mtt import MULTI_TABLE
+from bot.storage.migration_mtt import MTT_SCHEDULE, MULTI_TABLE
 from bot.storage.migration_people import PEOPLE
 from bot.storage.migration_tournaments import TOURNAMENTS
 
@@ -348,4 +348,5 @@ MIGRATIONS: list[str] = [
     TABLE_GENERATIONS,
     TOURNAMENTS,
     MULTI_TABLE,  # issue 37 (the integrator orders the migrations across branches)
+    MTT_SCHEDULE,  # v17, issue 37: the scheduler's start count and the reminder setting
 ]

@@ -43,6 +43,7 @@ class MttCode(StrEnum):
     PAST_START = "mtt_past_start"  # now: a scheduled start must be ahead
     CHANNEL_BUSY = "mtt_channel_busy"  # tournament_id: the channel's open tournament
     LATE_CLOSED = "mtt_late_closed"  # levels: late registration ran through that many
+    BAD_START_COUNT = "mtt_bad_start_count"  # min, max, given: start when that many register
 
 
 class MttRefused(Exception):
@@ -101,9 +102,11 @@ class MultiTableService:
         starts_at: float | None = None,
         reminders: tuple[int, ...] = REMINDERS,
         late_levels: int = 0,
+        start_count: int | None = None,
     ) -> TournamentRow:
         """A new multi-table tournament, registering (``starts_at``: scheduled, with its
-        reminders); bad settings are refused with the allowed range and change nothing,
+        reminders; ``start_count``: it starts as soon as that many have registered, 2 to
+        the cap); bad settings are refused with the allowed range and change nothing,
         as are a start in the past and a channel that has an open tournament."""
         game = VARIANTS.get(variant)
         if game is None:
@@ -114,6 +117,8 @@ class MultiTableService:
             raise SngRefused(SngCode.BAD_SEATS, min=2, max=PAYABLE, given=cap)
         if not 0 <= fee <= MAX_FEE:
             raise SngRefused(SngCode.BAD_FEE, max=MAX_FEE, given=fee)
+        if start_count is not None and not 2 <= start_count <= cap:
+            raise MttRefused(MttCode.BAD_START_COUNT, min=2, max=cap, given=start_count)
         now = self.sng.clock()
         if starts_at is not None and starts_at <= now:
             raise MttRefused(MttCode.PAST_START, now=now)
@@ -122,6 +127,7 @@ class MultiTableService:
                 guild_id, channel_id, creator_id, variant,
                 table_size=table_size, cap=cap, speed=speed, start_stack=start_stack, fee=fee,
                 starts_at=starts_at, reminders=reminders, late_levels=max(0, late_levels),
+                start_count=start_count,
             )  # fmt: skip
         except TournamentRefused as exc:
             if exc.code != "channel_busy":

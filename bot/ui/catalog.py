@@ -453,6 +453,27 @@ MESSAGES: dict[str, str | Plural] = {
     "refused.choice_pending": (
         "{name} is choosing the next game ({deadline}); deal once it is chosen."
     ),
+    # ----- multi-table tournaments: the scheduler's reminders (bot/ui/reminders.py)
+    "mtt.remind.post": Plural(
+        "**Tournament #{number}** ({game}) starts {when}: {count} player registered.",
+        "**Tournament #{number}** ({game}) starts {when}: {count} players registered.",
+    ),
+    "mtt.remind.post_nobody": (
+        "**Tournament #{number}** ({game}) starts {when}: nobody has registered yet."
+    ),
+    "mtt.remind.dm": Plural(
+        "**Tournament #{number}** ({game}) in {channel} starts {when}. You are registered: "
+        "{count} player so far.",
+        "**Tournament #{number}** ({game}) in {channel} starts {when}. You are registered: "
+        "{count} players so far.",
+    ),
+    "mtt.cancelled": Plural(
+        "**Tournament #{number}** ({game}) did not start: it needs at least 2 players and "
+        "{count} registered. Every entry fee is back.",
+        "**Tournament #{number}** ({game}) did not start: it needs at least 2 players and "
+        "{count} registered. Every entry fee is back.",
+    ),
+    "mtt.cancelled_nobody": ("**Tournament #{number}** ({game}) did not start: nobody registered."),
 }
 
 

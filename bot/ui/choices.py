@@ -11,11 +11,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Literal
 
 from bot.engine import VARIANTS
-from bot.storage.rows import Language, OpenBy
+from bot.storage.rows import Language, OpenBy, RemindBy
 
 if TYPE_CHECKING:
     Game = str  # a key of VARIANTS; mypy cannot follow a Literal built at run time
 else:
     Game = Literal[tuple(VARIANTS)]
 
-__all__ = ["Game", "Language", "OpenBy"]
+__all__ = ["Game", "Language", "OpenBy", "RemindBy"]
