@@ -100,6 +100,14 @@ def _tournament(row: Row) -> TournamentRow:
     return TournamentRow(**values)
 
 
+@dataclass(frozen=True, slots=True)
+class _Named:
+    """An entry's number and stack (what a hand's count updates)."""
+
+    entry: int
+    stack: int
+
+
 _ENTRY_SQL = (
     "SELECT e.entry, p.user_id, e.display_name, e.seat, e.stack, e.place, e.prize, e.points "
     "FROM tournament_entries e JOIN people p ON p.person_id = e.person_id "
@@ -447,7 +455,7 @@ class Tournaments:
 
     async def entries_in(self, conn: Connection, tournament_id: int) -> list[EntryRow]:
         rows = await all_rows(conn, _ENTRY_SQL, (tournament_id,))
-        return [EntryRow(*(r[i] for i in range(8))) for r in rows]
+        return [EntryRow(*r) for r in rows]  # the 8 columns in order (1,000 rows: keep it lean)
 
     async def _held(self, conn: Connection, tournament_id: int) -> int:
         row = await one(
@@ -511,8 +519,17 @@ class Tournaments:
         stacks: Mapping[int, int],
         places: Mapping[int, int],
     ) -> None:
-        entries = {e.user_id: e for e in await self.entries_in(conn, t.tournament_id)}
-        strangers = (set(stacks) | set(places)) - set(entries)
+        # only the named players' rows: a multi-table hand names 2-6 of up to 1,000 entrants
+        named = sorted(set(stacks) | set(places))
+        rows = await all_rows(
+            conn,
+            "SELECT e.entry, p.user_id, e.stack FROM tournament_entries e "
+            "JOIN people p ON p.person_id = e.person_id WHERE e.tournament_id = ? "
+            f"AND p.user_id IN ({', '.join('?' * len(named))}) ORDER BY e.entry",
+            (t.tournament_id, *named),
+        ) if named else []  # fmt: skip
+        entries = {int(r[1]): _Named(int(r[0]), int(r[2])) for r in rows}
+        strangers = set(named) - set(entries)
         if strangers:
             raise StorageError(f"tournament #{t.tournament_id}: {sorted(strangers)} not entered")
         await conn.executemany(
@@ -537,18 +554,17 @@ class Tournaments:
                 f"but it holds {held}"
             )
         await self._close(conn, t, "finished")
-        await conn.executemany(
+        ends = [
+            (final.places[e.user_id], final.prizes[e.user_id], final.points.get(e.user_id, 0), e)
+            for e in entries
+        ]
+        await conn.executemany(  # the rows that change (most of 1,000 are placed already)
             "UPDATE tournament_entries SET place = ?, prize = ?, points = ? "
             "WHERE tournament_id = ? AND entry = ?",
             [
-                (
-                    final.places[e.user_id],
-                    final.prizes[e.user_id],
-                    final.points.get(e.user_id, 0),
-                    t.tournament_id,
-                    e.entry,
-                )
-                for e in entries
+                (place, prize, points, t.tournament_id, e.entry)
+                for place, prize, points, e in ends
+                if (place, prize, points) != (e.place, e.prize, e.points)
             ],
         )
         for e in entries:

@@ -282,10 +282,7 @@ class MultiTableService:
                 final = await self._final(tournament_id, run, places, current)
             else:
                 paid = payouts.paid_places(run.entrants)
-                marked = replace(
-                    current,
-                    tables=tuple(replace(t, in_hand=t.number in busy) for t in current.tables),
-                )
+                marked = _marked(current, busy)
                 step = balancing.plan(marked, self.rng, paid_places=paid)
                 current = balancing.apply_plan(marked, step)
             counted = await self.sng.refusing(
@@ -299,9 +296,7 @@ class MultiTableService:
             )  # fmt: skip
             if not counted:
                 return MttHand(counted=False)
-            run.field = replace(
-                current, tables=tuple(replace(t, in_hand=False) for t in current.tables)
-            )
+            run.field = _marked(current, set())
             run.busy, run.hold, run.pending = busy, step.hold, pending
             run.hand_for_hand = step.hand_for_hand
             if final is not None:
@@ -312,10 +307,7 @@ class MultiTableService:
         """Plan with no hand to count (after a restart, before any table deals)."""
         async with self.sng.lock(tournament_id):
             run = self._run(tournament_id)
-            marked = replace(
-                run.field,
-                tables=tuple(replace(t, in_hand=t.number in run.busy) for t in run.field.tables),
-            )
+            marked = _marked(run.field, run.busy)
             paid = payouts.paid_places(run.entrants)
             step = balancing.plan(marked, self.rng, paid_places=paid)
             current = balancing.apply_plan(marked, step)
@@ -324,9 +316,7 @@ class MultiTableService:
             await self.sng.refusing(
                 self.repo.move(tournament_id, moves, step.broken, step.hand_for_hand)
             )
-            run.field = replace(
-                current, tables=tuple(replace(t, in_hand=False) for t in current.tables)
-            )
+            run.field = _marked(current, set())
             run.hold, run.hand_for_hand = step.hold, step.hand_for_hand
             return step
 
@@ -361,3 +351,13 @@ class MultiTableService:
             prizes=payouts.prizes(run.pool, all_places, order),
             points=payouts.points(all_places, order),
         )
+
+
+def _marked(field: Field, busy: set[int]) -> Field:
+    """``field`` with exactly the tables of ``busy`` marked in a hand; the tables whose mark
+    stays are kept as they are (167 tables at the start of a 1,000-player field)."""
+    tables = tuple(
+        t if t.in_hand == (t.number in busy) else replace(t, in_hand=t.number in busy)
+        for t in field.tables
+    )
+    return replace(field, tables=tables)
