@@ -247,10 +247,10 @@ class MultiTables:
             person = (await people.ensure(conn, t.guild_id, [user_id], {user_id: display_name}))[
                 user_id
             ]
-            entries = await self._tournaments.entries_in(conn, tournament_id)
-            if any(e.user_id == user_id for e in entries):
+            count, mine = await self._tournaments.count_in(conn, tournament_id, person)
+            if mine:
                 raise TournamentRefused("already_registered")
-            if len(entries) >= t.seats:
+            if count >= t.seats:
                 raise TournamentRefused("full", seats=t.seats)
             other = await one(
                 conn,

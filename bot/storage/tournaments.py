@@ -235,10 +235,10 @@ class Tournaments:
             person = (await people.ensure(conn, t.guild_id, [user_id], {user_id: display_name}))[
                 user_id
             ]
-            entries = await self.entries_in(conn, tournament_id)
-            if any(e.user_id == user_id for e in entries):
+            count, mine = await self.count_in(conn, tournament_id, person)
+            if mine:
                 raise TournamentRefused("already_registered")
-            if len(entries) >= t.seats:
+            if count >= t.seats:
                 raise TournamentRefused("full", seats=t.seats)
             other = await one(
                 conn,
@@ -452,6 +452,19 @@ class Tournaments:
         if t.status != status:
             raise TournamentRefused("not_registering" if status == "registering" else "not_running")
         return t
+
+    async def count_in(
+        self, conn: Connection, tournament_id: int, person_id: int
+    ) -> tuple[int, bool]:
+        """How many have entered, and whether ``person_id`` has (one row, not 1,000)."""
+        row = await one(
+            conn,
+            "SELECT COUNT(*), COALESCE(SUM(CASE WHEN person_id = ? THEN 1 ELSE 0 END), 0) "
+            "FROM tournament_entries WHERE tournament_id = ?",
+            (person_id, tournament_id),
+        )
+        assert row is not None
+        return int(row[0]), bool(row[1])
 
     async def entries_in(self, conn: Connection, tournament_id: int) -> list[EntryRow]:
         rows = await all_rows(conn, _ENTRY_SQL, (tournament_id,))

@@ -24,6 +24,7 @@ play, a seeded ``random.Random`` in tests).
 
 from __future__ import annotations
 
+import heapq
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -285,18 +286,19 @@ def _break(
     """Moves that empty ``target`` into the seats left, or the tables to hold while a
     table it needs is in a hand."""
     broken = work[target]
-    others = {n: t for n, t in work.items() if n != target}
-    counts = {n: t.count for n, t in others.items()}
-    free = {n: t.free_seats(field.size) for n, t in others.items()}
+    # the tables with a free seat, the fewest players first, idle tables first on a tie
+    # (a heap: 166 tables left at the first break of a 1,000-player field)
+    open_tables = [
+        (t.count, *_prefer_idle(t)) for n, t in work.items() if n != target and t.count < field.size
+    ]
+    heapq.heapify(open_tables)
     leaving = list(broken.seats)
     rng.shuffle(leaving)
     chosen: list[tuple[Seat, int]] = []
-    for seat in leaving:  # the fewest players first, idle tables first on a tie
-        number = min(
-            (n for n in others if free[n]), key=lambda n: (counts[n], *_prefer_idle(others[n]))
-        )
-        counts[number] += 1
-        free[number] = free[number][1:]  # a placeholder: seats are drawn below
+    for seat in leaving:
+        count, idle, number = heapq.heappop(open_tables)  # the planner breaks only if they fit
+        if count + 1 < field.size:
+            heapq.heappush(open_tables, (count + 1, idle, number))
         chosen.append((seat, number))
     needed = {target, *(n for _, n in chosen)}
     if any(work[n].in_hand for n in needed):

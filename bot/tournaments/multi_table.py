@@ -75,6 +75,14 @@ class _Running:
     hold: frozenset[int] = frozenset()
     hand_for_hand: bool = False
     pending: list[payouts.Bust] = dc_field(default_factory=list)  # out, place to come
+    _counts: tuple[Field, dict[int, int]] | None = None  # players per table of that field
+
+    def count(self, table_no: int) -> int:
+        """Players at a live table (0: none or broken); asked before each table's deal, so
+        kept per field rather than found among 167 tables each time."""
+        if self._counts is None or self._counts[0] is not self.field:
+            self._counts = (self.field, {t.number: t.count for t in self.field.tables})
+        return self._counts[1].get(table_no, 0)
 
 
 class MultiTableService:
@@ -232,7 +240,7 @@ class MultiTableService:
         run = self._running.get(tournament_id)
         if run is None or table_no in run.busy or table_no in run.hold:
             return False
-        if not any(t.number == table_no and t.count >= 2 for t in run.field.tables):
+        if run.count(table_no) < 2:
             return False
         return not run.pending or not run.hand_for_hand or not run.busy
 
