@@ -366,8 +366,12 @@ class MultiTables:
             await self._tournaments.update_entries_in(conn, t, stacks, places)
             await self._leave(conn, tournament_id, out)
             await self._move(conn, tournament_id, moves, broken, hand_for_hand)
-            if final is not None:
-                await self._leave(conn, tournament_id, final.places)
+            if final is not None:  # the winner leaves the last table (one statement, not 1,000)
+                await conn.execute(
+                    "UPDATE tournament_entries SET table_no = NULL, seat = NULL "
+                    "WHERE tournament_id = ? AND table_no IS NOT NULL",
+                    (tournament_id,),
+                )
                 await self._tournaments.finish_in(conn, t, final)
             else:
                 await self._check(conn, tournament_id)

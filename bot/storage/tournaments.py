@@ -580,9 +580,37 @@ class Tournaments:
                 if (place, prize, points) != (e.place, e.prize, e.points)
             ],
         )
-        for e in entries:
-            if final.prizes[e.user_id] > 0:
-                await self.move_chips_in(conn, t, e.user_id, final.prizes[e.user_id], "sng_prize")
+        paid = {e.user_id: final.prizes[e.user_id] for e in entries if final.prizes[e.user_id] > 0}
+        await self._pay_in(conn, t, paid)
+
+    async def _pay_in(self, conn: Connection, t: TournamentRow, prizes: Mapping[int, int]) -> None:
+        """Pay every prize (user -> chips, all above 0) with its ledger entry: three
+        statements for all the players (153 are paid at 1,000 entrants), not three each."""
+        if not prizes:
+            return
+        users = list(prizes)
+        rows = await all_rows(
+            conn,
+            "SELECT user_id, balance FROM accounts WHERE guild_id = ? "
+            f"AND user_id IN ({', '.join('?' * len(users))})",
+            (t.guild_id, *users),
+        )
+        before = {int(r[0]): int(r[1]) for r in rows}
+        if len(before) != len(users):  # pragma: no cover - every entrant has an account
+            raise StorageError(f"tournament #{t.tournament_id}: a prize winner has no account")
+        await conn.executemany(
+            "UPDATE accounts SET balance = balance + ?, tournament_net = tournament_net + ? "
+            "WHERE guild_id = ? AND user_id = ?",
+            [(prizes[u], prizes[u], t.guild_id, u) for u in users],
+        )
+        now = self._db.clock()
+        await conn.executemany(
+            "INSERT INTO ledger (guild_id, person_id, kind, amount, hand_id, balance_after, "
+            f"created_at, tournament_id) VALUES (?, {people.PERSON_SQL}, 'sng_prize', ?, NULL, "
+            "?, ?, ?)",
+            [(t.guild_id, t.guild_id, u, prizes[u], before[u] + prizes[u], now, t.tournament_id)
+             for u in users],
+        )  # fmt: skip
 
     async def _close(self, conn: Connection, t: TournamentRow, status: str) -> None:
         cursor = await conn.execute(
