@@ -12,7 +12,9 @@ way (turbo: 4 minutes). Printed:
 * wall time of the whole run, and the hands played;
 * every service call's time: the longest one (the stand-in for a stall of the bot's
   event loop, which all of a tournament's tables share; target under 50 ms), p50 and
-  p99, by kind of call, and which hand the longest was;
+  p99, by kind of call, and which hand the longest was; ``hand_finished`` again by what
+  the hand led to (the first hand of a new level, balancing moves, a table broken, the
+  end with its prizes);
 * database writes per hand: write transactions and the row-changing statements
   (INSERT / UPDATE / DELETE, each row of an executemany counted), from SQLite's trace;
 * the process's peak memory (max RSS);
@@ -173,14 +175,24 @@ async def run(entrants: int, seed: int, path: Path, seconds_per_hand: float) -> 
             f"hand #{hid} at table {number}, {len(field.tables)} tables",
         )
         hands += 1
+        took = timings.calls["hand_finished"][-1]  # filed again by what the hand led to
+        level = sng.level(await store.tournaments.get(tid) or t)[1].number
+        if result.final is not None:
+            timings.calls["  the end"].append(took)
+        elif result.broken:
+            timings.calls["  with a break"].append(took)
+        elif result.moves:
+            timings.calls["  with moves"].append(took)
+        elif level not in levels:
+            timings.calls["  new level"].append(took)
+        else:
+            timings.calls["  other"].append(took)
         clock.now += seconds_per_hand
         final = result.final
         moves += len(result.moves)
         breaks += len(result.broken)
         hand_for_hand += result.hand_for_hand
-        row = await store.tournaments.get(tid)
-        assert row is not None
-        levels.add(sng.level(row)[1].number)
+        levels.add(level)
         in_db = reader.execute(
             "SELECT SUM(stack) FROM tournament_entries WHERE tournament_id = ?", (tid,)
         ).fetchone()[0]
@@ -222,7 +234,10 @@ def report(r: dict[str, Any]) -> None:
     where = f", {where}" if where else ""
     print(f"  longest service call: {seconds * 1000:.1f} ms ({kind}{where})")
     print("  call              count    p50 ms    p99 ms    max ms")
-    for name, values in sorted(timings.calls.items()):
+    order = ["create", "register", "start", "field", "may_deal", "hand_started",
+             "hand_finished", "  other", "  new level", "  with moves", "  with a break",
+             "  the end"]  # fmt: skip
+    for name, values in sorted(timings.calls.items(), key=lambda kv: order.index(kv[0])):
         values = sorted(values)
         p99 = values[min(len(values) - 1, int(len(values) * 0.99))]
         print(f"  {name:<15} {len(values):>7} {statistics.median(values) * 1000:>9.3f} "
