@@ -10,7 +10,9 @@ put out and makes the planner's moves and breaks in one transaction. The bot's c
 way (turbo: 4 minutes). Printed:
 
 * wall time of the whole run, and the hands played;
-* every service call's time: the longest one (the stand-in for a stall of the bot's
+* every service call's wall time (and the most CPU time the process spent in one, its
+  threads together: what the call costs when no other process wants the cores): the
+  longest one (the stand-in for a stall of the bot's
   event loop, which all of a tournament's tables share; target under 50 ms), p50 and
   p99, by kind of call, and which hand the longest was; ``hand_finished`` again by what
   the hand led to (the first hand of a new level, balancing moves, a table broken, the
@@ -82,23 +84,25 @@ class Timings:
 
     def __init__(self) -> None:
         self.calls: dict[str, list[float]] = defaultdict(list)
+        self.cpu: dict[str, list[float]] = defaultdict(list)
         self.longest = (0.0, "", "")
 
-    def note(self, kind: str, seconds: float, where: str = "") -> None:
+    def note(self, kind: str, seconds: float, cpu: float, where: str = "") -> None:
         self.calls[kind].append(seconds)
+        self.cpu[kind].append(cpu)
         if seconds > self.longest[0]:
             self.longest = (seconds, kind, where)
 
     async def timed(self, kind: str, call: Awaitable[T], where: str = "") -> T:
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         result = await call
-        self.note(kind, time.perf_counter() - started, where)
+        self.note(kind, time.perf_counter() - started, time.process_time() - cpu, where)
         return result
 
     def sync(self, kind: str, call: Callable[[], T], where: str = "") -> T:
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         result = call()
-        self.note(kind, time.perf_counter() - started, where)
+        self.note(kind, time.perf_counter() - started, time.process_time() - cpu, where)
         return result
 
 
@@ -154,7 +158,7 @@ async def run(entrants: int, seed: int, path: Path, seconds_per_hand: float) -> 
     reader = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     chips = entrants * STACK
     hand_id, in_play, hands = 0, {}, 0
-    levels, breaks, moves, hand_for_hand = set(), 0, 0, 0
+    levels, breaks, moves, hand_for_hand = {1}, 0, 0, 0
     final = None
     while final is None:
         field = timings.sync("field", lambda: mtt.field(tid))
@@ -175,18 +179,19 @@ async def run(entrants: int, seed: int, path: Path, seconds_per_hand: float) -> 
             f"hand #{hid} at table {number}, {len(field.tables)} tables",
         )
         hands += 1
-        took = timings.calls["hand_finished"][-1]  # filed again by what the hand led to
         level = sng.level(await store.tournaments.get(tid) or t)[1].number
-        if result.final is not None:
-            timings.calls["  the end"].append(took)
+        if result.final is not None:  # filed again by what the hand led to
+            led_to = "  the end"
         elif result.broken:
-            timings.calls["  with a break"].append(took)
+            led_to = "  with a break"
         elif result.moves:
-            timings.calls["  with moves"].append(took)
+            led_to = "  with moves"
         elif level not in levels:
-            timings.calls["  new level"].append(took)
+            led_to = "  new level"
         else:
-            timings.calls["  other"].append(took)
+            led_to = "  other"
+        timings.calls[led_to].append(timings.calls["hand_finished"][-1])
+        timings.cpu[led_to].append(timings.cpu["hand_finished"][-1])
         clock.now += seconds_per_hand
         final = result.final
         moves += len(result.moves)
@@ -233,15 +238,16 @@ def report(r: dict[str, Any]) -> None:
     seconds, kind, where = timings.longest
     where = f", {where}" if where else ""
     print(f"  longest service call: {seconds * 1000:.1f} ms ({kind}{where})")
-    print("  call              count    p50 ms    p99 ms    max ms")
+    print("  call              count    p50 ms    p99 ms    max ms  max CPU ms")
     order = ["create", "register", "start", "field", "may_deal", "hand_started",
              "hand_finished", "  other", "  new level", "  with moves", "  with a break",
              "  the end"]  # fmt: skip
     for name, values in sorted(timings.calls.items(), key=lambda kv: order.index(kv[0])):
         values = sorted(values)
         p99 = values[min(len(values) - 1, int(len(values) * 0.99))]
+        cpu = max(timings.cpu[name])
         print(f"  {name:<15} {len(values):>7} {statistics.median(values) * 1000:>9.3f} "
-              f"{p99 * 1000:>9.3f} {values[-1] * 1000:>9.3f}")  # fmt: skip
+              f"{p99 * 1000:>9.3f} {values[-1] * 1000:>9.3f} {cpu * 1000:>11.3f}")  # fmt: skip
     per_hand = writes.transactions.get("record_mtt_hand", 0)
     total = sum(writes.transactions.values())
     print(f"  write transactions: {total} ({dict(writes.transactions)}), "
