@@ -58,7 +58,12 @@ class Reminders:
             if how == "dm":
                 text = notice_text(notice, dm=True)
                 for user in notice.players:
-                    await self.dms.send(user, content=text)
+                    try:
+                        await self.dms.send(user, content=text)
+                    except (
+                        discord.HTTPException
+                    ) as exc:  # one player's DM: the others still get theirs
+                        log.warning("a tournament notice to user %d: %r", user, exc)
                 return
             text = notice_text(notice, dm=False)
         await self._post(row.channel_id, text, notice.players)

@@ -367,6 +367,8 @@ async def test_ninety_players_on_fifteen_six_max_tables_to_a_winner(db_path: Tar
             assert (chips, twice) == (90_000, 0), f"after hand #{hid}"
             if final is None:
                 assert players == mtt.field(tid).players_left
+            else:  # the winner holds every chip
+                assert players == 1
         assert broken == 14  # every table but the last broke
         places = final.places
         assert sorted(places) == entrants
