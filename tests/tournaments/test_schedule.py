@@ -11,6 +11,7 @@ import random
 import pytest
 
 from bot.storage import Store
+from bot.tables.guild_settings import BadSetting, Defaults, GuildSettingsBook
 from bot.tournaments.multi_table import MttCode, MttRefused, MultiTableService
 from bot.tournaments.schedule import Notice, NoticeKind, Scheduler
 from bot.tournaments.service import TournamentService
@@ -183,3 +184,22 @@ async def test_bad_scheduling_is_refused_and_changes_nothing(db_path: Target) ->
         assert await store.multi_tables.scheduled(first.tournament_id) == (NOW + 60, None)
     finally:
         await store.close()
+
+
+async def test_the_reminder_setting_is_post_or_dm_and_a_bad_one_changes_nothing(
+    db_path: Target,
+) -> None:
+    clock = Clock(NOW)
+    store = await Store.open(db_path, clock=clock)
+    book = GuildSettingsBook(store, Defaults(turn_timeout=60, auto_deal=False))
+    assert (await book.get(G)).mtt_remind == "post"  # the default
+    assert (await book.set_mtt_remind(G, "dm")).mtt_remind == "dm"
+    with pytest.raises(BadSetting) as bad:
+        await book.set_mtt_remind(G, "pigeon")
+    assert (bad.value.code, bad.value.params) == (
+        "mtt_remind", {"given": "pigeon", "allowed": ("post", "dm")},
+    )  # fmt: skip
+    await store.close()
+    store = await Store.open(db_path, clock=clock)  # stored: read back after a restart
+    assert (await store.guild_settings(G)).mtt_remind == "dm"
+    await store.close()
