@@ -28,6 +28,7 @@ from bot.tables.models import Refused
 from bot.tournaments.driver import TournamentDriver
 from bot.tournaments.mtt_driver import MttDriver
 from bot.tournaments.multi_table import MultiTableService
+from bot.tournaments.schedule import Notice, NoticeKind, Scheduler
 from bot.tournaments.service import TournamentService
 from bot.tournaments.structures import Speed
 from bot.ui.app import App
@@ -41,6 +42,7 @@ from bot.ui.limits import RateLimiter, wait_seconds
 from bot.ui.mixed_menu import GameSelect
 from bot.ui.mtt import MttButton, MultiTable
 from bot.ui.presenter import Presenter
+from bot.ui.reminders import Reminders
 from bot.ui.replay import ReplayButton, ReplayPicker
 from bot.ui.sitngo import SitNGo, SngButton
 from bot.ui.stale import StaleClicks
@@ -168,6 +170,23 @@ class PokerBot(commands.Bot):
             self, self.manager, messages=store.tables, dms=store.dms, clock=self._clock
         )
         await self.presenter.start()
+        # Multi-table tournaments (issue 37): reminders and scheduled starts, next to the
+        # Sit & Go level clock; its first pass starts what came due while the bot was down.
+        reminders = Reminders(self, self.guild_settings, self.presenter.dms)
+
+        async def notify(notice: Notice) -> None:
+            await reminders(notice)
+            if notice.kind is NoticeKind.CANCELLED:  # too few at its time
+                await self.mtt.cancelled_at_start(notice.tournament)
+
+        self.scheduler = Scheduler(
+            store,
+            self.multi_tables,
+            notify,
+            start=self.mtt.begin_scheduled,  # threads, tables and the registration message
+            clock=self._clock,
+        )
+        self._schedule = asyncio.get_running_loop().create_task(self.scheduler.run())
         #: the services the UI reaches through app_of(interaction)
         self.app = App(
             manager=self.manager,
@@ -223,6 +242,8 @@ class PokerBot(commands.Bot):
             await self.presenter.drain(self.drain_timeout)
             await self.presenter.close()
         # 3. The tables (timers) and the database: everything needed to carry on is stored.
+        if hasattr(self, "_schedule"):
+            self._schedule.cancel()  # what it claimed is sent; the rest is due at the next start
         if hasattr(self, "_sng_clock"):
             self._sng_clock.cancel()
             await self.sng.tick()  # the Sit & Gos' level clocks as they stand

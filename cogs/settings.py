@@ -17,7 +17,7 @@ from discord.ext import commands
 from bot.storage.rows import GuildSettings
 from bot.tables.guild_settings import BadSetting, GuildSettingsBook
 from bot.ui.catalog import t
-from bot.ui.choices import Language, OpenBy
+from bot.ui.choices import Language, OpenBy, RemindBy
 from bot.ui.handlers import reply
 from bot.ui.moderation import is_moderator
 
@@ -61,6 +61,7 @@ def settings_fields(
         (t("settings.open_by"), t(f"settings.open_by.{settings.open_by}")),
         (t("settings.language"), language),
         (t("settings.idle_close"), idle),
+        (t("settings.mtt_remind"), t(f"settings.mtt_remind.{settings.mtt_remind}")),
     ]
 
 
@@ -189,6 +190,13 @@ class SettingsCog(
         await self._change(
             interaction, self.book.set_language(self._guild(interaction), language), 5
         )
+
+    @app_commands.command(
+        name="tournament-reminders", description="How tournament reminders reach the players"
+    )
+    @app_commands.describe(how="post: in the tournament's channel, mentioning them; dm: to each")
+    async def tournament_reminders(self, interaction: discord.Interaction, how: RemindBy) -> None:
+        await self._change(interaction, self.book.set_mtt_remind(self._guild(interaction), how), 7)
 
 
 async def setup(bot: PokerBot) -> None:

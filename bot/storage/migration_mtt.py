@@ -70,3 +70,13 @@ ALTER TABLE tournament_entries ADD COLUMN table_no INTEGER;
 CREATE UNIQUE INDEX mtt_one_per_seat ON tournament_entries (tournament_id, table_no, seat)
     WHERE table_no IS NOT NULL AND place IS NULL;
 """
+
+# v17 (issue 37, the scheduler): * ``mtt_tournaments.start_count``: start as soon as that
+# many have registered (NULL: at ``starts_at`` or by hand); * ``guild_settings.mtt_remind``:
+# how a server's tournament reminders go out, ``post`` (a post in the tournament's
+# channel that mentions the registered players) or ``dm`` (a direct message to each).
+MTT_SCHEDULE = """
+ALTER TABLE mtt_tournaments ADD COLUMN start_count INTEGER CHECK (start_count >= 2);
+ALTER TABLE guild_settings ADD COLUMN mtt_remind TEXT NOT NULL DEFAULT 'post'
+    CHECK (mtt_remind IN ('post', 'dm'));
+"""

@@ -9,7 +9,7 @@ in its own dialect: ``migrations_pg``.
 
 from __future__ import annotations
 
-from bot.storage.migration_mtt import MULTI_TABLE
+from bot.storage.migration_mtt import MTT_SCHEDULE, MULTI_TABLE
 from bot.storage.migration_people import PEOPLE
 from bot.storage.migration_stats import STATS_KINDS
 from bot.storage.migration_tournaments import TOURNAMENTS
@@ -360,4 +360,5 @@ MIGRATIONS: list[str] = [
     MULTI_TABLE,  # issue 37 (the integrator orders the migrations across branches)
     STATS_KINDS,  # v17, issue 36 item 5: /stats keyed cash, practice or tournament
     MIXED_TOURNAMENTS,  # v18, issue 38 item 4
+    MTT_SCHEDULE,  # v19, issue 37: the scheduler's start count and the reminder setting
 ]

@@ -89,11 +89,13 @@ class MultiTables:
         reminders: Sequence[int] = (),
         late_levels: int = 0,
         mix: str | None = None,
+        start_count: int | None = None,
     ) -> TournamentRow:
         """A new multi-table tournament, registering, with its table size (one
         transaction; ``tournaments.seats`` holds the cap on entrants; ``mix``: a mixed
-        one's games and rotation, as JSON); scheduled with
-        ``starts_at``, its ``reminders`` (minutes before the start) still to come.
+        one's games and rotation, as JSON); scheduled with ``starts_at``, its
+        ``reminders`` (minutes before the start) still to come; ``start_count``: it
+        starts as soon as that many have registered.
         Refused ``channel_busy`` (tournament_id) while another tournament of the channel
         is registering or running."""
         async with self._db.write("create_mtt") as conn:
@@ -115,9 +117,9 @@ class MultiTables:
             )  # fmt: skip
             assert row is not None
             await conn.execute(
-                "INSERT INTO mtt_tournaments (tournament_id, table_size, starts_at, late_levels) "
-                "VALUES (?, ?, ?, ?)",
-                (int(row[0]), table_size, starts_at, late_levels),
+                "INSERT INTO mtt_tournaments (tournament_id, table_size, starts_at, late_levels, "
+                "start_count) VALUES (?, ?, ?, ?, ?)",
+                (int(row[0]), table_size, starts_at, late_levels, start_count),
             )
             if starts_at is not None:
                 await self._remind(conn, int(row[0]), starts_at, reminders)
@@ -173,6 +175,23 @@ class MultiTables:
                     entries = await self._tournaments.entries_in(conn, int(tournament_id))
                     due.append((int(tournament_id), int(minutes), [e.user_id for e in entries]))
         return due
+
+    async def due_starts(self, now: float) -> list[int]:
+        """Registering multi-table tournaments due to start by ``now``: their scheduled
+        start has come, or their start count has registered; the earliest first."""
+        async with self._db.read() as conn:
+            rows = await all_rows(
+                conn,
+                "SELECT m.tournament_id FROM mtt_tournaments m "
+                "JOIN tournaments t ON t.tournament_id = m.tournament_id "
+                "WHERE t.status = 'registering' AND ((m.starts_at IS NOT NULL "
+                "AND m.starts_at <= ?) OR (m.start_count IS NOT NULL AND m.start_count <= "
+                "(SELECT COUNT(*) FROM tournament_entries e "
+                "WHERE e.tournament_id = m.tournament_id))) "
+                "ORDER BY COALESCE(m.starts_at, 0), m.tournament_id",
+                (now,),
+            )
+        return [int(r[0]) for r in rows]
 
     async def scheduled(self, tournament_id: int) -> tuple[float | None, int | None]:
         """The scheduled start and the Discord event's id."""
@@ -230,10 +249,10 @@ class MultiTables:
             person = (await people.ensure(conn, t.guild_id, [user_id], {user_id: display_name}))[
                 user_id
             ]
-            entries = await self._tournaments.entries_in(conn, tournament_id)
-            if any(e.user_id == user_id for e in entries):
+            count, mine = await self._tournaments.count_in(conn, tournament_id, person)
+            if mine:
                 raise TournamentRefused("already_registered")
-            if len(entries) >= t.seats:
+            if count >= t.seats:
                 raise TournamentRefused("full", seats=t.seats)
             other = await one(
                 conn,
@@ -352,8 +371,12 @@ class MultiTables:
             await self._tournaments.update_entries_in(conn, t, stacks, places)
             await self._leave(conn, tournament_id, out)
             await self._move(conn, tournament_id, moves, broken, hand_for_hand)
-            if final is not None:
-                await self._leave(conn, tournament_id, final.places)
+            if final is not None:  # the winner leaves the last table (one statement, not 1,000)
+                await conn.execute(
+                    "UPDATE tournament_entries SET table_no = NULL, seat = NULL "
+                    "WHERE tournament_id = ? AND table_no IS NOT NULL",
+                    (tournament_id,),
+                )
                 await self._tournaments.finish_in(conn, t, final)
             else:
                 await self._check(conn, tournament_id)

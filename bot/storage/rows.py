@@ -12,9 +12,11 @@ from bot.storage.connection import Row
 KEEP: Any = object()  # "leave the stored value (deadline, button) as it is"
 
 OpenBy = Literal["anyone", "moderators"]
+RemindBy = Literal["post", "dm"]  # a tournament reminder: a post that mentions, or DMs
 Language = Literal["auto", "en-US", "pt-BR", "vi"]  # auto: the server's own locale
 OPEN_BY: tuple[OpenBy, ...] = get_args(OpenBy)
 LANGUAGES: tuple[Language, ...] = get_args(Language)
+REMIND_BY: tuple[RemindBy, ...] = get_args(RemindBy)
 DELETED_NAME = "deleted player"  # the accounts row that keeps an erased player's chips adding up
 
 
@@ -110,6 +112,7 @@ class GuildSettings:
     open_by: str = "anyone"  # one of OPEN_BY
     language: str = "auto"  # one of LANGUAGES
     idle_close_hours: float | None = None  # a table with no play closes after; 0: never
+    mtt_remind: str = "post"  # one of REMIND_BY: how tournament reminders go out
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,6 +183,7 @@ def settings_of(row: Row) -> GuildSettings:
         open_by=row["open_by"],
         language=row["language"],
         idle_close_hours=row["idle_close_hours"],
+        mtt_remind=row["mtt_remind"],
     )
 
 

@@ -38,14 +38,15 @@ class Server:
             await conn.execute(
                 """INSERT INTO guild_settings (guild_id, allowed_channels, moderator_role,
                        turn_timeout, auto_deal, open_by, language, idle_close_hours,
-                       updated_at)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                       mtt_remind, updated_at)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                    ON CONFLICT (guild_id) DO UPDATE SET
                      allowed_channels = excluded.allowed_channels,
                      moderator_role = excluded.moderator_role,
                      turn_timeout = excluded.turn_timeout, auto_deal = excluded.auto_deal,
                      open_by = excluded.open_by, language = excluded.language,
                      idle_close_hours = excluded.idle_close_hours,
+                     mtt_remind = excluded.mtt_remind,
                      updated_at = excluded.updated_at""",
                 (
                     s.guild_id,
@@ -56,6 +57,7 @@ class Server:
                     s.open_by,
                     s.language,
                     idle,
+                    s.mtt_remind,
                     self._db.clock(),
                 ),
             )

@@ -102,6 +102,14 @@ def _tournament(row: Row) -> TournamentRow:
     return TournamentRow(**values)
 
 
+@dataclass(frozen=True, slots=True)
+class _Named:
+    """An entry's number and stack (what a hand's count updates)."""
+
+    entry: int
+    stack: int
+
+
 # A computer player has no person: its user id is -(entry + 1), below 1 as at practice
 # tables, and unique in its tournament (its entry number never changes).
 _ENTRY_SQL = (
@@ -246,10 +254,10 @@ class Tournaments:
             person = (await people.ensure(conn, t.guild_id, [user_id], {user_id: display_name}))[
                 user_id
             ]
-            entries = await self.entries_in(conn, tournament_id)
-            if any(e.user_id == user_id for e in entries):
+            count, mine = await self.count_in(conn, tournament_id, person)
+            if mine:
                 raise TournamentRefused("already_registered")
-            if len(entries) >= t.seats:
+            if count >= t.seats:
                 raise TournamentRefused("full", seats=t.seats)
             other = await one(
                 conn,
@@ -464,9 +472,22 @@ class Tournaments:
             raise TournamentRefused("not_registering" if status == "registering" else "not_running")
         return t
 
+    async def count_in(
+        self, conn: Connection, tournament_id: int, person_id: int
+    ) -> tuple[int, bool]:
+        """How many have entered, and whether ``person_id`` has (one row, not 1,000)."""
+        row = await one(
+            conn,
+            "SELECT COUNT(*), COALESCE(SUM(CASE WHEN person_id = ? THEN 1 ELSE 0 END), 0) "
+            "FROM tournament_entries WHERE tournament_id = ?",
+            (person_id, tournament_id),
+        )
+        assert row is not None
+        return int(row[0]), bool(row[1])
+
     async def entries_in(self, conn: Connection, tournament_id: int) -> list[EntryRow]:
         rows = await all_rows(conn, _ENTRY_SQL, (tournament_id,))
-        return [EntryRow(*(r[i] for i in range(9))) for r in rows]
+        return [EntryRow(*r) for r in rows]  # the 9 columns in order (1,000 rows: keep it lean)
 
     async def _held(self, conn: Connection, tournament_id: int) -> int:
         row = await one(
@@ -530,8 +551,22 @@ class Tournaments:
         stacks: Mapping[int, int],
         places: Mapping[int, int],
     ) -> None:
-        entries = {e.user_id: e for e in await self.entries_in(conn, t.tournament_id)}
-        strangers = (set(stacks) | set(places)) - set(entries)
+        # only the named players' rows: a multi-table hand names 2-6 of up to 1,000 entrants
+        named = sorted(set(stacks) | set(places))
+        people_ids = [u for u in named if u > 0]
+        bot_entries = [-u - 1 for u in named if u < 1]  # computer players: -(entry + 1)
+        rows = await all_rows(
+            conn,
+            "SELECT e.entry, COALESCE(p.user_id, -(e.entry + 1)), e.stack "
+            "FROM tournament_entries e LEFT JOIN people p ON p.person_id = e.person_id "
+            "WHERE e.tournament_id = ? AND ("
+            f"p.user_id IN ({', '.join('?' * len(people_ids)) or 'NULL'}) OR "
+            f"(e.person_id IS NULL AND e.entry IN ({', '.join('?' * len(bot_entries)) or 'NULL'})))"
+            " ORDER BY e.entry",
+            (t.tournament_id, *people_ids, *bot_entries),
+        ) if named else []  # fmt: skip
+        entries = {int(r[1]): _Named(int(r[0]), int(r[2])) for r in rows}
+        strangers = set(named) - set(entries)
         if strangers:
             raise StorageError(f"tournament #{t.tournament_id}: {sorted(strangers)} not entered")
         await conn.executemany(
@@ -556,23 +591,50 @@ class Tournaments:
                 f"but it holds {held}"
             )
         await self._close(conn, t, "finished")
-        await conn.executemany(
+        ends = [
+            (final.places[e.user_id], final.prizes[e.user_id], final.points.get(e.user_id, 0), e)
+            for e in entries
+        ]
+        await conn.executemany(  # the rows that change (most of 1,000 are placed already)
             "UPDATE tournament_entries SET place = ?, prize = ?, points = ? "
             "WHERE tournament_id = ? AND entry = ?",
             [
-                (
-                    final.places[e.user_id],
-                    final.prizes[e.user_id],
-                    final.points.get(e.user_id, 0),
-                    t.tournament_id,
-                    e.entry,
-                )
-                for e in entries
+                (place, prize, points, t.tournament_id, e.entry)
+                for place, prize, points, e in ends
+                if (place, prize, points) != (e.place, e.prize, e.points)
             ],
         )
-        for e in entries:
-            if final.prizes[e.user_id] > 0:
-                await self.move_chips_in(conn, t, e.user_id, final.prizes[e.user_id], "sng_prize")
+        paid = {e.user_id: final.prizes[e.user_id] for e in entries if final.prizes[e.user_id] > 0}
+        await self._pay_in(conn, t, paid)
+
+    async def _pay_in(self, conn: Connection, t: TournamentRow, prizes: Mapping[int, int]) -> None:
+        """Pay every prize (user -> chips, all above 0) with its ledger entry: three
+        statements for all the players (153 are paid at 1,000 entrants), not three each."""
+        if not prizes:
+            return
+        users = list(prizes)
+        rows = await all_rows(
+            conn,
+            "SELECT user_id, balance FROM accounts WHERE guild_id = ? "
+            f"AND user_id IN ({', '.join('?' * len(users))})",
+            (t.guild_id, *users),
+        )
+        before = {int(r[0]): int(r[1]) for r in rows}
+        if len(before) != len(users):  # pragma: no cover - every entrant has an account
+            raise StorageError(f"tournament #{t.tournament_id}: a prize winner has no account")
+        await conn.executemany(
+            "UPDATE accounts SET balance = balance + ?, tournament_net = tournament_net + ? "
+            "WHERE guild_id = ? AND user_id = ?",
+            [(prizes[u], prizes[u], t.guild_id, u) for u in users],
+        )
+        now = self._db.clock()
+        await conn.executemany(
+            "INSERT INTO ledger (guild_id, person_id, kind, amount, hand_id, balance_after, "
+            f"created_at, tournament_id) VALUES (?, {people.PERSON_SQL}, 'sng_prize', ?, NULL, "
+            "?, ?, ?)",
+            [(t.guild_id, t.guild_id, u, prizes[u], before[u] + prizes[u], now, t.tournament_id)
+             for u in users],
+        )  # fmt: skip
 
     async def _close(self, conn: Connection, t: TournamentRow, status: str) -> None:
         cursor = await conn.execute(

@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.storage.rows import LANGUAGES, OPEN_BY, GuildSettings
+from bot.storage.rows import LANGUAGES, OPEN_BY, REMIND_BY, GuildSettings
 from bot.storage.store import Store
 
 __all__ = [
@@ -39,6 +39,7 @@ class BadSetting(Exception):
     def __init__(self, code: str, **params: Any) -> None:
         super().__init__(code)
         # turn_time | idle_close | open_by | language | too_many_channels | not_listed
+        # | mtt_remind
         self.code = code
         self.params = params
 
@@ -144,6 +145,12 @@ class GuildSettingsBook:
         if language not in LANGUAGES:
             raise BadSetting("language", given=language, allowed=LANGUAGES)
         return await self._update(guild_id, lambda s: replace(s, language=language))
+
+    async def set_mtt_remind(self, guild_id: int, how: str) -> GuildSettings:
+        """How the server's tournament reminders go out: ``post`` or ``dm``."""
+        if how not in REMIND_BY:
+            raise BadSetting("mtt_remind", given=how, allowed=REMIND_BY)
+        return await self._update(guild_id, lambda s: replace(s, mtt_remind=how))
 
     async def set_moderator_role(self, guild_id: int, role_id: int | None) -> GuildSettings:
         return await self._update(guild_id, lambda s: replace(s, moderator_role=role_id))

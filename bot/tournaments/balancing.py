@@ -24,6 +24,7 @@ play, a seeded ``random.Random`` in tests).
 
 from __future__ import annotations
 
+import heapq
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -236,8 +237,13 @@ def late_seat(field: Field, player: int, stack: int, rng: random.Random) -> tupl
 def eliminate(field: Field, players: Iterable[int]) -> Field:
     """The field without ``players`` (out with no chips: their stacks must be 0)."""
     gone = set(players)
+    if not gone:
+        return field
     tables = []
     for table in field.tables:
+        if not any(s.player in gone for s in table.seats):
+            tables.append(table)  # untouched: kept as it is
+            continue
         for seat in table.seats:
             if seat.player in gone and seat.stack != 0:
                 raise ConservationError(f"player {seat.player} is out with {seat.stack} chips")
@@ -280,18 +286,19 @@ def _break(
     """Moves that empty ``target`` into the seats left, or the tables to hold while a
     table it needs is in a hand."""
     broken = work[target]
-    others = {n: t for n, t in work.items() if n != target}
-    counts = {n: t.count for n, t in others.items()}
-    free = {n: t.free_seats(field.size) for n, t in others.items()}
+    # the tables with a free seat, the fewest players first, idle tables first on a tie
+    # (a heap: 166 tables left at the first break of a 1,000-player field)
+    open_tables = [
+        (t.count, *_prefer_idle(t)) for n, t in work.items() if n != target and t.count < field.size
+    ]
+    heapq.heapify(open_tables)
     leaving = list(broken.seats)
     rng.shuffle(leaving)
     chosen: list[tuple[Seat, int]] = []
-    for seat in leaving:  # the fewest players first, idle tables first on a tie
-        number = min(
-            (n for n in others if free[n]), key=lambda n: (counts[n], *_prefer_idle(others[n]))
-        )
-        counts[number] += 1
-        free[number] = free[number][1:]  # a placeholder: seats are drawn below
+    for seat in leaving:
+        count, idle, number = heapq.heappop(open_tables)  # the planner breaks only if they fit
+        if count + 1 < field.size:
+            heapq.heappush(open_tables, (count + 1, idle, number))
         chosen.append((seat, number))
     needed = {target, *(n for _, n in chosen)}
     if any(work[n].in_hand for n in needed):
@@ -378,8 +385,18 @@ def apply_plan(field: Field, plan: Plan) -> Field:
         tuple(sorted(tables.values(), key=lambda t: t.number)),
         tuple(n for n in field.break_order if n in tables),
     )
-    check_conserved(field, result)
+    # Only the tables the plan names can change (the others are the same objects): the
+    # check looks at those, so a hand at one of 167 tables does not sort 1,000 players.
+    touched = {n for m in plan.moves for n in (m.from_table, m.to_table)} | set(plan.broken)
+    check_conserved(_only(field, touched), _only(result, touched))
+    before = {t.number: t for t in field.tables}
+    if any(t is not before[t.number] for t in result.tables if t.number not in touched):
+        raise ConservationError("a plan changed a table it does not name")
     return result
+
+
+def _only(field: Field, numbers: set[int]) -> Field:
+    return replace(field, tables=tuple(t for t in field.tables if t.number in numbers))
 
 
 def check_conserved(before: Field, after: Field) -> None:

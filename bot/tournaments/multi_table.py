@@ -38,9 +38,9 @@ from bot.tournaments.service import (
 )
 
 MAX_ENTRANTS = 1000  # the issue's cap on entrants
-# The payout table (bot.tournaments.payouts) has rows up to this field size: until it
-# has rows up to MAX_ENTRANTS, a larger cap is refused rather than failing at the end.
-PAYABLE = min(MAX_ENTRANTS, payouts.PAYOUT_TABLE[-1][0])
+# The payout table (bot.tournaments.payouts) has rows up to this field size: a cap it
+# could not pay is refused rather than failing at the end.
+PAYABLE = min(MAX_ENTRANTS, payouts.LARGEST)
 REMINDERS = (30, 5)  # minutes before a scheduled start
 
 
@@ -50,6 +50,7 @@ class MttCode(StrEnum):
     PAST_START = "mtt_past_start"  # now: a scheduled start must be ahead
     CHANNEL_BUSY = "mtt_channel_busy"  # tournament_id: the channel's open tournament
     LATE_CLOSED = "mtt_late_closed"  # levels: late registration ran through that many
+    BAD_START_COUNT = "mtt_bad_start_count"  # min, max, given: start when that many register
 
 
 class MttRefused(Exception):
@@ -81,6 +82,14 @@ class _Running:
     hold: frozenset[int] = frozenset()
     hand_for_hand: bool = False
     pending: list[payouts.Bust] = dc_field(default_factory=list)  # out, place to come
+    _counts: tuple[Field, dict[int, int]] | None = None  # players per table of that field
+
+    def count(self, table_no: int) -> int:
+        """Players at a live table (0: none or broken); asked before each table's deal, so
+        kept per field rather than found among 167 tables each time."""
+        if self._counts is None or self._counts[0] is not self.field:
+            self._counts = (self.field, {t.number: t.count for t in self.field.tables})
+        return self._counts[1].get(table_no, 0)
 
 
 class MultiTableService:
@@ -111,11 +120,13 @@ class MultiTableService:
         games: Sequence[str] = (),
         rotation: str = MixKind.HANDS.value,
         every: int | None = None,
+        start_count: int | None = None,
     ) -> TournamentRow:
         """A new multi-table tournament, registering (``starts_at``: scheduled, with its
-        reminders; ``games``: a mixed one, as ``TournamentService.create``); bad settings
-        are refused with the allowed range and change nothing, as are a start in the past
-        and a channel that has an open tournament."""
+        reminders; ``games``: a mixed one, as ``TournamentService.create``;
+        ``start_count``: it starts as soon as that many have registered, 2 to the cap);
+        bad settings are refused with the allowed range and change nothing, as are a
+        start in the past and a channel that has an open tournament."""
         mix = checked_mix(games, rotation, every) if games else None
         if mix is not None:
             variant = mix.first
@@ -132,6 +143,8 @@ class MultiTableService:
             raise SngRefused(SngCode.BAD_SEATS, min=2, max=PAYABLE, given=cap)
         if not 0 <= fee <= MAX_FEE:
             raise SngRefused(SngCode.BAD_FEE, max=MAX_FEE, given=fee)
+        if start_count is not None and not 2 <= start_count <= cap:
+            raise MttRefused(MttCode.BAD_START_COUNT, min=2, max=cap, given=start_count)
         now = self.sng.clock()
         if starts_at is not None and starts_at <= now:
             raise MttRefused(MttCode.PAST_START, now=now)
@@ -141,6 +154,7 @@ class MultiTableService:
                 table_size=table_size, cap=cap, speed=speed, start_stack=start_stack, fee=fee,
                 starts_at=starts_at, reminders=reminders, late_levels=max(0, late_levels),
                 mix=mix.dumps() if mix else None,
+                start_count=start_count,
             )  # fmt: skip
         except TournamentRefused as exc:
             if exc.code != "channel_busy":
@@ -245,7 +259,7 @@ class MultiTableService:
         run = self._running.get(tournament_id)
         if run is None or table_no in run.busy or table_no in run.hold:
             return False
-        if not any(t.number == table_no and t.count >= 2 for t in run.field.tables):
+        if run.count(table_no) < 2:
             return False
         return not run.pending or not run.hand_for_hand or not run.busy
 
@@ -294,11 +308,8 @@ class MultiTableService:
             if current.players_left <= 1 and not busy:
                 final = await self._final(tournament_id, run, places, current)
             else:
-                paid = len(payouts.percentages(run.entrants))
-                marked = replace(
-                    current,
-                    tables=tuple(replace(t, in_hand=t.number in busy) for t in current.tables),
-                )
+                paid = payouts.paid_places(run.entrants)
+                marked = _marked(current, busy)
                 step = balancing.plan(marked, self.rng, paid_places=paid)
                 current = balancing.apply_plan(marked, step)
             counted = await self.sng.refusing(
@@ -313,9 +324,7 @@ class MultiTableService:
             if not counted:  # counted before a restart: this table's hand is over all the same
                 run.busy.discard(table_no)
                 return MttHand(counted=False)
-            run.field = replace(
-                current, tables=tuple(replace(t, in_hand=False) for t in current.tables)
-            )
+            run.field = _marked(current, set())
             run.busy, run.hold, run.pending = busy, step.hold, pending
             run.hand_for_hand = step.hand_for_hand
             if final is not None:
@@ -326,11 +335,8 @@ class MultiTableService:
         """Plan with no hand to count (after a restart, before any table deals)."""
         async with self.sng.lock(tournament_id):
             run = self._run(tournament_id)
-            marked = replace(
-                run.field,
-                tables=tuple(replace(t, in_hand=t.number in run.busy) for t in run.field.tables),
-            )
-            paid = len(payouts.percentages(run.entrants))
+            marked = _marked(run.field, run.busy)
+            paid = payouts.paid_places(run.entrants)
             step = balancing.plan(marked, self.rng, paid_places=paid)
             current = balancing.apply_plan(marked, step)
             moves = [SeatMove(m.player, m.from_table, m.from_seat, m.to_table, m.to_seat)
@@ -338,9 +344,7 @@ class MultiTableService:
             await self.sng.refusing(
                 self.repo.move(tournament_id, moves, step.broken, step.hand_for_hand)
             )
-            run.field = replace(
-                current, tables=tuple(replace(t, in_hand=False) for t in current.tables)
-            )
+            run.field = _marked(current, set())
             run.hold, run.hand_for_hand = step.hold, step.hand_for_hand
             return step
 
@@ -375,3 +379,13 @@ class MultiTableService:
             prizes=payouts.prizes(run.pool, all_places, order),
             points=payouts.points(all_places, order),
         )
+
+
+def _marked(field: Field, busy: set[int]) -> Field:
+    """``field`` with exactly the tables of ``busy`` marked in a hand; the tables whose mark
+    stays are kept as they are (167 tables at the start of a 1,000-player field)."""
+    tables = tuple(
+        t if t.in_hand == (t.number in busy) else replace(t, in_hand=t.number in busy)
+        for t in field.tables
+    )
+    return replace(field, tables=tables)

@@ -10,6 +10,7 @@ holds user-facing English: ``bot/ui`` composes messages from codes and data by c
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from bot.rules_text import RULES_MESSAGES
@@ -454,15 +455,44 @@ MESSAGES: dict[str, str | Plural] = {
     "refused.choice_pending": (
         "{name} is choosing the next game ({deadline}); deal once it is chosen."
     ),
+    # ----- multi-table tournaments: the scheduler's reminders (bot/ui/reminders.py)
+    "mtt.remind.post": Plural(
+        "**Tournament #{number}** ({game}) starts {when}: {count} player registered.",
+        "**Tournament #{number}** ({game}) starts {when}: {count} players registered.",
+    ),
+    "mtt.remind.post_nobody": (
+        "**Tournament #{number}** ({game}) starts {when}: nobody has registered yet."
+    ),
+    "mtt.remind.dm": Plural(
+        "**Tournament #{number}** ({game}) in {channel} starts {when}. You are registered: "
+        "{count} player so far.",
+        "**Tournament #{number}** ({game}) in {channel} starts {when}. You are registered: "
+        "{count} players so far.",
+    ),
+    "mtt.remind.cancelled": Plural(
+        "**Tournament #{number}** ({game}) did not start: it needs at least 2 players and "
+        "{count} registered. Every entry fee is back.",
+        "**Tournament #{number}** ({game}) did not start: it needs at least 2 players and "
+        "{count} registered. Every entry fee is back.",
+    ),
+    "mtt.remind.cancelled_nobody": (
+        "**Tournament #{number}** ({game}) did not start: nobody registered."
+    ),
 }
 
 
-assert not MESSAGES.keys() & SERVER_MESSAGES.keys(), "a key is in both tables"
-MESSAGES.update(SERVER_MESSAGES)  # the server controls' words (bot/ui/server_text.py)
-MESSAGES.update(TOURNAMENT_MESSAGES)  # Sit & Go words (bot/ui/tournament_text.py)
-MESSAGES.update(MTT_MESSAGES)  # multi-table tournament words (bot/ui/mtt_text.py)
-MESSAGES.update(RULES_MESSAGES)  # the /rules summaries (bot/rules_text.py)
-MESSAGES.update(history_messages(Plural))  # /replay, /stats, /export (bot/ui/history_text.py)
+def _add(table: Mapping[str, str | Plural]) -> None:
+    """Add another module's words; a key written in two places would silently lose one."""
+    twice = MESSAGES.keys() & table.keys()
+    assert not twice, f"keys in two tables: {sorted(twice)}"
+    MESSAGES.update(table)
+
+
+_add(SERVER_MESSAGES)  # the server controls' words (bot/ui/server_text.py)
+_add(TOURNAMENT_MESSAGES)  # Sit & Go words (bot/ui/tournament_text.py)
+_add(MTT_MESSAGES)  # multi-table tournament words (bot/ui/mtt_text.py)
+_add(RULES_MESSAGES)  # the /rules summaries (bot/rules_text.py)
+_add(history_messages(Plural))  # /replay, /stats, /export (bot/ui/history_text.py)
 
 
 def t(key: str, locale: object = None, /, **params: Any) -> str:

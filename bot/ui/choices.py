@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Literal
 
 from bot.engine import VARIANTS
 from bot.history.stats import StatsKind
-from bot.storage.rows import Language, OpenBy
+from bot.storage.rows import Language, OpenBy, RemindBy
 
 if TYPE_CHECKING:
     Game = str  # a key of VARIANTS; mypy cannot follow a Literal built at run time
@@ -21,4 +21,4 @@ else:
     Game = Literal[tuple(VARIANTS)]
     HandKind = Literal[tuple(k.value for k in StatsKind)]
 
-__all__ = ["Game", "HandKind", "Language", "OpenBy"]
+__all__ = ["Game", "HandKind", "Language", "OpenBy", "RemindBy"]

@@ -291,6 +291,17 @@ class MultiTable:
         await reply(interaction, t("mtt.started", id=tournament_id))
         await self.refresh(tournament_id)
 
+    async def begin_scheduled(self, tournament_id: int) -> None:
+        """Start one at its time (the scheduler's start): as ``/mtt start``, with the
+        registration message brought up to date; a refusal goes back to the scheduler."""
+        await self.driver.begin(tournament_id)
+        await self.refresh(tournament_id)
+
+    async def cancelled_at_start(self, row: TournamentRow) -> None:
+        """One the scheduler cancelled (too few at its time): its registration message
+        and Discord event brought up to date, as a cancel by command does."""
+        await self._cancelled(row)
+
     async def reschedule(
         self,
         interaction: discord.Interaction,

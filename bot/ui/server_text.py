@@ -48,6 +48,10 @@ MESSAGES: dict[str, str] = {
     "settings.bad.language": "The language must be one of: {allowed}.",
     "settings.bad.too_many_channels": "At most {max} channels can be listed.",
     "settings.bad.not_listed": "{channel} is not in the list of channels for tables.",
+    "settings.mtt_remind": "Tournament reminders",
+    "settings.mtt_remind.post": "a post in the tournament's channel that mentions the players",
+    "settings.mtt_remind.dm": "a direct message to each registered player",
+    "settings.bad.mtt_remind": "Tournament reminders must be one of: {allowed}.",
     # ----- privacy
     "privacy.nothing": "I store nothing about you on this server.",
     "privacy.title": "What I store about you on this server",

@@ -155,8 +155,8 @@ async def test_bad_settings_and_bad_moves_change_nothing(db_path: Target) -> Non
         sng, mtt = services(store, 1)
         for kwargs, code in (
             ({"table_size": 7}, SngCode.BAD_SEATS),  # a5-triple seats at most 6
-            ({"cap": 1001}, SngCode.BAD_SEATS),
-            ({"cap": 25}, SngCode.BAD_SEATS),  # beyond the payout table's rows (24)
+            ({"cap": 1001}, SngCode.BAD_SEATS),  # beyond the cap (1,000)
+            ({"cap": 1}, SngCode.BAD_SEATS),
             ({"fee": -1}, SngCode.BAD_FEE),
         ):
             settings = {"table_size": 6, "cap": 20, "fee": 0, **kwargs}
@@ -324,6 +324,68 @@ async def test_a_moderator_cancelling_mid_play_gives_every_fee_back(db_path: Tar
         assert not mtt.may_deal(tid, field.tables[1].number)
         _, rows, total = await store.seasons.standings(G)
         assert (rows, total) == ([], 0)  # no places awarded
+        audit(db_path)
+    finally:
+        await store.close()
+
+
+async def test_ninety_players_on_fifteen_six_max_tables_to_a_winner(db_path: Target) -> None:
+    # the 1,000-player benchmark's run (bench/mtt.py) at a size the suite affords: the
+    # planner and the storage at 15 tables, a payout row past BARGE's 24 (10 places paid)
+    entrants = list(range(1, 91))
+    store = await Store.open(db_path, clock=FakeClock())
+    try:
+        sng, mtt = services(store, 5)
+        await seat_players(store, entrants)
+        t = await mtt.create(G, 77, 1, "a5-triple", table_size=6, cap=90, speed="turbo",
+                             start_stack=1000, fee=FEE)  # fmt: skip
+        tid = t.tournament_id
+        for user in entrants:
+            await store.tournaments.register(tid, user, f"u{user}")
+        field = await mtt.start(tid)
+        assert [t.count for t in field.tables] == [6] * 15
+        rng = random.Random(5)
+        hand_id, in_play, hands, broken, out_order = 0, {}, 0, 0, []
+        final = None
+        while final is None:
+            for table in mtt.field(tid).tables:
+                if table.number not in in_play and mtt.may_deal(tid, table.number):
+                    mtt.hand_started(tid, table.number)
+                    hand_id += 1
+                    in_play[table.number] = (hand_id, {s.player: s.stack for s in table.seats})
+            assert in_play, "no table deals and none is in a hand: the tournament is stuck"
+            number = rng.choice(sorted(in_play))
+            hid, started = in_play.pop(number)
+            after = play(started, rng)
+            result = await mtt.hand_finished(tid, number, hid, started, after,
+                                             button=min(started))  # fmt: skip
+            hands += 1
+            broken += len(result.broken)
+            out_order += sorted(result.places, key=lambda u: result.places[u], reverse=True)
+            final = result.final
+            chips, players, twice = chips_in_db(db_path, tid)
+            assert (chips, twice) == (90_000, 0), f"after hand #{hid}"
+            if final is None:
+                assert players == mtt.field(tid).players_left
+            else:  # the winner holds every chip
+                assert players == 1
+        assert broken == 14  # every table but the last broke
+        places = final.places
+        assert sorted(places) == entrants
+        winner = next(u for u, p in places.items() if p == 1)
+        assert chips_in_db(db_path, tid)[:2] == (90_000, 1)
+        assert sorted(places.values())[0] == 1 and max(places.values()) == 90
+        # a player out earlier never places better than one out later
+        assert [places[u] for u in out_order] == sorted(
+            (places[u] for u in out_order), reverse=True
+        )
+        paid = {u: p for u, p in final.prizes.items() if p}
+        assert len(paid) == 10 and sum(final.prizes.values()) == 90 * FEE
+        assert final.prizes[winner] == max(final.prizes.values()) == 90 * FEE * 26 // 100
+        assert await store.tournaments.ledger_sums(tid) == {"sng_fee": -900, "sng_prize": 900}
+        assert await store.tournaments.held(tid) == 0
+        ended = await store.tournaments.get(tid)
+        assert ended is not None and ended.status == "finished" and ended.hands == hands
         audit(db_path)
     finally:
         await store.close()

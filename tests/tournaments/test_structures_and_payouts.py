@@ -71,6 +71,51 @@ def test_barge_unified_rows() -> None:
         payouts.percentages(1)
 
 
+def test_the_rows_past_24_entrants_follow_the_published_sheets() -> None:
+    # BARGE's unified sheet from 25 to 215 entrants, then Fabulous Poker's by entries
+    assert payouts.percentages(25) == (36, 24, 17, 13, 10)
+    assert payouts.percentages(100) == (26, 19, 15, 12, 9, 7, 5, 3, 2, 2)
+    assert payouts.percentages(161)[:3] == (24.5, 18, 13.5)
+    assert payouts.percentages(215)[-4:] == (0.75,) * 4
+    assert payouts.paid_places(216) == 45
+    assert payouts.percentages(1000)[:2] == (19.11, 11.8)
+    assert payouts.paid_places(1000) == 153
+    with pytest.raises(ValueError):
+        payouts.shares(1001)
+
+
+def test_every_field_from_2_to_1000_pays_exactly_the_pool_best_places_most() -> None:
+    paid_before = 0
+    for entrants in range(2, 1001):
+        row = payouts.shares(entrants)
+        assert sum(row) == payouts.WHOLE, entrants
+        assert list(row) == sorted(row, reverse=True), entrants
+        # more entrants never pay fewer places; the last paid place gets the fee back
+        assert len(row) >= paid_before, entrants
+        paid_before = len(row)
+        for fee in (1, 7, 100, 12_345):
+            pool = fee * entrants
+            prizes = payouts.prizes_by_place(pool, entrants)
+            assert sum(prizes) == pool, (entrants, fee)
+            assert prizes == sorted(prizes, reverse=True), (entrants, fee)
+            assert prizes[-1] >= fee, (entrants, fee)
+        places = {u: u for u in range(1, entrants + 1)}
+        order = list(places)
+        got = payouts.prizes(100 * entrants, places, order)
+        assert sum(got.values()) == 100 * entrants
+        points = payouts.points(places, order)
+        assert [points[u] > 0 for u in order] == [u <= len(row) for u in order]
+
+
+def test_a_big_field_with_a_tie_splits_the_pooled_places() -> None:
+    # 1,000 entrants of 10 chips: places 150 and 151 tied, they pool 0.15 % + 0.15 %
+    places = {u: u for u in range(1, 1001)}
+    places[151] = 150
+    got = payouts.prizes(10_000, places, list(range(1, 1001)))
+    assert sum(got.values()) == 10_000
+    assert got[150] == got[151] == 15 and got[152] == 15 and got[154] == 0
+
+
 def test_prizes_floor_and_remainder_to_first() -> None:
     assert payouts.prizes_by_place(1001, 6) == [651, 350]
     assert payouts.prizes_by_place(0, 3) == [0]

@@ -169,6 +169,9 @@ NEVER_ZERO = {
     "ago.hours": "said from one hour on",
     "ago.days": "said from one day on",
     "stats.hands": "a player with no hands gets stats.none",
+    "mtt.remind.post": "nobody registered is said by mtt.remind.post_nobody",
+    "mtt.remind.dm": "a DM goes to a registered player: at least 1",
+    "mtt.remind.cancelled": "nobody registered is said by mtt.remind.cancelled_nobody",
 }
 
 
