@@ -160,7 +160,8 @@ async def test_a_practice_sit_and_go_with_computer_players_to_a_winner(tmp_path,
         assert (after["accounts"], after["ledger"]) == (before["accounts"], before["ledger"])
         clock.ahead += 60  # past the click and command budgets
         standings = await h.slash(BOB, TABLE, "sitngo standings")
-        assert standings.content == "No Sit & Go has finished on this server yet."
+        assert not standings.ephemeral  # public, and a practice one counts for nothing
+        assert "No Sit & Go has finished on this server yet." in standings.message.text
 
 
 async def test_bad_practice_requests_get_a_private_answer_and_change_nothing(tmp_path):
