@@ -7,7 +7,8 @@ allowed channels. The standings are ``/sitngo standings`` (every tournament coun
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import re
+from typing import TYPE_CHECKING, Literal
 
 import discord
 from discord import app_commands
@@ -15,6 +16,7 @@ from discord.ext import commands
 
 from bot.engine import VARIANTS
 from bot.tables.guild_settings import allows_channel
+from bot.tables.rotation import EVERY_RANGE
 from bot.tournaments.multi_table import MAX_ENTRANTS
 from bot.tournaments.service import MAX_FEE
 from bot.tournaments.structures import MAX_STACK, Speed
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
 
 MOST_SEATS = max(v.max_seats for v in VARIANTS.values())
 MOST_MINUTES = 60 * 24 * 30  # a start at most 30 days ahead
+FEWEST, MOST = EVERY_RANGE  # a mixed tournament's hands of each game
 
 
 @app_commands.guild_only()
@@ -73,6 +76,10 @@ class MttCog(commands.GroupCog, group_name="mtt", group_description="Multi-table
         fee="Entry fee in the server's chips (default 0: a freeroll)",
         start_in="Minutes until the start (a Discord event is made for it)",
         late_levels="Levels during which late players may still register (default 0)",
+        start_when="Start as soon as this many have registered (2 to the cap)",
+        games="A mixed tournament's games, like a6-draw a5-triple abyssinia (instead of game)",
+        rotation="How a mixed tournament's games change (default: every N hands)",
+        hands="Hands of each game, for a rotation every N hands (default 6)",
     )
     @app_commands.choices(
         game=[app_commands.Choice(name=v, value=v) for v in VARIANTS],
@@ -82,14 +89,18 @@ class MttCog(commands.GroupCog, group_name="mtt", group_description="Multi-table
     async def create(
         self,
         interaction: discord.Interaction,
-        game: str,
         table_size: app_commands.Range[int, 2, MOST_SEATS],
         cap: app_commands.Range[int, 2, MAX_ENTRANTS * 10],
+        game: str | None = None,
         speed: str = Speed.REGULAR.value,
         stack: app_commands.Range[int, 1, MAX_STACK] | None = None,
         fee: app_commands.Range[int, 0, MAX_FEE] = 0,
         start_in: app_commands.Range[int, -MOST_MINUTES, MOST_MINUTES] | None = None,
         late_levels: app_commands.Range[int, 0, 20] = 0,
+        start_when: app_commands.Range[int, 2, MAX_ENTRANTS] | None = None,
+        games: str | None = None,
+        rotation: Literal["hands", "level"] = "hands",
+        hands: app_commands.Range[int, FEWEST, MOST] | None = None,
     ) -> None:
         await handlers.answer_first(interaction)
         settings = await self.bot.guild_settings.get(interaction.guild_id or 0)
@@ -101,9 +112,17 @@ class MttCog(commands.GroupCog, group_name="mtt", group_description="Multi-table
             channels = ", ".join(f"<#{c}>" for c in settings.allowed_channels)
             await handlers.reply(interaction, t("mod.channel_not_allowed", channels=channels))
             return
+        chosen = [g.lower() for g in re.split(r"[\s,;]+", games or "") if g]
+        if (game is None) == (not chosen):  # one game, or a mixed one's games: one of them
+            await handlers.reply(
+                interaction, t("mtt.refused.game_and_games" if chosen else "mtt.refused.no_game")
+            )
+            return
         created = await self.mtt.create(
-            interaction, game, table_size=table_size, stack=stack, speed=Speed(speed), fee=fee,
-            cap=cap, start_in=start_in, late_levels=late_levels,
+            interaction, game or chosen[0], table_size=table_size, stack=stack,
+            speed=Speed(speed), fee=fee, cap=cap, start_in=start_in, late_levels=late_levels,
+            start_when=start_when, games=chosen, rotation=rotation,
+            every=hands if rotation == "hands" else None,
         )  # fmt: skip
         if created:
             limiter_of(interaction).note("open", interaction.user.id)

@@ -55,6 +55,7 @@ class MttState:
     late_levels: int
     tables: list[MttTableRow]
     seats: list[MttSeatRow]
+    start_count: int | None = None  # it starts as soon as that many have registered
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,7 +296,7 @@ class MultiTables:
             t = await self._tournaments.get_in(conn, tournament_id)
             settings = await one(
                 conn,
-                "SELECT table_size, hand_for_hand, late_levels FROM mtt_tournaments "
+                "SELECT table_size, hand_for_hand, late_levels, start_count FROM mtt_tournaments "
                 "WHERE tournament_id = ?",
                 (tournament_id,),
             )
@@ -321,6 +322,7 @@ class MultiTables:
             int(settings[2]),
             [MttTableRow(int(r[0]), int(r[1]), r[2], r[3], bool(r[4])) for r in tables],
             [MttSeatRow(int(r[0]), r[1], r[2], int(r[3]), r[4]) for r in seats],
+            start_count=None if settings[3] is None else int(settings[3]),
         )
 
     async def record_hand(

@@ -32,7 +32,7 @@ from bot.tournaments import structures
 from bot.tournaments.balancing import ConservationError
 from bot.tournaments.driver import CLOCK_TICK, TournamentDriver
 from bot.tournaments.multi_table import MultiTableService
-from bot.tournaments.service import SngCode, SngRefused
+from bot.tournaments.service import SngCode, SngRefused, checked_mix
 from bot.tournaments.structures import Speed
 
 log = logging.getLogger(__name__)
@@ -101,10 +101,22 @@ class MttDriver:
         fee: int,
         starts_at: float | None,
         late_levels: int,
+        start_count: int | None = None,
+        games: Sequence[str] = (),
+        rotation: str = "hands",
+        every: int | None = None,
     ) -> TournamentRow:
         """A new multi-table tournament (the service's checks, and the starting stack's
-        as a Sit & Go's)."""
-        smallest = structures.smallest_stack(variant) if variant in VARIANTS else 1
+        as a Sit & Go's); ``start_count``: the scheduler starts it once that many have
+        registered; ``games``: a mixed one (``rotation``, ``every``: as a Sit & Go's)."""
+        if games:
+            mix = checked_mix(games, rotation, every)
+            variant = mix.first
+        smallest = (
+            (structures.smallest_stack(variant) if variant in VARIANTS else 1)
+            if not games
+            else structures.smallest_mixed_stack(checked_mix(games, rotation, every).games)
+        )
         if variant in VARIANTS and not smallest <= start_stack <= structures.MAX_STACK:
             raise SngRefused(
                 SngCode.BAD_STACK, min=smallest, max=structures.MAX_STACK, given=start_stack
@@ -112,7 +124,8 @@ class MttDriver:
         return await self.mtt.create(
             guild_id, channel_id, creator_id, variant,
             table_size=table_size, cap=cap, speed=speed.value, start_stack=start_stack,
-            fee=fee, starts_at=starts_at, late_levels=late_levels,
+            fee=fee, starts_at=starts_at, late_levels=late_levels, start_count=start_count,
+            games=games, rotation=rotation, every=every,
         )  # fmt: skip
 
     async def mine(self, guild_id: int, tournament_id: int) -> TournamentRow:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol, runtime_checkable
 
@@ -32,8 +32,8 @@ from .catalog import t
 from .handlers import reply
 from .limits import allow_click
 from .moderation import jump_url
-from .text import esc, game
-from .tournaments import sng_refusal
+from .text import esc
+from .tournaments import games_text, mix_lines, sng_refusal, tournament_games
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +43,7 @@ EVENT_HOURS = 3  # the event's end estimate after its start
 # refusals whose Sit & Go words name a Sit & Go: a multi-table tournament has its own
 SAID_OF_MTT = frozenset(
     {
+        SngCode.MIX_SEATS,
         SngCode.UNKNOWN,
         SngCode.NOT_REGISTERING,
         SngCode.NOT_RUNNING,
@@ -81,6 +82,9 @@ def refusal(exc: SngRefused | MttRefused) -> str:
         return t("mtt.refused.table_size", max=exc.params["max"], given=exc.params["given"])
     if exc.code is SngCode.TOO_FEW:
         return t("mtt.refused.sng_too_few", registered=exc.params["count"])
+    if exc.code is SngCode.MIX_SEATS:
+        params = {**exc.params, "games": games_text(exc.params["games"])}
+        return t("mtt.refused.sng_mix_seats", **params)
     if exc.code in SAID_OF_MTT:
         return t(f"mtt.refused.{exc.code.value}", **exc.params)
     return sng_refusal(exc)
@@ -136,10 +140,11 @@ def registration_embed(
     starts_at: float | None,
     late_levels: int,
     tables: dict[int, int],
+    start_count: int | None = None,
 ) -> discord.Embed:
     """The structure, the fee, who is registered, and where it stands (its tables)."""
     embed = discord.Embed(
-        title=t("mtt.reg.title", id=row.tournament_id, game=game(row.variant)), colour=GOLD
+        title=t("mtt.reg.title", id=row.tournament_id, game=tournament_games(row)), colour=GOLD
     )
     speed = Speed(row.speed)
     structure = t(
@@ -152,7 +157,7 @@ def registration_embed(
         late=late_levels,
     )
     entry = t("sng.reg.fee", fee=row.fee, pool=row.fee * len(entries)) if row.fee else ""
-    embed.description = structure + ("\n" + entry if entry else "")
+    embed.description = "\n".join([structure, *mix_lines(row), *([entry] if entry else [])])
     names = [esc(e.display_name) for e in entries if e.place is None or row.status != "running"]
     embed.add_field(
         name=t("sng.reg.field.players", count=len(entries), seats=row.seats),
@@ -163,7 +168,7 @@ def registration_embed(
         status = (
             t("mtt.status.scheduled", at=f"<t:{int(starts_at)}:F>", start="`/mtt start`")
             if starts_at is not None
-            else t("mtt.status.registering", cap=row.seats, start="`/mtt start`")
+            else t("mtt.status.registering", cap=start_count or row.seats, start="`/mtt start`")
         )
     elif row.status == "running":
         links = " ".join(f"<#{c}>" for _, c in sorted(tables.items()))
@@ -179,7 +184,7 @@ def registration_embed(
 
 def summary_text(row: TournamentRow, entries: list[EntryRow]) -> str:
     """The public summary of a finished tournament: places and prizes (the paid ones)."""
-    lines = [t("mtt.summary.title", id=row.tournament_id, game=game(row.variant))]
+    lines = [t("mtt.summary.title", id=row.tournament_id, game=tournament_games(row))]
     for e in sorted(entries, key=lambda e: (e.place or len(entries) + 1, e.entry)):
         if e.prize:
             lines.append(
@@ -218,6 +223,10 @@ class MultiTable:
         cap: int,
         start_in: int | None,
         late_levels: int,
+        start_when: int | None = None,
+        games: Sequence[str] = (),
+        rotation: str = "hands",
+        every: int | None = None,
     ) -> bool:
         """Create one, post its registration message here and, with a start time, its
         Discord event; False if refused."""
@@ -232,7 +241,8 @@ class MultiTable:
                 interaction.guild_id or 0, channel.id, interaction.user.id, variant,
                 table_size=table_size, cap=cap, speed=speed,
                 start_stack=stack if stack is not None else structures.DEFAULT_STACK,
-                fee=fee, starts_at=starts_at, late_levels=late_levels,
+                fee=fee, starts_at=starts_at, late_levels=late_levels, start_count=start_when,
+                games=games, rotation=rotation, every=every,
             )  # fmt: skip
         except (SngRefused, MttRefused) as exc:
             await reply(interaction, refusal(exc))
@@ -380,7 +390,13 @@ class MultiTable:
             late_open = level.number <= late
         tables = self.driver.manager.tournament_tables(row.tournament_id)
         embed = registration_embed(
-            row, entries, table_size=size, starts_at=starts_at, late_levels=late, tables=tables
+            row,
+            entries,
+            table_size=size,
+            starts_at=starts_at,
+            late_levels=late,
+            tables=tables,
+            start_count=state.start_count if state else None,
         )
         return embed, registration_view(row, late_open)
 
@@ -455,7 +471,7 @@ class MultiTable:
     ) -> int | None:
         start, end = _times(starts_at)
         async with i18n.public(self.client, row.guild_id):
-            name = t("mtt.event.name", id=row.tournament_id, game=game(row.variant))
+            name = t("mtt.event.name", id=row.tournament_id, game=tournament_games(row))
         event = await events.create_event(
             guild, name=name, start=start, end=end, channel_id=row.channel_id
         )

@@ -31,6 +31,14 @@ MESSAGES: dict[str, str] = {
     ),
     "mtt.unregistered": "You are no longer registered for tournament #{id}.",
     "mtt.refused.cap": "A tournament takes 2 to {max} entrants, not {given}.",
+    "mtt.refused.game_and_games": (
+        "Give either game (one game) or games (a mixed tournament), not both."
+    ),
+    "mtt.refused.no_game": "Give the game, or the games of a mixed tournament.",
+    "mtt.refused.sng_mix_seats": "A table of {games} has {min} to {max} seats, not {given}.",
+    "mtt.refused.mtt_bad_start_count": (
+        "It can start when 2 to {max} players (its cap) have registered, not {given}."
+    ),
     "mtt.refused.table_size": "A table of this game has 2 to {max} seats, not {given}.",
     "mtt.reg.title": "Tournament #{id}: {game}, multi-table",
     "mtt.reg.structure": (

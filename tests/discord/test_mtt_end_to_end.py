@@ -15,65 +15,33 @@ change nothing.
 
 from __future__ import annotations
 
-import random
 import re
-import time
-from pathlib import Path
 
-import discord
 import pytest
 
-from bot.client import PokerBot
 from bot.engine import Hand, public_view
 from bot.history.stats import StatsKind
-from bot.settings import Settings
 from bot.tables.manager import TableManager
 from bot.tournaments import structures
 from bot.tournaments.multi_table import PAYABLE
-from bot.tournaments.structures import Speed
-from fakediscord.harness import DiscordHarness, HarnessError, Msg, Reply, make_member, users
+from fakediscord.harness import DiscordHarness, HarnessError, Msg, Reply
 from fakediscord.poker import GUILD, TABLE, uid
 from tests.support.failpoints import failing_commits
 from tests.support.game import Game, card_pattern
+from tests.support.mtt_server import (
+    LEVEL,
+    MEMBERS,
+    MOD,
+    PEOPLE,
+    Clock,
+    grant,
+    mtt_bot,
+    registration,
+)
 
 FEE = 40
-LEVEL = 60.0  # seconds of the bot's clock a level lasts here
-PEOPLE = users(20)
-MANAGER = discord.Permissions(
-    view_channel=True, send_messages=True, use_application_commands=True, manage_channels=True
-)
-MOD = PEOPLE[3]
-MEMBERS = [make_member(u, permissions=MANAGER) if u is MOD else u for u in PEOPLE]
 BY_ID = {uid(u): u for u in PEOPLE}
 HAND_NAMED = re.compile(r'"title": "[^"]*?hand #(\d+)', re.IGNORECASE)  # the hand shown
-
-
-class Clock:
-    """The bot's clock: the time the test began, moved forward by the test only (levels
-    and rate limits follow it), so every table read at one step reads the same moment."""
-
-    def __init__(self) -> None:
-        self.start, self.ahead = time.time(), 0.0
-
-    def __call__(self) -> float:
-        return self.start + self.ahead
-
-
-def mtt_bot(path: Path, clock: Clock) -> PokerBot:
-    settings = Settings(  # type: ignore[call-arg]
-        _env_file=None, database_path=path, turn_timeout=3600, next_hand_delay=0
-    )
-    return PokerBot(
-        settings, rng=random.Random(5), clock=clock, level_seconds={s: LEVEL for s in Speed}
-    )
-
-
-def registration(h: DiscordHarness, tournament_id: int) -> Msg:
-    return next(
-        m
-        for m in h.messages(TABLE, include_ephemeral=False)
-        if f"Tournament #{tournament_id}:" in m.text
-    )
 
 
 class TableGame(Game):
@@ -158,10 +126,6 @@ class TableGame(Game):
         ended = before if table is None or table.hand is not before else None
         self.check_privacy(ended)
         return reply
-
-
-def grant(h: DiscordHarness) -> int:
-    return int(h.bot.settings.starting_grant)  # type: ignore[attr-defined]
 
 
 async def balance(h: DiscordHarness, user: dict) -> int:
@@ -333,7 +297,7 @@ async def test_bad_requests_get_a_private_answer_and_change_nothing(tmp_path) ->
         assert past.ephemeral and past.content == "The start must be in the future."
         most = PAYABLE
         big = await h.slash(alice, TABLE, "mtt create", cap=2000, **options)
-        assert big.content == f"A tournament takes 2 to {most} entrants, not 2,000."
+        assert big.content == f"A tournament takes 2 to {most:,} entrants, not 2,000."
         wide = await h.slash(alice, TABLE, "mtt create", cap=4, **(options | {"table_size": 8}))
         assert wide.content == "A table of this game has 2 to 5 seats, not 8."
         assert await store.tournaments.open_tournaments(GUILD) == []
