@@ -44,8 +44,10 @@ async def test_a_reminder_reaches_the_channel_or_the_dms_once_across_restarts(tm
         bot = h.bot
         for user in (ALICE, BOB, CAROL, DAVE):
             await bot.store.ledger.ensure_account(GUILD, uid(user), f"u{uid(user)}", 200)
-        t = await bot.mtt.create(GUILD, TABLE, uid(ALICE), "a5-triple", table_size=6, cap=50,
-                                 speed="turbo", start_stack=1000, starts_at=START)  # fmt: skip
+        t = await bot.multi_tables.create(
+            GUILD, TABLE, uid(ALICE), "a5-triple",
+            table_size=6, cap=50, speed="turbo", start_stack=1000, starts_at=START,
+        )  # fmt: skip
         tid = t.tournament_id
         for user in (BOB, CAROL):
             await bot.store.tournaments.register(tid, uid(user), f"u{uid(user)}")

@@ -101,14 +101,20 @@ class Game:
         else:  # a click on the table message: the table is the answer (issue 39)
             assert reply.callback_type in (6, 7), reply
             assert [m for m in reply.followups if m.ephemeral] == [], "no private message"
-            now = self.manager.table(self.channel).hand
+            now = self.live_hand()
             moved = now is not before or len(now.actions) > moves
             shown = "✅" if moved else ""  # the step was applied: the table shows it
         if "✅" not in shown:
             raise AssertionError(f"the action was not applied: {reply.content}")
-        ended = before if before is not self.manager.table(self.channel).hand else None
+        ended = before if before is not self.live_hand() else None
         self.check_privacy(ended)
         return reply
+
+    def live_hand(self) -> Hand | None:
+        """The table's hand in play (None between hands, or once the table is closed)."""
+        if not self.manager.has_table(self.channel):
+            return None
+        return self.manager.table(self.channel).hand
 
     async def _draw(self, user: dict, use_slash: bool) -> Reply:
         mine = self.manager.my_hand(self.channel, uid(user)).cards
