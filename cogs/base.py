@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine import VARIANTS
+from bot.engine import VARIANTS, ActionKind, BuySource
 from bot.opponents import LEVELS
 from bot.storage.rows import GuildSettings
 from bot.tables.guild_settings import GuildSettingsBook, allows_channel
@@ -293,23 +293,23 @@ class TableCog(commands.GroupCog, group_name="table"):
 
     @app_commands.command(name="check", description="Check (nothing is owed)")
     async def check(self, interaction: discord.Interaction) -> None:
-        await self._act(interaction, "check")
+        await self._act(interaction, ActionKind.CHECK)
 
     @app_commands.command(name="bet", description="Bet the round's fixed amount")
     async def bet(self, interaction: discord.Interaction) -> None:
-        await self._act(interaction, "bet")
+        await self._act(interaction, ActionKind.BET)
 
     @app_commands.command(name="call", description="Call the current bet")
     async def call(self, interaction: discord.Interaction) -> None:
-        await self._act(interaction, "call")
+        await self._act(interaction, ActionKind.CALL)
 
     @app_commands.command(name="raise", description="Raise by the round's fixed amount")
     async def raise_(self, interaction: discord.Interaction) -> None:
-        await self._act(interaction, "raise")
+        await self._act(interaction, ActionKind.RAISE)
 
     @app_commands.command(name="fold", description="Fold your hand")
     async def fold(self, interaction: discord.Interaction) -> None:
-        await self._act(interaction, "fold")
+        await self._act(interaction, ActionKind.FOLD)
 
     async def _act(self, interaction: discord.Interaction, action: str, **kwargs: Any) -> None:
         if (ch := await self._here(interaction)) is not None:
@@ -329,7 +329,7 @@ class DrawTableCog(TableCog, group_name="draw-table"):
         text = (cards or "").strip()
         if text.lower() in ("pat", "none", "-"):
             text = ""
-        await self._act(interaction, "discard", cards=text)
+        await self._act(interaction, ActionKind.DISCARD, cards=text)
 
     @discard.autocomplete("cards")
     async def discard_cards(
@@ -351,11 +351,11 @@ class AbyssiniaBase(TableCog, group_name="abyssinia-table"):
     async def buy(self, interaction: discord.Interaction, source: str) -> None:
         choice = parse_source(source)  # "left", "esquerda", "trái" …
         if choice is None:
-            places = join_list(t(f"source.{s}") for s in handlers.BUY_ACTIONS)
+            places = join_list(t(f"source.{s}") for s in BuySource)
             text = t("refused.bad_source", source=f"'{source}'", legal=places)
             await handlers.reply(interaction, text)
             return
-        await self._act(interaction, "buy", source=choice)
+        await self._act(interaction, ActionKind.BUY, source=choice)
 
     @buy.autocomplete("source")
     async def buy_sources(

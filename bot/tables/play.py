@@ -21,6 +21,7 @@ from dataclasses import replace
 from bot.engine import (
     VARIANTS,
     Action,
+    ActionKind,
     CardError,
     Hand,
     IllegalAction,
@@ -215,14 +216,14 @@ class Play:
     def build_action(
         self, key: str, action: str, cards: str | Sequence[str] | None, source: str | None
     ) -> Action:
-        if action == "discard":
+        if action == ActionKind.DISCARD:
             try:
                 parsed = parse_cards(cards or [])
             except CardError as exc:
                 raise Refused(Code.BAD_CARDS, token=exc.token) from None
-            return Action(key, "discard", cards=tuple(parsed))
-        if action == "buy":
-            return Action(key, "buy", source=source)
+            return Action(key, ActionKind.DISCARD, cards=tuple(parsed))
+        if action == ActionKind.BUY:
+            return Action(key, ActionKind.BUY, source=source)
         return Action(key, action)
 
     async def apply(self, table: Table, move: Action, timeout: bool) -> list[TableEvent]:
@@ -252,7 +253,7 @@ class Play:
         table.deadline = deadline
         kind = EventKind.TIMEOUT if timeout else EventKind.ACTION
         public = describe_action(move, table.names(), hand, timeout=timeout)
-        changed = (table.hand_users[move.player],) if move.action == "discard" else ()
+        changed = (table.hand_users[move.player],) if move.action == ActionKind.DISCARD else ()
         events = [
             TableEvent(
                 kind, table.view(), move=public, cards_changed=changed, hand_id=table.hand_id
