@@ -172,12 +172,7 @@ def table_components(view: TableView) -> discord.ui.View:
         key = (view.hand_id, view.turn)
         if hand.phase == "bet":
             for action in hand.legal:
-                cost = {
-                    "call": hand.to_call,
-                    "bet": hand.bet_size,
-                    "raise": hand.to_call + hand.bet_size,
-                }.get(action)
-                label = t(f"button.{action}", cost=cost)
+                label = t(f"button.{action}", cost=hand.costs.get(action))
                 ui.add_item(
                     TableButton(
                         ch, action, *key, label=label, style=BET_STYLE[action], row=ACTIONS_ROW
