@@ -282,7 +282,7 @@ class Play:
             return None
         if timeout:
             seat.timeouts += 1
-            seat.sitting_out = seat.sitting_out or seat.timeouts >= 2
+            seat.sitting_out = seat.sitting_out or seat.asleep
         else:
             seat.timeouts = 0
         return seat_rows(table.seats)
@@ -315,7 +315,7 @@ class Play:
         staying = [
             replace(
                 s,
-                sitting_out=s.sitting_out or s.timeouts >= 2,  # sleepers sit out
+                sitting_out=s.sitting_out or s.asleep,  # sleepers sit out
                 stack=stacks.get(str(s.user_id), s.stack),  # practice chips carry on
             )
             for s in table.seats
