@@ -13,11 +13,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine import VARIANTS, ActionKind, BuySource
+from bot.engine import ActionKind, BuySource
 from bot.opponents import LEVELS
 from bot.storage.rows import GuildSettings
 from bot.tables.guild_settings import GuildSettingsBook, allows_channel
-from bot.tables.manager import TIMEOUT_RANGE, TableManager
+from bot.tables.manager import TableManager
 from bot.tables.models import Outcome, Refused
 from bot.ui import handlers, practice
 from bot.ui.autocomplete import buy_choices, discard_choices, parse_source
@@ -28,43 +28,6 @@ from bot.ui.text import cmd, game, join_list, outcome
 
 if TYPE_CHECKING:
     from bot.client import PokerBot
-
-
-def open_command(variant_id: str) -> app_commands.Command[Any, ..., None]:
-    """``/<game> open`` with that game's own seat range in its schema, so Discord itself
-    offers only possible values (each game cog sets ``open_ = open_command(<id>)``)."""
-    v = VARIANTS[variant_id]
-    low, high = TIMEOUT_RANGE
-
-    class Opener:  # a method in a class: discord.py passes the cog as ``self``
-        async def open_(
-            self: Any,  # the TableCog (mypy cannot see it through Opener)
-            interaction: discord.Interaction,
-            seats: int | None = None,
-            timeout: int | None = None,
-            thread: bool = False,
-            bots: int | None = None,
-        ) -> None:
-            await self._open(interaction, seats, timeout, thread, bots)
-
-    callback = Opener.open_
-    callback.__annotations__ = {  # real objects: the ranges differ per game
-        "interaction": discord.Interaction,
-        "seats": app_commands.Range[int, v.min_seats, v.max_seats] | None,
-        "timeout": app_commands.Range[int, low, high] | None,
-        "thread": bool,
-        "bots": app_commands.Range[int, 1, v.max_seats - 1] | None,
-        "return": None,
-    }
-    described = app_commands.describe(
-        seats="Most players at the table (default: the game's maximum)",
-        timeout="Seconds each player has to act (default from the bot's settings)",
-        thread="Open the table in a new thread of this channel",
-        bots="Computer players to seat beside you: a practice table, no chips move",
-    )(cooldown("open", count=False)(callback))  # counted in _open, once a table is opened
-    return app_commands.command(
-        name="open", description="Open a table for this game in this channel"
-    )(described)
 
 
 @app_commands.guild_only()  # the schema says so: Discord does not offer them in DMs
