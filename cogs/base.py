@@ -22,7 +22,7 @@ from bot.tables.models import Outcome, Refused
 from bot.ui import handlers, practice
 from bot.ui.autocomplete import buy_choices, discard_choices, parse_source
 from bot.ui.catalog import t
-from bot.ui.limits import TABLE_REPOST, cooldown, limiter_of, within_budget
+from bot.ui.limits import TABLE_REPOST, cooldown, within_budget
 from bot.ui.moderation import is_moderator, jump_url
 from bot.ui.text import cmd, game, join_list, outcome
 
@@ -46,11 +46,11 @@ class TableCog(commands.GroupCog, group_name="table"):
 
     @property
     def manager(self) -> TableManager:
-        return self.bot.manager
+        return self.bot.app.manager
 
     @property
     def book(self) -> GuildSettingsBook:
-        return self.bot.guild_settings
+        return self.bot.app.guild_settings
 
     def _open_refusal(
         self, interaction: discord.Interaction, settings: GuildSettings
@@ -109,7 +109,7 @@ class TableCog(commands.GroupCog, group_name="table"):
         except Refused as exc:
             await handlers.refuse(interaction, exc, variant=self.variant_id)
             return False
-        limiter_of(interaction).note("open", interaction.user.id)
+        self.bot.app.limits.note("open", interaction.user.id)
         if bots:
             try:
                 await self.manager.join(
@@ -244,7 +244,7 @@ class TableCog(commands.GroupCog, group_name="table"):
     async def table(self, interaction: discord.Interaction) -> None:
         if (ch := await self._here(interaction)) is None:
             return
-        message_id = self.bot.presenter.message_id(ch)
+        message_id = self.bot.app.presenter.message_id(ch)
         posted = self._posted.get(ch)
         now = self.bot.clock()
         if message_id is not None and posted is not None and now - posted < TABLE_REPOST:

@@ -11,7 +11,6 @@ from discord.ext import commands
 from bot.storage.errors import PlayerInHand, UnknownAccount
 from bot.ui import i18n
 from bot.ui.answering import Ack, Answered
-from bot.ui.app import app_of
 from bot.ui.catalog import t
 from bot.ui.export import export_button
 from bot.ui.handlers import reply
@@ -19,7 +18,7 @@ from bot.ui.text import slash
 
 if TYPE_CHECKING:
     from bot.client import PokerBot
-    from bot.storage.api import Storage
+    from bot.tables.manager import TableManager
 
 
 CONFIRM_SECONDS = 120
@@ -38,9 +37,9 @@ class EraseButton(Answered, discord.ui.Button["ConfirmErase"]):
 class ConfirmErase(discord.ui.View):
     """One button, for the player who asked, that erases their data on this server."""
 
-    def __init__(self, guild_id: int, user_id: int) -> None:
+    def __init__(self, manager: TableManager, guild_id: int, user_id: int) -> None:
         super().__init__(timeout=CONFIRM_SECONDS)
-        self.guild_id, self.user_id = guild_id, user_id
+        self.manager, self.guild_id, self.user_id = manager, guild_id, user_id
         self.add_item(
             EraseButton(
                 label=t("privacy.confirm_button"),
@@ -60,7 +59,7 @@ class ConfirmErase(discord.ui.View):
         # answered already (EraseButton: Ack.UPDATE): a long history makes the erase take
         # longer than Discord waits
         try:
-            await app_of(interaction).manager.forget_player(self.guild_id, self.user_id)
+            await self.manager.forget_player(self.guild_id, self.user_id)
         except PlayerInHand:
             await interaction.edit_original_response(content=t("privacy.in_hand"), view=None)
             return
@@ -79,8 +78,8 @@ class PrivacyCog(
         self.bot = bot
 
     @property
-    def store(self) -> Storage:
-        return self.bot.store
+    def manager(self) -> TableManager:
+        return self.bot.app.manager
 
     # "show" is also /settings show: its own catalog context, so each can read differently
     @app_commands.command(
@@ -89,7 +88,7 @@ class PrivacyCog(
     )
     async def show(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None  # guild-only
-        data = await self.store.player_data(interaction.guild_id, interaction.user.id)
+        data = await self.manager.player_data(interaction.guild_id, interaction.user.id)
         if data is None:
             await reply(interaction, t("privacy.nothing"))
             return
@@ -116,14 +115,14 @@ class PrivacyCog(
     @app_commands.command(name="delete", description="Erase your account on this server")
     async def delete(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None  # guild-only
-        if await self.store.player_data(interaction.guild_id, interaction.user.id) is None:
+        if await self.manager.player_data(interaction.guild_id, interaction.user.id) is None:
             await reply(interaction, t("privacy.nothing"))
             return
-        manager = self.bot.manager
+        manager = self.manager
         if manager.in_live_hand(interaction.guild_id, interaction.user.id):
             await reply(interaction, t("privacy.in_hand"))
             return
-        view = ConfirmErase(interaction.guild_id, interaction.user.id)
+        view = ConfirmErase(manager, interaction.guild_id, interaction.user.id)
         await reply(interaction, t("privacy.confirm"), view=view)
 
 
