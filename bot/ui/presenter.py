@@ -118,6 +118,10 @@ class Presenter:
             await asyncio.sleep(0.02)
         return True
 
+    def backlog(self) -> int:
+        """Work waiting at the open tables (for the metrics): queued sends, wanted edits."""
+        return sum(lane.sends.waiting() + lane.message.wanted() for lane in self.lanes.values())
+
     async def close(self) -> None:
         lanes = [*self.lanes.values(), *self._retired]
         tasks = [task for lane in lanes for task in lane.tasks]

@@ -83,6 +83,10 @@ class SendQueue:
     def busy(self) -> bool:
         return self._sending or not self._queue.empty()
 
+    def waiting(self) -> int:
+        """Sends queued, not yet started."""
+        return self._queue.qsize()
+
     async def run(self) -> None:
         """Run the sends in order; return once a closed queue is empty."""
         while True:

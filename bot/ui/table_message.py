@@ -111,6 +111,10 @@ class TableMessage:
         """The latest click whose token can still edit the message, if any."""
         return self._voice
 
+    def wanted(self) -> bool:
+        """An edit is wanted (something changed since the message last showed the table)."""
+        return self._dirty.is_set()
+
     def busy(self) -> bool:
         """An edit is wanted, under way, or left to a click's answer."""
         return self._dirty.is_set() or self._editing or self._held > 0
