@@ -434,8 +434,9 @@ async def _step(
         stored.clear()
         before = _progress(table)
         player, button, command, options = _next_move(h, seat, rng)
-        lane = h.bot.presenter.lanes[seat.channel]  # type: ignore[attr-defined]
-        shown = await h.fetch_message(lane.message_id)  # what "Discord" shows now
+        presenter = h.bot.presenter  # type: ignore[attr-defined]
+        # what "Discord" shows now
+        shown = await h.fetch_message(presenter.message_id(seat.channel))
         component = shown.component(button) if button and not by_command else None
         handing = time.perf_counter()
         if component is not None and not component.get("disabled"):

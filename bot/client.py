@@ -197,6 +197,7 @@ class PokerBot(commands.Bot):
             controller=TableController(),
             exports=self.store.exports,
             stats=self.store.stats,
+            guild_settings=self.guild_settings,
         )
         for extension in EXTENSIONS:
             await self.load_extension(extension_name(extension))

@@ -124,8 +124,7 @@ class Monitor:
             waiting = len(manager.recovery.waiting)
             backlog += len(manager.outbox.pending())
         if presenter is not None:
-            for lane in presenter.lanes.values():
-                backlog += lane.sends.qsize() + lane.dirty.is_set()
+            backlog += presenter.backlog()
         return Snapshot(
             tables=dict(tables),
             backlog=backlog,

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .base import DrawTableCog, open_command
+from .base import DrawTableCog
+from .opening import open_command
 
 if TYPE_CHECKING:
     from bot.client import PokerBot

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .base import AbyssiniaBase, open_command
+from .base import AbyssiniaBase
+from .opening import open_command
 
 if TYPE_CHECKING:
     from bot.client import PokerBot

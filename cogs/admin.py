@@ -35,7 +35,7 @@ class Lifecycle(commands.Cog):
 
     @property
     def manager(self) -> TableManager:
-        return self.bot.manager
+        return self.bot.app.manager
 
     @commands.Cog.listener()
     async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:

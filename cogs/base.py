@@ -13,58 +13,21 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine import VARIANTS
+from bot.engine import ActionKind, BuySource
 from bot.opponents import LEVELS
 from bot.storage.rows import GuildSettings
 from bot.tables.guild_settings import GuildSettingsBook, allows_channel
-from bot.tables.manager import TIMEOUT_RANGE, TableManager
+from bot.tables.manager import TableManager
 from bot.tables.models import Outcome, Refused
 from bot.ui import handlers, practice
 from bot.ui.autocomplete import buy_choices, discard_choices, parse_source
 from bot.ui.catalog import t
-from bot.ui.limits import TABLE_REPOST, cooldown, limiter_of, within_budget
+from bot.ui.limits import TABLE_REPOST, cooldown, within_budget
 from bot.ui.moderation import is_moderator, jump_url
 from bot.ui.text import cmd, game, join_list, outcome
 
 if TYPE_CHECKING:
     from bot.client import PokerBot
-
-
-def open_command(variant_id: str) -> app_commands.Command[Any, ..., None]:
-    """``/<game> open`` with that game's own seat range in its schema, so Discord itself
-    offers only possible values (each game cog sets ``open_ = open_command(<id>)``)."""
-    v = VARIANTS[variant_id]
-    low, high = TIMEOUT_RANGE
-
-    class Opener:  # a method in a class: discord.py passes the cog as ``self``
-        async def open_(
-            self: Any,  # the TableCog (mypy cannot see it through Opener)
-            interaction: discord.Interaction,
-            seats: int | None = None,
-            timeout: int | None = None,
-            thread: bool = False,
-            bots: int | None = None,
-        ) -> None:
-            await self._open(interaction, seats, timeout, thread, bots)
-
-    callback = Opener.open_
-    callback.__annotations__ = {  # real objects: the ranges differ per game
-        "interaction": discord.Interaction,
-        "seats": app_commands.Range[int, v.min_seats, v.max_seats] | None,
-        "timeout": app_commands.Range[int, low, high] | None,
-        "thread": bool,
-        "bots": app_commands.Range[int, 1, v.max_seats - 1] | None,
-        "return": None,
-    }
-    described = app_commands.describe(
-        seats="Most players at the table (default: the game's maximum)",
-        timeout="Seconds each player has to act (default from the bot's settings)",
-        thread="Open the table in a new thread of this channel",
-        bots="Computer players to seat beside you: a practice table, no chips move",
-    )(cooldown("open", count=False)(callback))  # counted in _open, once a table is opened
-    return app_commands.command(
-        name="open", description="Open a table for this game in this channel"
-    )(described)
 
 
 @app_commands.guild_only()  # the schema says so: Discord does not offer them in DMs
@@ -83,11 +46,11 @@ class TableCog(commands.GroupCog, group_name="table"):
 
     @property
     def manager(self) -> TableManager:
-        return self.bot.manager
+        return self.bot.app.manager
 
     @property
     def book(self) -> GuildSettingsBook:
-        return self.bot.guild_settings
+        return self.bot.app.guild_settings
 
     def _open_refusal(
         self, interaction: discord.Interaction, settings: GuildSettings
@@ -146,7 +109,7 @@ class TableCog(commands.GroupCog, group_name="table"):
         except Refused as exc:
             await handlers.refuse(interaction, exc, variant=self.variant_id)
             return False
-        limiter_of(interaction).note("open", interaction.user.id)
+        self.bot.app.limits.note("open", interaction.user.id)
         if bots:
             try:
                 await self.manager.join(
@@ -284,7 +247,7 @@ class TableCog(commands.GroupCog, group_name="table"):
     async def table(self, interaction: discord.Interaction) -> None:
         if (ch := await self._here(interaction)) is None:
             return
-        message_id = self.bot.presenter.message_id(ch)
+        message_id = self.bot.app.presenter.message_id(ch)
         posted = self._posted.get(ch)
         now = self.bot.clock()
         if message_id is not None and posted is not None and now - posted < TABLE_REPOST:
@@ -296,23 +259,23 @@ class TableCog(commands.GroupCog, group_name="table"):
 
     @app_commands.command(name="check", description="Check (nothing is owed)")
     async def check(self, interaction: discord.Interaction) -> None:
-        await self._act(interaction, "check")
+        await self._act(interaction, ActionKind.CHECK)
 
     @app_commands.command(name="bet", description="Bet the round's fixed amount")
     async def bet(self, interaction: discord.Interaction) -> None:
-        await self._act(interaction, "bet")
+        await self._act(interaction, ActionKind.BET)
 
     @app_commands.command(name="call", description="Call the current bet")
     async def call(self, interaction: discord.Interaction) -> None:
-        await self._act(interaction, "call")
+        await self._act(interaction, ActionKind.CALL)
 
     @app_commands.command(name="raise", description="Raise by the round's fixed amount")
     async def raise_(self, interaction: discord.Interaction) -> None:
-        await self._act(interaction, "raise")
+        await self._act(interaction, ActionKind.RAISE)
 
     @app_commands.command(name="fold", description="Fold your hand")
     async def fold(self, interaction: discord.Interaction) -> None:
-        await self._act(interaction, "fold")
+        await self._act(interaction, ActionKind.FOLD)
 
     async def _act(self, interaction: discord.Interaction, action: str, **kwargs: Any) -> None:
         if (ch := await self._here(interaction)) is not None:
@@ -332,7 +295,7 @@ class DrawTableCog(TableCog, group_name="draw-table"):
         text = (cards or "").strip()
         if text.lower() in ("pat", "none", "-"):
             text = ""
-        await self._act(interaction, "discard", cards=text)
+        await self._act(interaction, ActionKind.DISCARD, cards=text)
 
     @discard.autocomplete("cards")
     async def discard_cards(
@@ -354,11 +317,11 @@ class AbyssiniaBase(TableCog, group_name="abyssinia-table"):
     async def buy(self, interaction: discord.Interaction, source: str) -> None:
         choice = parse_source(source)  # "left", "esquerda", "trái" …
         if choice is None:
-            places = join_list(t(f"source.{s}") for s in handlers.BUY_ACTIONS)
+            places = join_list(t(f"source.{s}") for s in BuySource)
             text = t("refused.bad_source", source=f"'{source}'", legal=places)
             await handlers.reply(interaction, text)
             return
-        await self._act(interaction, "buy", source=choice)
+        await self._act(interaction, ActionKind.BUY, source=choice)
 
     @buy.autocomplete("source")
     async def buy_sources(

@@ -32,7 +32,7 @@ class General(commands.Cog):
 
     @property
     def manager(self) -> TableManager:
-        return self.bot.manager
+        return self.bot.app.manager
 
     async def _guild(self, interaction: discord.Interaction) -> int | None:
         if interaction.guild_id is None:

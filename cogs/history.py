@@ -94,7 +94,7 @@ class HistoryCog(commands.Cog):
         if scope == "mine":
             await send_player_export(interaction, hands, days)
             return
-        settings = await self.bot.guild_settings.get(interaction.guild_id or 0)
+        settings = await self.bot.app.guild_settings.get(interaction.guild_id or 0)
         if not is_moderator(interaction, settings):
             await reply(interaction, t("export.moderators_only"))
             return

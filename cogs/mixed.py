@@ -22,7 +22,7 @@ from bot.tables.models import Code, Refused
 from bot.tables.rotation import EVERY_RANGE
 from bot.ui import handlers, practice
 from bot.ui.catalog import t
-from bot.ui.limits import limiter_of, within_budget
+from bot.ui.limits import within_budget
 from bot.ui.mixed_text import mixed_rules
 from bot.ui.moderation import is_moderator
 from bot.ui.text import game
@@ -50,7 +50,7 @@ class MixedCog(commands.GroupCog, group_name="mixed", group_description="Mixed t
 
     @property
     def manager(self) -> TableManager:
-        return self.bot.manager
+        return self.bot.app.manager
 
     @app_commands.command(name="open", description="Open a table that rotates the games")
     @app_commands.describe(
@@ -73,7 +73,7 @@ class MixedCog(commands.GroupCog, group_name="mixed", group_description="Mixed t
     ) -> None:
         await handlers.answer_first(interaction)
         channel_id = interaction.channel_id or 0
-        book = self.bot.guild_settings
+        book = self.bot.app.guild_settings
         settings = await book.get(interaction.guild_id or 0)
         if (why := open_refusal(interaction, settings)) is not None:
             await handlers.reply(interaction, why)
@@ -94,7 +94,7 @@ class MixedCog(commands.GroupCog, group_name="mixed", group_description="Mixed t
         except Refused as exc:
             await handlers.refuse(interaction, exc)
             return
-        limiter_of(interaction).note("open", interaction.user.id)
+        self.bot.app.limits.note("open", interaction.user.id)
         if bots:
             try:
                 await self.manager.join(

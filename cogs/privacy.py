@@ -11,7 +11,6 @@ from discord.ext import commands
 from bot.storage.errors import PlayerInHand, UnknownAccount
 from bot.ui import i18n
 from bot.ui.answering import Ack, Answered
-from bot.ui.app import app_of
 from bot.ui.catalog import t
 from bot.ui.export import export_button
 from bot.ui.handlers import reply
@@ -20,6 +19,7 @@ from bot.ui.text import slash
 if TYPE_CHECKING:
     from bot.client import PokerBot
     from bot.storage.store import Store
+    from bot.tables.manager import TableManager
 
 
 CONFIRM_SECONDS = 120
@@ -38,9 +38,9 @@ class EraseButton(Answered, discord.ui.Button["ConfirmErase"]):
 class ConfirmErase(discord.ui.View):
     """One button, for the player who asked, that erases their data on this server."""
 
-    def __init__(self, guild_id: int, user_id: int) -> None:
+    def __init__(self, manager: TableManager, guild_id: int, user_id: int) -> None:
         super().__init__(timeout=CONFIRM_SECONDS)
-        self.guild_id, self.user_id = guild_id, user_id
+        self.manager, self.guild_id, self.user_id = manager, guild_id, user_id
         self.add_item(
             EraseButton(
                 label=t("privacy.confirm_button"),
@@ -60,7 +60,7 @@ class ConfirmErase(discord.ui.View):
         # answered already (EraseButton: Ack.UPDATE): a long history makes the erase take
         # longer than Discord waits
         try:
-            await app_of(interaction).manager.forget_player(self.guild_id, self.user_id)
+            await self.manager.forget_player(self.guild_id, self.user_id)
         except PlayerInHand:
             await interaction.edit_original_response(content=t("privacy.in_hand"), view=None)
             return
@@ -81,6 +81,10 @@ class PrivacyCog(
     @property
     def store(self) -> Store:
         return self.bot.store
+
+    @property
+    def manager(self) -> TableManager:
+        return self.bot.app.manager
 
     # "show" is also /settings show: its own catalog context, so each can read differently
     @app_commands.command(
@@ -119,11 +123,11 @@ class PrivacyCog(
         if await self.store.server.player_data(interaction.guild_id, interaction.user.id) is None:
             await reply(interaction, t("privacy.nothing"))
             return
-        manager = self.bot.manager
+        manager = self.manager
         if manager.in_live_hand(interaction.guild_id, interaction.user.id):
             await reply(interaction, t("privacy.in_hand"))
             return
-        view = ConfirmErase(interaction.guild_id, interaction.user.id)
+        view = ConfirmErase(manager, interaction.guild_id, interaction.user.id)
         await reply(interaction, t("privacy.confirm"), view=view)
 
 

@@ -75,7 +75,7 @@ class SettingsCog(
 
     @property
     def book(self) -> GuildSettingsBook:
-        return self.bot.guild_settings
+        return self.bot.app.guild_settings
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if interaction.guild_id is None:

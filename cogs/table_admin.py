@@ -38,11 +38,11 @@ class TableAdmin(
 
     @property
     def manager(self) -> TableManager:
-        return self.bot.manager
+        return self.bot.app.manager
 
     @property
     def book(self) -> GuildSettingsBook:
-        return self.bot.guild_settings
+        return self.bot.app.guild_settings
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         return await moderators_only(interaction, self.book)

@@ -71,6 +71,7 @@ from fakediscord.model import (
     Msg,
     Reply,
     Sent,
+    Slow,
     make_member,
     make_user,
     users,
@@ -85,6 +86,7 @@ __all__ = [
     "Msg",
     "Reply",
     "Sent",
+    "Slow",
     "make_member",
     "make_user",
     "users",
@@ -1281,6 +1283,7 @@ class DiscordHarness(FakeDiscord):
         body, files, _ = _REQUEST.get((None, [], None))
         sent = self._record("http", method, path, body, files, params)
         await self._delay()
+        await self._slowed(sent)
         answer = self.answer(sent, body)
         return _FakeHTTPResponse(answer.status, answer.body, answer.headers)
 
@@ -1291,9 +1294,17 @@ class DiscordHarness(FakeDiscord):
         # a real request always yields to the loop; the harness counts it as work
         await self._sleeps.sleep(latency, own=True)
 
+    async def _slowed(self, sent: Sent) -> None:
+        """The delay injected for this request (``slow``), if any."""
+        slow = next((s for s in self.slows if s.matches(sent.method, sent.path)), None)
+        if slow is not None:
+            slow.hits += 1
+            await self._sleeps.sleep(slow.seconds, own=True)  # work in progress, not a timer
+
     async def _answered(self, sent: Sent, answer: Callable[[], Any]) -> Any:
         """Answer a recorded request like Discord, keeping the answer or error on it."""
         await self._delay()
+        await self._slowed(sent)
         sent.done_at = time.monotonic()
         try:
             result = answer()

@@ -193,6 +193,21 @@ class Fault:
 
 
 @dataclass
+class Slow:
+    """An injected delay: the next ``times`` requests (REST, or an interaction's webhook)
+    whose ``"METHOD /path"`` matches the regular expression ``route`` are answered (and
+    applied) ``seconds`` later than the harness's latency alone would answer them."""
+
+    route: str
+    seconds: float
+    times: int = 1
+    hits: int = 0
+
+    def matches(self, method: str, path: str) -> bool:
+        return self.hits < self.times and re.search(self.route, f"{method} {path}") is not None
+
+
+@dataclass
 class Sent:
     """One outbound request the bot made (REST or webhook/interaction)."""
 
@@ -610,6 +625,7 @@ class FakeDiscord:
     ):
         self.keep_payloads = keep_payloads
         self.faults: list[Fault] = list(faults)
+        self.slows: list[Slow] = []
         self.dms_closed: set[int] = {int(u) for u in dms_closed}
         #: scheduled events by id (issue 37); False: the bot lacks Create Events (403)
         self.scheduled_events: dict[int, dict[str, Any]] = {}
@@ -863,6 +879,12 @@ class FakeDiscord:
     def _age(self, sent: Sent, reply: Reply) -> float:
         """How old the interaction was when the bot made this request (harness clock)."""
         return sent.at + self.skew - reply.dispatched_at
+
+    def slow(self, route: str, seconds: float, times: int = 1) -> Slow:
+        """Answer the next matching REST request(s) ``seconds`` later; see ``Slow``."""
+        slow = Slow(route, seconds, times)
+        self.slows.append(slow)
+        return slow
 
     def fail(self, route: str, status: int = 500, **kwargs: Any) -> Fault:
         """Answer the next matching REST request(s) with an error; see ``Fault``."""

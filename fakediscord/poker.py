@@ -58,8 +58,7 @@ async def open_table(
 
 
 def table_message(h: DiscordHarness, channel: int) -> Msg:
-    lane = h.bot.presenter.lanes[channel]  # type: ignore[attr-defined]
-    return h.message(lane.message_id)
+    return h.message(h.bot.presenter.message_id(channel))  # type: ignore[attr-defined]
 
 
 def assert_table_shows_latest(h: DiscordHarness, channel: int) -> None:

@@ -2,7 +2,7 @@
 
 from .cards import Card, CardError, format_card, parse_card, parse_cards, pretty_card
 from .hand import Award, Decision, Hand, IllegalAction, MarketOffer, Pot
-from .record import Action, HandRecord, RecordError, Seat, parse_header
+from .record import Action, ActionKind, BuySource, HandRecord, RecordError, Seat, parse_header
 from .stakes import Stakes
 from .variants import VARIANTS, Variant
 from .views import PublicView, SeatInfo, SeatView, public_view, seat_view
@@ -10,7 +10,9 @@ from .views import PublicView, SeatInfo, SeatView, public_view, seat_view
 __all__ = [
     "VARIANTS",
     "Action",
+    "ActionKind",
     "Award",
+    "BuySource",
     "Card",
     "CardError",
     "Decision",

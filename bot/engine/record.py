@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from .cards import FULL_DECK, Card, CardError, format_cards, parse_card, shown_token
@@ -14,8 +15,29 @@ from .variants import VARIANTS, Variant
 
 __all__ = ["RecordError", "Stakes"]  # re-exported: callers import both from here
 
-ACTION_NAMES = ("check", "bet", "call", "raise", "fold", "discard", "buy")
-BUY_SOURCES = ("left", "right", "blind")
+
+class ActionKind(StrEnum):
+    """An action's kind, as a hand record writes it (RULES.md §7)."""
+
+    CHECK = "check"
+    BET = "bet"
+    CALL = "call"
+    RAISE = "raise"
+    FOLD = "fold"
+    DISCARD = "discard"
+    BUY = "buy"
+
+
+class BuySource(StrEnum):
+    """Where an Abyssinia buy takes its card from (the record's ``from``)."""
+
+    LEFT = "left"
+    RIGHT = "right"
+    BLIND = "blind"
+
+
+ACTION_NAMES: tuple[str, ...] = tuple(ActionKind)
+BUY_SOURCES: tuple[str, ...] = tuple(BuySource)
 FULL_DECK_SET = frozenset(FULL_DECK)
 
 
@@ -51,9 +73,9 @@ class Action:
         if name not in ACTION_NAMES:
             raise ValueError(f"unknown action {shown(name)}; actions are {', '.join(ACTION_NAMES)}")
         cards = source = None
-        if name == "discard":
+        if name == ActionKind.DISCARD:
             cards = _parse_discards(obj.get("cards"))
-        if name == "buy":
+        if name == ActionKind.BUY:
             source = obj.get("from")
             if source not in BUY_SOURCES:
                 raise ValueError(f"buy needs 'from': left, right or blind (got {shown(source)})")

@@ -53,6 +53,7 @@ class PublicView:
     pots: tuple[Pot, ...] = ()
     stakes: Stakes | None = None
     tournament: bool = False  # the hand's record says "allin": true
+    costs: dict[str, int] = field(default_factory=dict)  # chips each legal bet action puts in
 
 
 @dataclass(frozen=True)
@@ -113,6 +114,7 @@ def public_view(hand: Hand) -> PublicView:
         pots=tuple(hand.pots()),
         stakes=hand.stakes,
         tournament=hand.allin,
+        costs=dict(d.costs) if d else {},
     )
 
 

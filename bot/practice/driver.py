@@ -26,6 +26,7 @@ import random
 import secrets
 from typing import TYPE_CHECKING
 
+from bot.engine import ActionKind
 from bot.engine.cards import format_cards
 from bot.metrics import METRICS
 from bot.opponents import Profile, PublicAction, Strategy, record
@@ -64,7 +65,7 @@ class PracticeDriver:
         channel = event.view.channel_id
         move = event.move
         if event.kind in (EventKind.ACTION, EventKind.TIMEOUT) and move is not None:
-            drew = move.count if move.action == "discard" else None
+            drew = move.count if move.action == ActionKind.DISCARD else None
             action = PublicAction(move.player, move.action, drew=drew, source=move.source)
             self._moves.setdefault(channel, []).append(action)
         elif event.kind == EventKind.DEALT:

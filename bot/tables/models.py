@@ -106,6 +106,10 @@ class Outcome:
     params: dict[str, Any] = field(default_factory=dict)
 
 
+#: timeouts in a row that sit a player out (README.md: "Two timeouts in a row")
+TIMEOUTS_TO_SIT_OUT = 2
+
+
 @dataclass
 class SeatState:
     seat: int  # fixed position at the table; clockwise order is seat order
@@ -116,6 +120,11 @@ class SeatState:
     timeouts: int = 0  # timeouts in a row
     bot: str | None = None  # a computer player's level (a practice table)
     stack: int | None = None  # chips at a practice table; the ledger is never touched there
+
+    @property
+    def asleep(self) -> bool:
+        """Timed out too often in a row: the player sits out."""
+        return self.timeouts >= TIMEOUTS_TO_SIT_OUT
 
 
 @dataclass(frozen=True)

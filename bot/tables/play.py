@@ -21,6 +21,7 @@ from dataclasses import replace
 from bot.engine import (
     VARIANTS,
     Action,
+    ActionKind,
     CardError,
     Hand,
     IllegalAction,
@@ -217,14 +218,14 @@ class Play:
     def build_action(
         self, key: str, action: str, cards: str | Sequence[str] | None, source: str | None
     ) -> Action:
-        if action == "discard":
+        if action == ActionKind.DISCARD:
             try:
                 parsed = parse_cards(cards or [])
             except CardError as exc:
                 raise Refused(Code.BAD_CARDS, token=exc.token) from None
-            return Action(key, "discard", cards=tuple(parsed))
-        if action == "buy":
-            return Action(key, "buy", source=source)
+            return Action(key, ActionKind.DISCARD, cards=tuple(parsed))
+        if action == ActionKind.BUY:
+            return Action(key, ActionKind.BUY, source=source)
         return Action(key, action)
 
     async def apply(self, table: Table, move: Action, timeout: bool) -> list[TableEvent]:
@@ -254,7 +255,7 @@ class Play:
         table.deadline = deadline
         kind = EventKind.TIMEOUT if timeout else EventKind.ACTION
         public = describe_action(move, table.names(), hand, timeout=timeout)
-        changed = (table.hand_users[move.player],) if move.action == "discard" else ()
+        changed = (table.hand_users[move.player],) if move.action == ActionKind.DISCARD else ()
         events = [
             TableEvent(
                 kind, table.view(), move=public, cards_changed=changed, hand_id=table.hand_id
@@ -283,7 +284,7 @@ class Play:
             return None
         if timeout:
             seat.timeouts += 1
-            seat.sitting_out = seat.sitting_out or seat.timeouts >= 2
+            seat.sitting_out = seat.sitting_out or seat.asleep
         else:
             seat.timeouts = 0
         return seat_rows(table.seats)
@@ -316,7 +317,7 @@ class Play:
         staying = [
             replace(
                 s,
-                sitting_out=s.sitting_out or s.timeouts >= 2,  # sleepers sit out
+                sitting_out=s.sitting_out or s.asleep,  # sleepers sit out
                 stack=stacks.get(str(s.user_id), s.stack),  # practice chips carry on
             )
             for s in table.seats

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from bot.engine import VARIANTS, Action, Hand, Variant, public_view
+from bot.engine import VARIANTS, Action, ActionKind, Hand, Variant, public_view
 from bot.opponents import LEVELS
 from bot.storage.rows import SeatRow, TableRow
 
@@ -245,11 +245,13 @@ class Table:
 def describe_action(move: Action, names: dict[str, str], hand: Hand, timeout: bool = False) -> Move:
     """The public facts of an applied action: discards say how many cards, never which."""
     name = names.get(move.player, move.player)
-    if move.action == "discard":
-        return Move(move.player, name, "discard", count=len(move.cards or ()), timeout=timeout)
-    if move.action == "buy":
+    if move.action == ActionKind.DISCARD:
+        count = len(move.cards or ())
+        return Move(move.player, name, ActionKind.DISCARD, count=count, timeout=timeout)
+    if move.action == ActionKind.BUY:
         bought = hand.holdings[hand.seat_of(move.player)][-1]
-        return Move(move.player, name, "buy", source=move.source, card=bought, timeout=timeout)
+        source, card = move.source, bought
+        return Move(move.player, name, ActionKind.BUY, source=source, card=card, timeout=timeout)
     return Move(move.player, name, move.action, timeout=timeout)
 
 

@@ -16,6 +16,7 @@ from bot.practice.driver import PracticeDriver
 from bot.settings import Settings
 from bot.storage.exports import Exports
 from bot.storage.stats import Stats
+from bot.tables.guild_settings import GuildSettingsBook
 from bot.tables.manager import TableManager
 
 from .controller import Controller
@@ -33,6 +34,7 @@ class App:
     controller: Controller
     exports: Exports  # finished hands read for /replay and /export
     stats: Stats  # players' statistics for /stats
+    guild_settings: GuildSettingsBook  # each server's /settings
 
 
 @runtime_checkable

@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from discord import app_commands
 
-from bot.engine import CardError, parse_cards
+from bot.engine import BuySource, CardError, parse_cards
 from bot.engine.cards import format_card
 from bot.render.text import card_text, cards_text
 from bot.tables.models import TableView
@@ -48,7 +48,7 @@ def discard_choices(cards: Sequence[int], current: str) -> list[app_commands.Cho
     return choices[:25]
 
 
-SOURCES = ("left", "right", "blind")
+SOURCES = tuple(BuySource)
 
 
 def fold(text: str) -> str:

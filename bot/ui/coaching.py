@@ -4,7 +4,7 @@ Only the player's own cards appear (these go to that player alone)."""
 
 from __future__ import annotations
 
-from bot.engine.record import Action
+from bot.engine.record import Action, ActionKind
 from bot.opponents import Advice
 from bot.practice.coach import PracticeReview
 from bot.render.text import cards_text
@@ -15,7 +15,7 @@ from .catalog import t
 def advice_what(advice: Advice) -> str:
     """What the level would do, in words ("draw 2: keep 4♦ 2♣ A♠")."""
     action = advice.action
-    if action.action == "discard":
+    if action.action == ActionKind.DISCARD:
         count = len(action.cards or ())
         if count == 0:
             return t("hint.pat")
@@ -27,10 +27,10 @@ def advice_what(advice: Advice) -> str:
 
 def played_what(action: Action) -> str:
     """What the player did, in words ("threw K♠ Q♦"); their own cards, shown to them only."""
-    if action.action == "discard":
+    if action.action == ActionKind.DISCARD:
         thrown = action.cards or ()
         return t("review.threw", cards=cards_text(thrown)) if thrown else (t("hint.pat"))
-    if action.action == "buy":
+    if action.action == ActionKind.BUY:
         return t(f"hint.buy.{action.source}")  # one sentence per source: "comprar às cegas"
     return t(f"verb.{action.action}")
 

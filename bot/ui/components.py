@@ -9,10 +9,12 @@ button drawn for an earlier turn is refused by the manager.
 from __future__ import annotations
 
 import re
+from enum import StrEnum
 from typing import Any
 
 import discord
 
+from bot.engine import ActionKind, BuySource
 from bot.engine.cards import format_card, parse_card
 from bot.render.text import card_text
 from bot.tables.models import TableView
@@ -25,17 +27,36 @@ from .hands import card_name
 from .limits import allow_click
 from .mixed_menu import add_choice_menu
 
-__all__ = ["DiscardSelect", "TableButton", "discard_picker", "dms_retry", "table_components"]
+__all__ = [
+    "Button",
+    "DiscardSelect",
+    "TableButton",
+    "discard_picker",
+    "dms_retry",
+    "table_components",
+]
 
 BUTTON_TEMPLATE = r"pk:(?P<channel>\d+):(?P<action>[a-z]+)(?::(?P<hand>\d+):(?P<turn>\d+))?"
 SELECT_TEMPLATE = r"pkd:(?P<channel>\d+):(?P<hand>\d+):(?P<turn>\d+)"
-BET_STYLE = {
-    "check": discord.ButtonStyle.secondary,
-    "call": discord.ButtonStyle.primary,
-    "bet": discord.ButtonStyle.success,
-    "raise": discord.ButtonStyle.success,
-    "fold": discord.ButtonStyle.danger,
+BET_STYLE: dict[str, discord.ButtonStyle] = {
+    ActionKind.CHECK: discord.ButtonStyle.secondary,
+    ActionKind.CALL: discord.ButtonStyle.primary,
+    ActionKind.BET: discord.ButtonStyle.success,
+    ActionKind.RAISE: discord.ButtonStyle.success,
+    ActionKind.FOLD: discord.ButtonStyle.danger,
 }
+
+
+class Button(StrEnum):
+    """What a table button asks for (its custom_id's action part), when it is not a
+    betting action (``ActionKind``) or a buy's source (``BuySource``)."""
+
+    HAND = "hand"  # My hand (and a practice table's review)
+    DRAW = "draw"  # the discard menu
+    PAT = "pat"  # stand pat (in the discard menu)
+    JOIN = "join"
+    DEAL = "deal"
+    DMS = "dms"  # try DMs again
 
 
 def _int(value: str | None) -> int | None:
@@ -151,29 +172,23 @@ def table_components(view: TableView) -> discord.ui.View:
         key = (view.hand_id, view.turn)
         if hand.phase == "bet":
             for action in hand.legal:
-                cost = {
-                    "call": hand.to_call,
-                    "bet": hand.bet_size,
-                    "raise": hand.to_call + hand.bet_size,
-                }.get(action)
-                label = t(f"button.{action}", cost=cost)
+                label = t(f"button.{action}", cost=hand.costs.get(action))
                 ui.add_item(
                     TableButton(
                         ch, action, *key, label=label, style=BET_STYLE[action], row=ACTIONS_ROW
                     )
                 )
         elif hand.phase == "draw":
-            draw = t("button.draw")
+            draw, pat = t("button.draw"), t("button.pat")
+            style = discord.ButtonStyle.primary
             ui.add_item(
-                TableButton(
-                    ch, "draw", *key, label=draw, style=discord.ButtonStyle.primary, row=ACTIONS_ROW
-                )
+                TableButton(ch, Button.DRAW, *key, label=draw, style=style, row=ACTIONS_ROW)
             )
-            ui.add_item(TableButton(ch, "pat", *key, label=t("button.pat"), row=ACTIONS_ROW))
+            ui.add_item(TableButton(ch, Button.PAT, *key, label=pat, row=ACTIONS_ROW))
         else:
             offers = hand.market
             if hand.to_act in hand.all_in:  # all-in: the stub's top card, free (RULES.md §8.4)
-                offers = tuple(o for o in offers if o.source == "blind")
+                offers = tuple(o for o in offers if o.source == BuySource.BLIND)
             for offer in offers:
                 label = (
                     t(
@@ -197,16 +212,19 @@ def table_components(view: TableView) -> discord.ui.View:
                 )
         mine = t("button.my_hand")
         ui.add_item(
-            TableButton(ch, "hand", label=mine, style=discord.ButtonStyle.secondary, row=MINE_ROW)
+            TableButton(
+                ch, Button.HAND, label=mine, style=discord.ButtonStyle.secondary, row=MINE_ROW
+            )
         )
     else:
         join, deal = t("button.join"), t("button.deal")
-        ui.add_item(TableButton(ch, "join", label=join, style=discord.ButtonStyle.primary))
-        ui.add_item(TableButton(ch, "deal", label=deal, style=discord.ButtonStyle.success))
+        ui.add_item(TableButton(ch, Button.JOIN, label=join, style=discord.ButtonStyle.primary))
+        ui.add_item(TableButton(ch, Button.DEAL, label=deal, style=discord.ButtonStyle.success))
         if view.review_hand_id is not None and any(s.bot for s in view.seats):
             # a practice table: your decisions in the last hand next to the computer's
             review = t("button.review")
-            ui.add_item(TableButton(ch, "hand", label=review, style=discord.ButtonStyle.secondary))
+            style = discord.ButtonStyle.secondary
+            ui.add_item(TableButton(ch, Button.HAND, label=review, style=style))
         add_choice_menu(ui, view)  # a mixed table's dealer's choice
     return ui
 
@@ -216,12 +234,12 @@ def discard_picker(channel_id: int, hand_id: int, turn: int, cards: list[int]) -
     ui = discord.ui.View(timeout=None)
     options = [(format_card(c), card_text(c)) for c in cards]
     ui.add_item(DiscardSelect(channel_id, hand_id, turn, options))
-    ui.add_item(TableButton(channel_id, "pat", hand_id, turn, label=t("button.pat")))
+    ui.add_item(TableButton(channel_id, Button.PAT, hand_id, turn, label=t("button.pat")))
     return ui
 
 
 def dms_retry(channel_id: int) -> discord.ui.View:
     """Ephemeral, in the warning about closed DMs: try sending DMs again."""
     ui = discord.ui.View(timeout=None)
-    ui.add_item(TableButton(channel_id, "dms", label=t("button.dms_retry")))
+    ui.add_item(TableButton(channel_id, Button.DMS, label=t("button.dms_retry")))
     return ui

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ParamSpec
 
 import discord
 
-from bot.engine import VARIANTS
+from bot.engine import VARIANTS, ActionKind, BuySource
 from bot.tables.manager import TableManager
 from bot.tables.models import Code, Done, Refused, TableView
 
@@ -22,7 +22,7 @@ from .answering import Ack
 from .app import app_of
 from .catalog import t
 from .coaching import review_text
-from .components import discard_picker, dms_retry
+from .components import Button, discard_picker, dms_retry
 from .cycles import let_go
 from .render import hand_embed
 from .text import cmd, move_line, outcome, refusal, where
@@ -30,9 +30,8 @@ from .text import cmd, move_line, outcome, refusal, where
 if TYPE_CHECKING:
     from .presenter import Presenter
 
-BUY_ACTIONS = ("left", "right", "blind")
 #: table buttons answered with a private message of their own (cards, a menu, a probe)
-PRIVATE_BUTTONS = ("hand", "draw", "dms")
+PRIVATE_BUTTONS = (Button.HAND, Button.DRAW, Button.DMS)
 log = logging.getLogger(__name__)
 P = ParamSpec("P")
 
@@ -251,7 +250,7 @@ async def open_picker(
             raise Refused(Code.STALE_BUTTON)
         if seat is None:
             raise outside(view, interaction.user.id)
-        if seat.decision is None or seat.decision.phase != "draw":
+        if seat.decision is None or seat.decision.phase != Button.DRAW:
             raise Refused(
                 Code.NOT_YOUR_TURN, name=view.name(view.hand.to_act or "") if view.hand else ""
             )
@@ -276,21 +275,21 @@ async def button(
 ) -> None:
     """A button: a step asked for on the table message is answered with the table itself
     (see ``stepped``); My hand and Draw answer privately."""
-    if action == "hand":
+    if action == Button.HAND:
         await show_hand(interaction, channel_id)
-    elif action == "draw":
+    elif action == Button.DRAW:
         await open_picker(interaction, channel_id, hand_id, turn)
-    elif action == "pat":
-        await act(interaction, channel_id, "discard", cards=[], hand_id=hand_id, turn=turn,
-                  carry=True)  # fmt: skip
-    elif action in BUY_ACTIONS:
-        await act(interaction, channel_id, "buy", source=action, hand_id=hand_id, turn=turn,
-                  carry=True)  # fmt: skip
-    elif action == "join":
+    elif action == Button.PAT:
+        await act(interaction, channel_id, ActionKind.DISCARD, cards=[], hand_id=hand_id,
+                  turn=turn, carry=True)  # fmt: skip
+    elif action in tuple(BuySource):
+        await act(interaction, channel_id, ActionKind.BUY, source=action, hand_id=hand_id,
+                  turn=turn, carry=True)  # fmt: skip
+    elif action == Button.JOIN:
         await join(interaction, channel_id, carry=True)
-    elif action == "deal":
+    elif action == Button.DEAL:
         await deal(interaction, channel_id, carry=True)
-    elif action == "dms":
+    elif action == Button.DMS:
         await retry_dms(interaction)
     else:
         await act(interaction, channel_id, action, hand_id=hand_id, turn=turn, carry=True)
@@ -423,4 +422,5 @@ class TableController:
         hand_id: int,
         turn: int,
     ) -> None:
-        await act(interaction, channel_id, "discard", cards=cards, hand_id=hand_id, turn=turn)
+        await act(interaction, channel_id, ActionKind.DISCARD, cards=cards, hand_id=hand_id,
+                  turn=turn)  # fmt: skip

@@ -1,13 +1,14 @@
-"""One table's presenter state (its lane), and what the lane's workers use of the presenter.
+"""What a table's presenter parts share: the presenter as they see it, a click carrying the table.
 
-The presenter (``bot/ui/presenter.py``) keeps a lane per table; its edit worker
-(``bot/ui/table_message.py``) and send worker (``bot/ui/sends.py``) read and change it.
+The presenter (``bot/ui/presenter.py``) keeps a lane per table: its table message
+(``bot/ui/table_message.py``, the only owner of the message's state) and its send queue
+(``bot/ui/sends.py``). Both use the presenter through ``Host``; a click that carries the
+table is a ``Carrier``, and what it leaves for later edits a ``Voice``.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
@@ -15,9 +16,6 @@ from typing import TYPE_CHECKING, Protocol
 import discord
 
 from bot.tables.models import TableEvent
-
-from .render import Board
-from .text import event_line
 
 if TYPE_CHECKING:
     from bot.storage.tables import Tables
@@ -39,6 +37,7 @@ class Host(Protocol):
     messages: Tables  # where each table message's id is kept
     clock: Callable[[], float]
     repost_age: float
+    answer_within: float
     reuse_tokens: bool
     retry_delays: tuple[float, ...]
     request_timeout: float
@@ -96,69 +95,3 @@ class Line:
     #: line would be most of what a table keeps alive between actions)
     event: TableEvent | None
     text: str | None = None
-
-
-@dataclass(eq=False)
-class Lane:
-    """One table's presenter state."""
-
-    channel_id: int
-    message_id: int | None
-    #: the Recent log: each event is worded when first shown, in the server's language then,
-    #: and keeps those words (it is history)
-    log: deque[Line] = field(default_factory=lambda: deque(maxlen=RECENT_LINES))
-    dirty: asyncio.Event = field(default_factory=asyncio.Event)
-    sends: asyncio.Queue[tuple[str, Job]] = field(default_factory=asyncio.Queue)
-    repost: bool = False
-    editing: bool = False
-    sending: bool = False
-    failures: int = 0  # edit failures in a row, for the backoff
-    tasks: list[asyncio.Task[None]] = field(default_factory=list)
-    #: one edit of the table message in flight, by the editor or by a click's answer
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    version: int = 0  # events absorbed: a carried view is the latest if none came since
-    held: int = 0  # clicks whose answers will carry the table
-    unheld: asyncio.Event = field(default_factory=asyncio.Event)
-    carrier: Carrier | None = None
-    #: the board the table message's attachment shows: an edit that shows the same board
-    #: keeps the attachment instead of uploading it again
-    board: Board | None = None
-    #: the latest click whose answer carried the table: for 15 minutes its token can edit
-    #: the table message (its original response) outside the global limit
-    voice: Voice | None = None
-    retired: bool = False  # its table closed: it ends once its queue is empty
-
-    def __post_init__(self) -> None:
-        self.unheld.set()
-
-    def hold(self, carrier: Carrier) -> None:
-        """A click whose answer will carry the table: the editor leaves the message to it."""
-        self.held += 1
-        self.unheld.clear()
-        self.carrier = carrier
-
-    def release(self, carrier: Carrier) -> None:
-        """The click is answered (or failed): the editor shows whatever is left after it."""
-        carrier.answered.set()
-        if self.carrier is carrier:
-            self.carrier = None
-        self.held -= 1
-        if self.held == 0:
-            self.unheld.set()
-
-    def busy(self) -> bool:
-        return (
-            self.dirty.is_set()
-            or self.editing
-            or self.sending
-            or self.held > 0
-            or not self.sends.empty()
-        )
-
-    def recent(self) -> list[str]:
-        """The Recent log's lines (new ones worded in the language being built now)."""
-        lines = self.log
-        for line in lines:
-            if line.event is not None:
-                line.text, line.event = event_line(line.event), None
-        return [line.text or "" for line in lines]

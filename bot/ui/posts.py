@@ -14,9 +14,9 @@ from .catalog import t
 from .components import table_components
 from .cycles import let_go
 from .dm_book import DmBook
-from .lane import Carrier, Host, Lane
+from .lane import Carrier, Host
 from .render import hand_embed, result_embed, table_embed
-from .table_message import show_closed
+from .table_message import TableMessage
 from .text import where
 
 
@@ -34,24 +34,24 @@ async def result(host: Host, event: TableEvent, carrier: Carrier | None = None) 
     await channel.send(embed=embed)
 
 
-async def hand_dm(dms: DmBook, lane: Lane, user_id: int, seat: SeatView, event: TableEvent) -> None:
+async def hand_dm(dms: DmBook, user_id: int, seat: SeatView, event: TableEvent) -> None:
     # each player's cards in their own language (the table's if the bot has not heard it)
     public = await i18n.server_language(dms.client, event.view.guild_id)
     with i18n.using(i18n.reader(user_id, public)):
         note = t("hand.dm.dealt") if event.kind == EventKind.DEALT else t("hand.dm.drawn")
-        embed, files = await hand_embed(seat, note, where(lane.channel_id, event.hand_id))
+        embed, files = await hand_embed(seat, note, where(event.view.channel_id, event.hand_id))
     await dms.send(user_id, embed=embed, files=files)
 
 
-async def closed(client: discord.Client, lane: Lane, event: TableEvent) -> None:
+async def closed(client: discord.Client, message: TableMessage, event: TableEvent) -> None:
     """The last word on a closed table: its message without buttons, and a notice for a
-    cancelled hand. Nothing when its thread is gone (archived or deleted). The closing
-    edit takes the lane's lock, so it comes after an edit or a click's answer in flight
-    (which would otherwise overwrite it with the open table)."""
+    cancelled hand. Nothing when its thread is gone (archived or deleted). The message's
+    close comes after an edit or a click's answer in flight (which would otherwise
+    overwrite it with the open table)."""
     if event.params.get("gone"):
-        await show_closed(client, lane, None)
+        await message.close(None)
         return
-    channel = client.get_partial_messageable(lane.channel_id)
+    channel = client.get_partial_messageable(message.channel_id)
     async with i18n.public(client, event.view.guild_id):
         notice = t("close.cancelled", hand_id=event.hand_id) if event.hand_id else None
         content: dict[str, Any] = {
@@ -61,6 +61,6 @@ async def closed(client: discord.Client, lane: Lane, event: TableEvent) -> None:
     try:
         if notice is not None:
             await channel.send(content=notice)
-        await show_closed(client, lane, content)
+        await message.close(content)
     finally:
         let_go(content["view"])

@@ -1,12 +1,12 @@
 """The presenter: shows each table's outbox on Discord, one lane per table.
 
 The table manager appends every event to its table's outbox and returns at once
-(``bot/tables/outbox.py``). Here each table has a lane (``bot/ui/lane.py``) with
+(``bot/tables/outbox.py``). Here each table has a lane with two workers:
 
-* an edit worker (``bot/ui/table_message.py``): it renders the table message from the
-  manager's *current* view, so a burst of events becomes one edit, with at most one
-  edit in flight per table, and re-posts the message when it cannot be edited;
-* a send worker (``bot/ui/sends.py``): the public results, the players' DMs and
+* its table message (``bot/ui/table_message.py``), the one owner of the message's state:
+  it renders the manager's *current* view, so a burst of events becomes one edit, with at
+  most one edit in flight per table, and re-posts the message when it cannot be edited;
+* its send queue (``bot/ui/sends.py``): the public results, the players' DMs and
   notices (``bot/ui/posts.py``), strictly in the order of the events that caused them.
 
 The players' DM channels are kept in ``bot/ui/dm_book.py``. Failures are retried or
@@ -32,9 +32,9 @@ from bot.tables.outbox import Outgoing
 
 from . import posts
 from .dm_book import DmBook
-from .lane import RECENT_LINES, Carrier, Lane, Line
-from .sends import send_worker
-from .table_message import carry, edit_worker, too_old
+from .lane import RECENT_LINES
+from .sends import SendQueue
+from .table_message import TableMessage
 
 if TYPE_CHECKING:
     from bot.storage.dm_channels import DmChannels
@@ -44,6 +44,19 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
+
+class Lane:
+    """One table's lane: its table message and its send queue, each run by a task."""
+
+    def __init__(self, message: TableMessage, sends: SendQueue) -> None:
+        self.channel_id = message.channel_id
+        self.message = message
+        self.sends = sends
+        self.tasks: list[asyncio.Task[None]] = []
+
+    def busy(self) -> bool:
+        return self.message.busy() or self.sends.busy()
 
 
 class Presenter:
@@ -92,7 +105,7 @@ class Presenter:
         self._messages = await self.messages.table_messages()
         for channel_id in self.manager.channels():
             log_ = self.manager.hand_log(channel_id)[-RECENT_LINES:]
-            self._lane(channel_id).log.extend(Line(e) for e in log_)
+            self._lane(channel_id).message.restore(log_)
         self.manager.outbox.on_put(self._wake)
         for channel_id in self.manager.outbox.pending():
             self._wake(channel_id)
@@ -112,6 +125,10 @@ class Presenter:
             await asyncio.sleep(0.02)
         return True
 
+    def backlog(self) -> int:
+        """Work waiting at the open tables (for the metrics): queued sends, wanted edits."""
+        return sum(lane.sends.waiting() + lane.message.wanted() for lane in self.lanes.values())
+
     async def close(self) -> None:
         lanes = [*self.lanes.values(), *self._retired]
         tasks = [task for lane in lanes for task in lane.tasks]
@@ -124,31 +141,22 @@ class Presenter:
     def message_id(self, channel_id: int) -> int | None:
         """The table message shown now (None before the first one is posted)."""
         lane = self.lanes.get(channel_id)
-        return lane.message_id if lane else self._messages.get(channel_id)
+        return lane.message.message_id if lane else self._messages.get(channel_id)
 
     def recent(self, channel_id: int) -> list[str]:
         """The Recent log's lines (new ones worded in the language being built now)."""
         lane = self.lanes.get(channel_id)
-        return [] if lane is None else lane.recent()
+        return [] if lane is None else lane.message.recent()
 
     def repost(self, channel_id: int) -> None:
         """Post the table message again at the bottom of the channel (the old one goes stale)."""
-        lane = self._lane(channel_id)
-        lane.repost = True
-        lane.dirty.set()
+        self._lane(channel_id).message.ask_repost()
 
     def carries(self, interaction: discord.Interaction, channel_id: int) -> bool:
         """Whether a click's answer can carry this table: it was on the table message now
         shown, one that can still be edited in place."""
         lane = self.lanes.get(channel_id)
-        message = interaction.message
-        return (
-            lane is not None
-            and message is not None
-            and message.id == lane.message_id
-            and not lane.repost
-            and not too_old(self, message.id)
-        )
+        return lane is not None and lane.message.carries(interaction)
 
     async def answer_with_table(
         self,
@@ -163,34 +171,19 @@ class Presenter:
         table message). A refusal leaves the
         click unanswered for the caller to answer privately; a table the answer could not
         carry is left to the editor."""
-        lane = self._lane(channel_id)
-        loop = asyncio.get_running_loop()
-        carrier = Carrier(interaction, answer_by=loop.time() + self.answer_within)
-        lane.hold(carrier)
-        try:
-            task = asyncio.ensure_future(step())
-            done, _ = await asyncio.wait({task}, timeout=self.answer_within)
-            if not done:
-                await interaction.response.defer()  # type 6: the message stays for now
-            result = await task
-            if not interaction.response.is_done() and lane.lock.locked():
-                await interaction.response.defer()  # an edit is in flight: do not wait for it
-            async with lane.lock:
-                await carry(self, lane, carrier)
-            return result
-        finally:
-            lane.release(carrier)
+        return await self._lane(channel_id).message.answer_with(interaction, step)
 
     # ----- taking events from the outbox -------------------------------------------
 
     def _lane(self, channel_id: int) -> Lane:
         lane = self.lanes.get(channel_id)
         if lane is None:
-            lane = Lane(channel_id, self._messages.get(channel_id))
+            message = TableMessage(self, channel_id, self._messages.get(channel_id))
+            lane = Lane(message, SendQueue(self, channel_id))
             self.lanes[channel_id] = lane
             loop = asyncio.get_running_loop()
             lane.tasks = [
-                loop.create_task(edit_worker(self, lane), name=f"table-edits-{channel_id}"),
+                loop.create_task(message.run(), name=f"table-edits-{channel_id}"),
                 loop.create_task(self._sends(lane), name=f"table-sends-{channel_id}"),
             ]
             for task in lane.tasks:  # a worker that ever dies is never silent
@@ -204,37 +197,37 @@ class Presenter:
             self._absorb(lane, item)
 
     def _absorb(self, lane: Lane, item: Outgoing) -> None:
-        event = item.event
+        event, message, sends = item.event, lane.message, lane.sends
         if event.kind == EventKind.CLOSED:
-            lane.sends.put_nowait(("closed table", partial(posts.closed, self.client, lane, event)))
+            sends.put("closed table", partial(posts.closed, self.client, message, event))
             # the lane is retired: it finishes its queue and ends (a table opened here again
             # gets a lane of its own)
             if self.lanes.get(lane.channel_id) is lane:
                 del self.lanes[lane.channel_id]
                 self._messages.pop(lane.channel_id, None)
                 self._retired.add(lane)
-            lane.retired = True
+            message.retire()
+            sends.close()
             return
         if event.kind == EventKind.REFRESHED:  # reloaded: show the table as stored, no log line
-            lane.dirty.set()
+            message.refresh()
             return
-        lane.log.append(Line(event))
-        lane.version += 1
+        carrier = message.carrier
         if event.kind == EventKind.FINISHED and event.result is not None:
-            job = partial(posts.result, self, event, lane.carrier)
-            lane.sends.put_nowait((f"result of hand {event.hand_id}", job))
+            job = partial(posts.result, self, event, carrier)
+            sends.put(f"result of hand {event.hand_id}", job)
         # A DM at the deal only: after a draw the player's answer shows the new cards, and
         # everything else is a click on My hand away (Abyssinia's cards are all open)
         if event.kind == EventKind.DEALT and not VARIANTS[event.view.variant].split:
             for user_id in event.cards_changed:
                 seat = item.hands.get(user_id)
                 if seat is not None:
-                    job = partial(posts.hand_dm, self.dms, lane, user_id, seat, event)
-                    lane.sends.put_nowait((f"hand DM to {user_id}", job))
-        lane.dirty.set()
+                    job = partial(posts.hand_dm, self.dms, user_id, seat, event)
+                    sends.put(f"hand DM to {user_id}", job)
+        message.record(event)
 
     async def _sends(self, lane: Lane) -> None:
-        await send_worker(self, lane)
+        await lane.sends.run()
         self._end(lane)
 
     def _end(self, lane: Lane) -> None:

@@ -3,7 +3,7 @@
 Transient failures (5xx, timeouts, connection errors, a rate limit too long for
 discord.py to wait out or that outlasted its retries) are retried with backoff, on
 top of discord.py's own 429 handling; permanent ones are logged with their context
-and dropped, so nothing blocks the game. The send worker runs one lane's results, DMs
+and dropped, so nothing blocks the game. A table's ``SendQueue`` runs its results, DMs
 and notices strictly in the order of the events that caused them.
 """
 
@@ -19,7 +19,7 @@ import discord
 
 from bot.metrics import METRICS
 
-from .lane import Host, Job, Lane
+from .lane import Host, Job
 
 # the presenter's log (docs/operations.md names it), whichever of its parts writes
 log = logging.getLogger("bot.ui.presenter")
@@ -63,40 +63,64 @@ async def timed(host: Host, call: Awaitable[Any]) -> Any:
         raise
 
 
-async def send_worker(host: Host, lane: Lane) -> None:
-    """Run the lane's sends in order; return once a retired lane's queue is empty."""
-    while True:
-        what, job = await lane.sends.get()
-        lane.sending = True
-        try:
-            await _with_retries(host, lane, what, job)
-        finally:
-            lane.sending = False
-            # else the job (a result holds its click: interaction, message, member) stays
-            # alive in this frame until the lane's next send, for the collector to walk
-            del what, job
-        if lane.retired and lane.sends.empty():
-            return
+class SendQueue:
+    """One table's sends (results, DMs, notices), run one at a time in order, each retried."""
+
+    def __init__(self, host: Host, channel_id: int) -> None:
+        self._host = host
+        self.channel_id = channel_id
+        self._queue: asyncio.Queue[tuple[str, Job]] = asyncio.Queue()
+        self._sending = False
+        self._closing = False
+
+    def put(self, what: str, job: Job) -> None:
+        self._queue.put_nowait((what, job))
+
+    def close(self) -> None:
+        """No more sends will come: ``run`` returns once the queue is empty."""
+        self._closing = True
+
+    def busy(self) -> bool:
+        return self._sending or not self._queue.empty()
+
+    def waiting(self) -> int:
+        """Sends queued, not yet started."""
+        return self._queue.qsize()
+
+    async def run(self) -> None:
+        """Run the sends in order; return once a closed queue is empty."""
+        while True:
+            what, job = await self._queue.get()
+            self._sending = True
+            try:
+                await _with_retries(self._host, self.channel_id, what, job)
+            finally:
+                self._sending = False
+                # else the job (a result holds its click: interaction, message, member) stays
+                # alive in this frame until the next send, for the collector to walk
+                del what, job
+            if self._closing and self._queue.empty():
+                return
 
 
-async def _with_retries(host: Host, lane: Lane, what: str, job: Job) -> None:
+async def _with_retries(host: Host, channel_id: int, what: str, job: Job) -> None:
     for attempt in range(len(host.retry_delays) + 1):
         try:
             await timed(host, job())
             return
         except TRANSIENT as exc:
             if attempt == len(host.retry_delays):
-                log.error("gave up on %s at table %s: %r", what, lane.channel_id, exc)
+                log.error("gave up on %s at table %s: %r", what, channel_id, exc)
                 return
             delay = backoff(host, attempt)
             METRICS.retries.labels("presenter").inc()
-            log.warning("%s at table %s failed (%r); again in %.2f s", what, lane.channel_id,
+            log.warning("%s at table %s failed (%r); again in %.2f s", what, channel_id,
                         exc, delay)  # fmt: skip
             await asyncio.sleep(delay)
         except discord.HTTPException as exc:
-            log.error("%s at table %s failed: %s %s %s", what, lane.channel_id, exc.status,
+            log.error("%s at table %s failed: %s %s %s", what, channel_id, exc.status,
                       exc.code, exc.text)  # fmt: skip
             return
         except Exception:
-            log.exception("%s at table %s failed", what, lane.channel_id)
+            log.exception("%s at table %s failed", what, channel_id)
             return

@@ -12,7 +12,7 @@ from typing import Any
 
 import discord
 
-from bot.engine import VARIANTS, Award, PublicView
+from bot.engine import VARIANTS, ActionKind, Award, BuySource, PublicView
 from bot.engine.cards import Card, shown_token
 from bot.engine.rankings import in_order
 from bot.render.text import card_text, cards_text
@@ -222,7 +222,7 @@ def illegal(p: Mapping[str, Any]) -> str:
     return t("illegal", action=verb, legal=legal)
 
 
-_ACTIONS = ("check", "bet", "call", "raise", "fold", "discard", "buy")
+_ACTIONS = tuple(ActionKind)
 
 
 def skip_list(skipped: Iterable[Skip]) -> str:
@@ -262,15 +262,15 @@ def outcome(result: Outcome, variant: str) -> str:
 
 def move_line(move: Move) -> str:
     name = esc(move.name)
-    if move.action == "discard":
+    if move.action == ActionKind.DISCARD:
         line = (
             t("move.discard", name=name, count=move.count)
             if move.count
             else t("move.pat", name=name)
         )
-    elif move.action == "buy":
+    elif move.action == ActionKind.BUY:
         card = card_text(move.card) if move.card is not None else "?"
-        if move.source == "blind":
+        if move.source == BuySource.BLIND:
             line = t("move.buy.blind", name=name, card=card)
         else:
             line = t("move.buy", name=name, source=t(f"source.{move.source}"), card=card)

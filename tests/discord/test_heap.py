@@ -95,8 +95,9 @@ async def test_a_closed_tables_objects_die_while_frozen(tmp_path):
         await h.settle()
         bot: Any = h.bot
         lane, state = bot.presenter.lanes[TABLE], bot.manager.table(TABLE)
-        kept = [weakref.ref(o) for o in (lane, state, *lane.tasks, lane.voice, state.hand)]
-        del lane, state
+        objects = (lane, state, *lane.tasks, lane.message, lane.message.voice, state.hand)
+        kept = [weakref.ref(o) for o in objects]
+        del lane, state, objects
         gc.collect()
         gc.freeze()  # as after a full collection
         try:

@@ -11,7 +11,7 @@ from bot.client import PokerBot
 from bot.render.images import BOARD_POOL
 from bot.settings import Settings
 from fakediscord.harness import DiscordHarness, Msg
-from fakediscord.poker import GUILD, PLAYERS, TABLE, make_bot, open_table
+from fakediscord.poker import GUILD, PLAYERS, TABLE, make_bot, open_table, uid
 from tests.support.clicks import Clock, clocked_bot, to_act
 from tests.support.manager_helpers import Clock as ManagerClock
 from tests.support.moderated_server import ALICE as MOD
@@ -153,6 +153,34 @@ async def test_the_closing_edit_comes_after_an_edit_in_flight(tmp_path):
         await asyncio.sleep(2.0)
         await h.settle()
         assert h.message(table.id).buttons() == []  # not the open table over the closed one
+
+
+async def test_the_closing_edit_waits_for_a_slow_answer_that_carries_the_table(tmp_path):
+    """Discord is slow to take a click's answer that carries the table (``UPDATE_MESSAGE``,
+    an edit of the table message on the interaction's route) when a moderator closes the
+    table: the closing edit goes out only once that answer is taken, so the closed look,
+    without buttons, is what stays, not the open table the answer carried (issue 35 item
+    6)."""
+    async with DiscordHarness(mod_bot(tmp_path / "u.db"), settle_timeout=20) as h:
+        await started(h)
+        await h.slash(MOD, TABLE, "a6-draw open")
+        for p in (MOD, BOB):
+            await h.slash(p, TABLE, "a6-draw join")
+        await h.slash(MOD, TABLE, "a6-draw deal")
+        table = h.messages(TABLE, include_ephemeral=False)[-1]
+        manager = h.bot.manager  # type: ignore[attr-defined]
+        view = manager.view(TABLE)
+        player = next(p for p in (MOD, BOB) if uid(p) == view.to_act_user)
+        check = next(c["custom_id"] for c in table.buttons() if ":check:" in c["custom_id"])
+        h.bot.presenter.answer_within = 2.5  # type: ignore[attr-defined]
+        clicked = h.send_click(player, table, check)
+        slow = h.slow(rf"POST /interactions/\d+/{clicked.token}/callback$", seconds=1.0)
+        while slow.hits == 0:  # the click's answer is on its way, taken in 1 s
+            await asyncio.sleep(0.01)
+        h.send_slash(MOD, TABLE, "table-admin close")  # the hand is cancelled
+        await h.settle()
+        assert clicked.callback_type == 7 and not manager.has_table(TABLE)
+        assert h.message(table.id).buttons() == []  # the closed look, not the open table
 
 
 async def test_dm_channels_are_read_when_needed_and_only_the_latest_kept(tmp_path):

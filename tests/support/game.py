@@ -38,8 +38,8 @@ class Game:
     @property
     def table(self) -> Msg:
         """The current table message (the presenter may have posted a new one)."""
-        lane = self.h.bot.presenter.lanes.get(self.channel)  # type: ignore[attr-defined]
-        return self.h.message(lane.message_id if lane and lane.message_id else self.table_id)
+        shown = self.h.bot.presenter.message_id(self.channel)  # type: ignore[attr-defined]
+        return self.h.message(shown or self.table_id)
 
     def hidden_cards(self, hand: Hand | None = None) -> set[int]:
         """Cards nobody but their owner may see (the oracle is the engine itself): of the hand
