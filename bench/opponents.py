@@ -27,6 +27,10 @@ showed in the session's earlier hands, as at a real table; the session starts wi
         [--workers 2] [--json FILE] [--timing 100]
     python bench/opponents.py --compare FILE
 
+``--games mixed`` plays a mixed table: each deck deals the next game of the rotation
+(a6-draw, a5-draw, a5-triple, abyssinia), each deck's result in that game's big bets; its
+largest table is five seats, the most every game allows.
+
 ``--compare`` pairs the rows of two levels against the same baseline on the same decks
 (same ``--seed``) and prints hard − normal and normal − easy per deck, with its 95%
 confidence interval: the luck of the cards cancels, so small differences show.
@@ -70,6 +74,8 @@ from bot.opponents import (  # noqa: E402
 )
 
 GAMES = ("a6-draw", "a5-draw", "a5-triple", "abyssinia")
+MIXED = "mixed"  # a mixed table: each deck deals the next game of GAMES in turn
+MIXED_SEATS = min(VARIANTS[g].max_seats for g in GAMES)  # the largest table every game allows
 BASELINE_KINDS = ("tag", "nit", "maniac", "callstation", "td-pro")
 STACK = 1000
 CHUNK = 25  # decks per task
@@ -78,7 +84,7 @@ CHUNK = 25  # decks per task
 @dataclass
 class Chunk:
     first: int = 0  # seed of its first deck
-    deck_nets: list[float] = field(default_factory=list)  # A's mean net per deck, in chips
+    deck_nets: list[float] = field(default_factory=list)  # A's mean net per deck, bb/100
     hands: int = 0
     times: list[float] = field(default_factory=list)  # A's decision times, seconds
     cpu: list[float] = field(default_factory=list)  # … in CPU time of the worker
@@ -87,10 +93,13 @@ class Chunk:
 def play_deck(
     game: str, seats: int, a: str, b: str, seed: int, chunk: Chunk, profiles: dict[str, Profile]
 ) -> dict[str, Profile]:
-    """Play one deck at every rotation; add A's mean net over the rotations. Players keep
+    """Play one deck at every rotation; add A's mean net over the rotations, in big bets
+    per 100 hands (``game`` ``mixed``: the deck's game is the next in GAMES). Players keep
     their names across hands (A is ``a``, the baselines ``b1``…), so ``profiles``, what
     every seat has seen of each player so far at this table, follow them; returns them
     with this deck's hands added."""
+    if game == MIXED:
+        game = GAMES[seed % len(GAMES)]
     rng = random.Random(seed)
     deck = list(FULL_DECK)
     rng.shuffle(deck)
@@ -114,7 +123,7 @@ def play_deck(
         total += hand.net()["a"]
         chunk.hands += 1
         profiles = record(profiles, public_history(hand), public_view(hand).shown)
-    chunk.deck_nets.append(total / seats)
+    chunk.deck_nets.append(total / seats / max(VARIANTS[game].bet_sizes) * 100)
     return profiles
 
 
@@ -180,7 +189,8 @@ def pairings(args: argparse.Namespace) -> list[tuple[str, int, str, str, int]]:
     for size in sizes:
         for level in sorted(levels, key=lambda x: -LEVELS.index(x) if x in LEVELS else 0):
             for game in games:
-                seats = 2 if size == "hu" else VARIANTS[game].max_seats
+                most = MIXED_SEATS if game == MIXED else VARIANTS[game].max_seats
+                seats = 2 if size == "hu" else most
                 hands = args.hands if size == "hu" else args.max_hands
                 out += [(game, seats, level, b, hands) for b in baselines]
     return out
@@ -190,7 +200,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--hands", type=int, default=10_000, help="hands per heads-up pairing")
     ap.add_argument("--max-hands", type=int, default=4_000, help="hands per largest-table pairing")
-    ap.add_argument("--games", default="all")
+    ap.add_argument("--games", default="all", help="all, mixed, or a list (a6-draw,…)")
     ap.add_argument("--sizes", default="both", help="hu, max or both")
     ap.add_argument("--levels", default=",".join(LEVELS))
     ap.add_argument("--baselines", default=",".join(BASELINE_KINDS))
@@ -209,7 +219,6 @@ def main() -> None:
     )
     with multiprocessing.Pool(args.workers, initializer=warm_up) as pool:
         for game, seats, a, b, want in pairings(args):
-            unit = max(VARIANTS[game].bet_sizes)
             decks = math.ceil(want / seats / CHUNK) * CHUNK
             base = args.seed * 10_000_000
             tasks = [(game, seats, a, b, base + i) for i in range(0, decks, CHUNK)]
@@ -224,7 +233,7 @@ def main() -> None:
                 times += chunk.times
                 cpu += chunk.cpu
             # A's result per hand, in big bets: mean over decks, 95% CI over decks.
-            per = [x / unit * 100 for first in sorted(by_first) for x in by_first[first]]
+            per = [x for first in sorted(by_first) for x in by_first[first]]
             mean, half = mean_ci(per)
             verdict = "wins" if mean - half > 0 else "loses" if mean + half < 0 else "?"
             p50, p99 = quantile(times, 0.5) * 1000, quantile(times, 0.99) * 1000
@@ -246,7 +255,7 @@ def main() -> None:
                 with open(args.json, "a") as f:
                     f.write(json.dumps(row) + "\n")
     if args.timing:
-        games = GAMES if args.games == "all" else tuple(args.games.split(","))
+        games = GAMES if args.games in ("all", MIXED) else tuple(args.games.split(","))
         timing_pass(games, args.timing)
 
 

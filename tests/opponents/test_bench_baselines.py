@@ -5,7 +5,16 @@ from __future__ import annotations
 
 import pytest
 
-from bench.opponents import BASELINE_KINDS, GAMES, run_chunk, td_keep, td_opening_class
+from bench.opponents import (
+    BASELINE_KINDS,
+    GAMES,
+    MIXED,
+    MIXED_SEATS,
+    STACK,
+    run_chunk,
+    td_keep,
+    td_opening_class,
+)
 from bot.engine.cards import format_cards, parse_cards
 
 
@@ -59,4 +68,14 @@ def test_every_baseline_plays_a_table_session_against_hard(game, baseline):
     chunk = run_chunk((game, 2, "hard", baseline, 7))
     assert chunk.hands == 50
     assert len(chunk.deck_nets) == 25
-    assert all(abs(x) <= 1000 for x in chunk.deck_nets)
+    # No hand moves more than a stack: per deck at most a stack per hand in big bets (one chip).
+    assert all(abs(x) <= STACK * 100 for x in chunk.deck_nets)
+
+
+def test_a_mixed_table_session_deals_every_game_in_turn():
+    """``--games mixed``: each deck deals the next game of the rotation, at five seats too."""
+    chunk = run_chunk((MIXED, MIXED_SEATS, "hard", "td-pro", 0))
+    assert MIXED_SEATS == 5
+    assert chunk.hands == 25 * 5
+    assert len(chunk.deck_nets) == 25
+    assert [GAMES[seed % len(GAMES)] for seed in range(4)] == list(GAMES)
