@@ -99,6 +99,8 @@ class Strategy:
             if style.ranges and draws_left == 1:
                 keep = self._pat_when_it_wins_more(obs, keep, in_hand, dead)
                 keep = self._break_against_a_pat_bettor(obs, keep, in_hand, dead)
+            if style.ranges and draws_left == 2 and game.draws > 1:
+                keep = self._break_a_nine_with_two_draws_left(obs, keep, in_hand)
             keep = self._adjust_keep(obs, keep, draws_left, opps)
             return Action(obs.player, "discard", cards=tuple(c for c in obs.cards if c not in keep))
         mine = lowball.finals_of(obs.cards, ranking, draws_left, keep)
@@ -167,6 +169,19 @@ class Strategy:
             table = lowball.table_equity(game.ranking, game.draws, mine, opps, loosen)
             equity = blind * table + (1.0 - blind) * equity
         return equity
+
+    def _break_a_nine_with_two_draws_left(
+        self, obs: Observation, keep: tuple[Card, ...], in_hand: list[SeatInfo]
+    ) -> tuple[Card, ...]:
+        """Triple draw, two draws left, heads-up: a pat nine (the rule keeps it) is broken
+        to its best four against a pat hand or a one-card draw, as published pat-or-break
+        play has it (stand pat on an eight; a nine only against two cards or more)."""
+        if len(keep) < 5 or len(in_hand) != 1 or in_hand[0].drawn[-1:] not in ((0,), (1,)):
+            return keep
+        lows = [c for c in lowball.distinct_low(obs.cards) if lowball.low(c) <= lowball.CAP]
+        if lowball.top(obs.cards) < 9 or len(lows) < 4:
+            return keep
+        return tuple(lows[:4])
 
     def _break_against_a_pat_bettor(
         self, obs: Observation, keep: tuple[Card, ...], in_hand: list[SeatInfo], dead: list[Card]
