@@ -338,3 +338,32 @@ def test_hard_does_not_pay_the_small_bet_with_a_draw_it_folds_to_the_big_one():
     assert hard_moves(hand) == Counter(fold=len(SEEDS))
     # A one-card draw, A-2-3-5, is no such hand: it calls the small bet.
     assert hard_moves(_after_the_first_draw("Ac 3d 5h 2s Qc", "Qc")) == Counter(call=len(SEEDS))
+
+
+def _second_draw_with_a_pat_nine(their_throw: str) -> Hand:
+    """Heads-up ace-to-five triple draw: I am dealt a made nine and stand pat at the first
+    draw; the other player throws ``their_throw``; both check after the draw: my second
+    draw, two draws to come."""
+    hand = heads_up("a5-triple", "9c 7d 4h 3s Ac", THEIRS_TD)
+    while hand.phase == "bet":
+        d = hand.decision()
+        assert d is not None
+        hand.apply(Action(d.player, "check" if "check" in d.legal else "call"))
+    hand.apply(Action("me", "discard", cards=()))
+    hand.apply(Action("you", "discard", cards=tuple(parse_cards(their_throw))))
+    while hand.phase == "bet":
+        d = hand.decision()
+        assert d is not None
+        hand.apply(Action(d.player, "check"))
+    return hand
+
+
+def test_hard_breaks_a_pat_nine_with_two_draws_left_against_a_one_card_draw():
+    """Published pat-or-break play: with two draws to come a nine stands pat only against
+    two cards or more; against a one-card draw it is broken to A-3-4-7 (it stood pat
+    40 of 40 before)."""
+    hand = _second_draw_with_a_pat_nine("Kd")
+    moves = {tuple(format_cards(decide(hand, "hard", seed).cards)) for seed in SEEDS}
+    assert moves == {("9c",)}
+    hand = _second_draw_with_a_pat_nine("Kd 6s 5d")
+    assert {decide(hand, "hard", seed).cards for seed in SEEDS} == {()}
