@@ -5,8 +5,8 @@ written here from plain poker knowledge and share no code with bot/opponents.
 ``td-pro`` is a sound fixed-limit ace-to-five triple-draw player written from published
 strategy (the sources are cited above ``TripleDrawPro``: starting-hand classes by
 position, draw counts, when to stand pat or break); in the other games it plays as
-``tag``. ``tag`` is the held-out baseline: the computer players are never tuned against
-it, so its figure is the honest one.
+``tag``. For issue 38's triple-draw changes ``tag`` was the held-out baseline: they were
+chosen on their results against ``td-pro`` only.
 
 A pairing ``A vs B`` at a table of N seats plays each deck N times (duplicate
 dealing): the same deck and dealer, with the one ``A`` player moved through every
