@@ -2,6 +2,11 @@
 
 The baselines (``tag``: tight-aggressive, ``nit``, ``maniac``, ``callstation``) are
 written here from plain poker knowledge and share no code with bot/opponents.
+``td-pro`` is a sound fixed-limit ace-to-five triple-draw player written from published
+strategy (the sources are cited above ``TripleDrawPro``: starting-hand classes by
+position, draw counts, when to stand pat or break); in the other games it plays as
+``tag``. For issue 38's triple-draw changes ``tag`` was the held-out baseline: they were
+chosen on their results against ``td-pro`` only.
 
 A pairing ``A vs B`` at a table of N seats plays each deck N times (duplicate
 dealing): the same deck and dealer, with the one ``A`` player moved through every
@@ -17,9 +22,14 @@ hands, and every seat sees the profiles (``bot.opponents.profiles``) of what eac
 showed in the session's earlier hands, as at a real table; the session starts with none.
 
     python bench/opponents.py [--hands 10000] [--max-hands 4000] [--games all]
-        [--sizes both] [--levels easy,normal,hard] [--baselines tag,nit,maniac,callstation]
+        [--sizes both] [--levels easy,normal,hard]
+        [--baselines tag,nit,maniac,callstation,td-pro]
         [--workers 2] [--json FILE] [--timing 100]
     python bench/opponents.py --compare FILE
+
+``--games mixed`` plays a mixed table: each deck deals the next game of the rotation
+(a6-draw, a5-draw, a5-triple, abyssinia), each deck's result in that game's big bets; its
+largest table is five seats, the most every game allows.
 
 ``--compare`` pairs the rows of two levels against the same baseline on the same decks
 (same ``--seed``) and prints hard − normal and normal − easy per deck, with its 95%
@@ -64,7 +74,9 @@ from bot.opponents import (  # noqa: E402
 )
 
 GAMES = ("a6-draw", "a5-draw", "a5-triple", "abyssinia")
-BASELINE_KINDS = ("tag", "nit", "maniac", "callstation")
+MIXED = "mixed"  # a mixed table: each deck deals the next game of GAMES in turn
+MIXED_SEATS = min(VARIANTS[g].max_seats for g in GAMES)  # the largest table every game allows
+BASELINE_KINDS = ("tag", "nit", "maniac", "callstation", "td-pro")
 STACK = 1000
 CHUNK = 25  # decks per task
 
@@ -72,7 +84,7 @@ CHUNK = 25  # decks per task
 @dataclass
 class Chunk:
     first: int = 0  # seed of its first deck
-    deck_nets: list[float] = field(default_factory=list)  # A's mean net per deck, in chips
+    deck_nets: list[float] = field(default_factory=list)  # A's mean net per deck, bb/100
     hands: int = 0
     times: list[float] = field(default_factory=list)  # A's decision times, seconds
     cpu: list[float] = field(default_factory=list)  # … in CPU time of the worker
@@ -81,10 +93,13 @@ class Chunk:
 def play_deck(
     game: str, seats: int, a: str, b: str, seed: int, chunk: Chunk, profiles: dict[str, Profile]
 ) -> dict[str, Profile]:
-    """Play one deck at every rotation; add A's mean net over the rotations. Players keep
+    """Play one deck at every rotation; add A's mean net over the rotations, in big bets
+    per 100 hands (``game`` ``mixed``: the deck's game is the next in GAMES). Players keep
     their names across hands (A is ``a``, the baselines ``b1``…), so ``profiles``, what
     every seat has seen of each player so far at this table, follow them; returns them
     with this deck's hands added."""
+    if game == MIXED:
+        game = GAMES[seed % len(GAMES)]
     rng = random.Random(seed)
     deck = list(FULL_DECK)
     rng.shuffle(deck)
@@ -108,7 +123,7 @@ def play_deck(
         total += hand.net()["a"]
         chunk.hands += 1
         profiles = record(profiles, public_history(hand), public_view(hand).shown)
-    chunk.deck_nets.append(total / seats)
+    chunk.deck_nets.append(total / seats / max(VARIANTS[game].bet_sizes) * 100)
     return profiles
 
 
@@ -158,7 +173,9 @@ def quantile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(len(values) * q))] if values else float("nan")
 
 
-def make(kind: str, rng: random.Random) -> Strategy | Baseline:
+def make(kind: str, rng: random.Random) -> Strategy | Baseline | TripleDrawPro:
+    if kind == "td-pro":
+        return TripleDrawPro(rng)
     return Baseline(kind, rng) if kind in BASELINE_KINDS else Strategy(kind, rng)
 
 
@@ -172,7 +189,8 @@ def pairings(args: argparse.Namespace) -> list[tuple[str, int, str, str, int]]:
     for size in sizes:
         for level in sorted(levels, key=lambda x: -LEVELS.index(x) if x in LEVELS else 0):
             for game in games:
-                seats = 2 if size == "hu" else VARIANTS[game].max_seats
+                most = MIXED_SEATS if game == MIXED else VARIANTS[game].max_seats
+                seats = 2 if size == "hu" else most
                 hands = args.hands if size == "hu" else args.max_hands
                 out += [(game, seats, level, b, hands) for b in baselines]
     return out
@@ -182,7 +200,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--hands", type=int, default=10_000, help="hands per heads-up pairing")
     ap.add_argument("--max-hands", type=int, default=4_000, help="hands per largest-table pairing")
-    ap.add_argument("--games", default="all")
+    ap.add_argument("--games", default="all", help="all, mixed, or a list (a6-draw,…)")
     ap.add_argument("--sizes", default="both", help="hu, max or both")
     ap.add_argument("--levels", default=",".join(LEVELS))
     ap.add_argument("--baselines", default=",".join(BASELINE_KINDS))
@@ -201,7 +219,6 @@ def main() -> None:
     )
     with multiprocessing.Pool(args.workers, initializer=warm_up) as pool:
         for game, seats, a, b, want in pairings(args):
-            unit = max(VARIANTS[game].bet_sizes)
             decks = math.ceil(want / seats / CHUNK) * CHUNK
             base = args.seed * 10_000_000
             tasks = [(game, seats, a, b, base + i) for i in range(0, decks, CHUNK)]
@@ -216,7 +233,7 @@ def main() -> None:
                 times += chunk.times
                 cpu += chunk.cpu
             # A's result per hand, in big bets: mean over decks, 95% CI over decks.
-            per = [x / unit * 100 for first in sorted(by_first) for x in by_first[first]]
+            per = [x for first in sorted(by_first) for x in by_first[first]]
             mean, half = mean_ci(per)
             verdict = "wins" if mean - half > 0 else "loses" if mean + half < 0 else "?"
             p50, p99 = quantile(times, 0.5) * 1000, quantile(times, 0.99) * 1000
@@ -238,7 +255,7 @@ def main() -> None:
                 with open(args.json, "a") as f:
                     f.write(json.dumps(row) + "\n")
     if args.timing:
-        games = GAMES if args.games == "all" else tuple(args.games.split(","))
+        games = GAMES if args.games in ("all", MIXED) else tuple(args.games.split(","))
         timing_pass(games, args.timing)
 
 
@@ -516,6 +533,215 @@ def _halves_ahead(mine: Sequence[Card], others: Sequence[Sequence[Card]]) -> flo
     if all(ml > low_key(o) for o in others):
         score += 0.5
     return score
+
+
+# ----- td-pro: a triple-draw player from published strategy ----------------------
+#
+# Written for this bench from published ace-to-five triple-draw strategy, sharing no
+# code with bot/opponents nor with the baselines above (outside triple draw it plays
+# as ``tag``). Sources:
+# - "Ace to Five Triple Draw – Strategy before the First Draw" (countingouts.com):
+#   opening standards by position: made sevens, four to a wheel or a six (put in as
+#   many bets as you can), three to a wheel, three to a six; rougher draws want fewer
+#   players; A2, A3, 23 steal and defend the blinds; a pat seven heads-up, broken
+#   (24567) multiway.
+# - "Ace to Five Triple Draw: Pat or Break Decisions" (countingouts.com): after the
+#   second draw against one player drawing one, stand pat on an eight, keep a nine, break
+#   a ten (A234T wins no more than A234 against a one-card draw).
+# - Card Player's triple-draw columns (after the first draw): the player drawing fewer
+#   cards than the others bets whether or not he improved; a raise should knock out or
+#   charge the players drawing more.
+# The rest is the fixed-limit arithmetic every such text teaches: a draw continues while
+# its chance from its outs over the draws left pays the pot odds.
+
+TD_KEEP_CAP = {  # draws left -> (highest card of a kept 4, 3, 2 or 1 card)
+    3: (7, 7, 5, 3),
+    2: (8, 7, 5, 3),
+    1: (9, 7, 5, 3),
+}
+
+
+def _td_ranks(cards: Sequence[Card]) -> list[int]:
+    """The distinct low ranks held, lowest first."""
+    return sorted({_low(c) for c in cards})
+
+
+def _td_made(cards: Sequence[Card]) -> int | None:
+    """The top card of a made low (five distinct ranks), else None."""
+    return max(_low(c) for c in cards) if category("a5", cards) == "no pair" else None
+
+
+def td_pat_top(left: int, opp_draw: int, multiway: bool, ranks: Sequence[int]) -> int:
+    """The roughest made top card td-pro stands pat on with ``left`` draws to come
+    (this one included), against the fewest cards an opponent took last (3 before the
+    first draw)."""
+    if left == 3:
+        if multiway:  # 24567 is broken multiway, kept heads-up
+            return 7 if len(ranks) == 5 and ranks[3] <= 5 else 6
+        return 8
+    if left == 2:
+        return 9 if opp_draw >= 2 else 8
+    return {0: 8, 1: 9}.get(opp_draw, 10 if opp_draw == 2 else 11)
+
+
+def td_keep(cards: Sequence[Card], left: int, opp_draw: int, multiway: bool) -> list[Card]:
+    """The cards td-pro keeps at a draw with ``left`` draws to come: a made hand within
+    the pat rule, else the most low cards within the caps of ``TD_KEEP_CAP``."""
+    ranks = _td_ranks(cards)
+    made = _td_made(cards)
+    if made is not None and made <= td_pat_top(left, opp_draw, multiway, ranks):
+        return list(cards)
+    caps = TD_KEEP_CAP[min(left, 3)]
+    by_rank: dict[int, Card] = {}
+    for c in sorted(cards, key=_low):
+        by_rank.setdefault(_low(c), c)
+    for n, cap in zip((4, 3, 2, 1), caps, strict=True):
+        if len(ranks) >= n and ranks[n - 1] <= cap:
+            return [by_rank[r] for r in ranks[:n]]
+    return []
+
+
+def td_opening_class(cards: Sequence[Card]) -> int:
+    """Starting-hand class before the first draw: 4 premium (a made seven, four to a
+    wheel or a six), 3 strong (four to a seven, three to a wheel, a made eight), 2 good
+    (three to a six), 1 steal and defend (A2, A3, 23; three to a seven with two wheel
+    cards), 0 the rest."""
+    ranks = _td_ranks(cards)
+    made = _td_made(cards)
+    if made is not None and made <= 7 or len(ranks) >= 4 and ranks[3] <= 6:
+        return 4
+    if len(ranks) >= 4 and ranks[3] <= 7 or len(ranks) >= 3 and ranks[2] <= 5 or made == 8:
+        return 3
+    if len(ranks) >= 3 and ranks[2] <= 6:
+        return 2
+    if ranks[:2] in ([1, 2], [1, 3], [2, 3]) or len(ranks) >= 3 and ranks[2] <= 7 and ranks[1] <= 5:
+        return 1
+    return 0
+
+
+def td_draw_chance(kept: Sequence[int], need: int, target: int, left: int, unseen: int) -> float:
+    """The chance to make a low with top card ``target`` or better, drawing ``need``
+    cards to the ranks ``kept`` with ``left`` draws to come: the outs of each card over
+    the draws (the textbook's approximation, each missing card one after another)."""
+    if need == 0:
+        return 1.0 if kept and max(kept) <= target else 0.0
+    if kept and max(kept) > target:
+        return 0.0
+    free = [r for r in range(1, target + 1) if r not in kept]
+    chance = 1.0
+    for i in range(need):
+        outs = 4 * (len(free) - i)
+        if outs <= 0:
+            return 0.0
+        chance *= 1 - (1 - outs / unseen) ** max(1, left - i // 2)
+    return chance
+
+
+class TripleDrawPro:
+    """``td-pro``: a sound fixed-limit triple-draw player by the published rules above;
+    ``tag`` in the other games."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.other = Baseline("tag", rng)
+
+    def decide(self, obs: Observation) -> Action:
+        game = VARIANTS[obs.public.variant]
+        if game.draws != 3 or game.ranking != "a5":
+            return self.other.decide(obs)
+        d = obs.decision
+        left = game.draws - len(obs.public.seats[obs.seat].drawn)
+        others = [s for i, s in enumerate(obs.public.seats) if i != obs.seat and not s.folded]
+        opp_draw = min((s.drawn[-1] if s.drawn else 3) for s in others)
+        multiway = len(others) > 1
+        if d.phase == "draw":
+            keep = td_keep(obs.cards, left, opp_draw, multiway)
+            return Action(obs.player, "discard", cards=tuple(c for c in obs.cards if c not in keep))
+        want = self._want(obs, left, opp_draw, multiway, len(others))
+        if want >= 2 and "bet" in d.legal:
+            return Action(obs.player, "bet")
+        if want >= 2 and "raise" in d.legal:
+            return Action(obs.player, "raise")
+        if "check" in d.legal:
+            return Action(obs.player, "check")
+        return Action(obs.player, "call" if want >= 1 or "fold" not in d.legal else "fold")
+
+    def _want(self, obs: Observation, left: int, opp_draw: int, multiway: bool, n: int) -> int:
+        """0 fold (or check), 1 call (or check), 2 bet or raise."""
+        d = obs.decision
+        current = _current(obs)
+        raises = sum(1 for a in current if a.action in ("bet", "raise"))
+        if left == 3:
+            return self._first_round(obs, raises + 1, n)
+        pot_odds = d.to_call / (obs.public.pot + d.to_call) if d.to_call else 0.0
+        if left == 0:
+            return self._last_round(obs, raises, opp_draw, pot_odds)
+        keep = td_keep(obs.cards, left, opp_draw, multiway)
+        need = 5 - len(keep)
+        kept = sorted(_low(c) for c in keep)
+        top = max(kept, default=99)
+        # Ahead on the draw: fewer cards to draw than anyone, or pat as smooth as an eight.
+        ahead = need < opp_draw or need == 0 and top <= 8
+        if not d.to_call:
+            even = need == opp_draw and need <= 1 and top <= 7 and _checked_to(obs)
+            return 2 if ahead or even else 1
+        if ahead:
+            return 2 if raises <= 2 and (need < opp_draw or top <= 7) else 1
+        if need == opp_draw:
+            if need <= 1 and top <= 6 and raises <= 1:
+                return 2
+            return 1 if need <= 2 or raises <= 1 else 0
+        # Behind on the draw: continue while the draw's chance pays the price, counting
+        # the later bets it must call too (one more per draw to come, big bets after).
+        target = 8 if opp_draw == 0 else 7
+        unseen = 47 - len(_own_thrown(obs))
+        chance = td_draw_chance(kept, need, target, left, unseen)
+        later = (left - 1) * 2 * d.to_call
+        cost = d.to_call * (raises if raises else 1) + later
+        return 1 if chance >= cost / (obs.public.pot + cost) else 0
+
+    def _first_round(self, obs: Observation, raises: int, n: int) -> int:
+        d = obs.decision
+        cls = td_opening_class(obs.cards)
+        acted = {a.player for a in _current(obs)}
+        behind = sum(
+            1
+            for i, s in enumerate(obs.public.seats)
+            if i != obs.seat and not s.folded and s.player not in acted
+        )
+        if raises == 1:  # only the big blind's bet
+            if not d.to_call:  # the big blind's option
+                return 2 if cls >= 3 else 1
+            need = 3 if behind >= 4 else 2 if behind >= 2 else 1
+            return 2 if cls >= need else 0
+        if raises == 2:  # one raise
+            if cls == 4:
+                return 2
+            closing = behind == 0 or not d.to_call
+            if cls >= 3 or cls >= 2 and (closing or n == 1) or cls >= 1 and closing and n == 1:
+                return 1
+            return 0
+        return 2 if cls == 4 else 1 if cls >= 3 else 0
+
+    def _last_round(self, obs: Observation, raises: int, opp_draw: int, pot_odds: float) -> int:
+        d = obs.decision
+        made = _td_made(obs.cards)
+        top = made if made is not None else 99
+        mine = obs.public.seats[obs.seat].drawn
+        if not d.to_call:
+            if top <= (7 if opp_draw == 0 else 8):
+                return 2
+            bluff = made is None and opp_draw >= 2 and mine[-1:] and mine[-1] < opp_draw
+            return 2 if bluff and _checked_to(obs) and self.rng.random() < 0.3 else 1
+        if top <= 6 or top <= 7 and opp_draw >= 1 and raises <= 1:
+            return 2
+        if top <= (8 if opp_draw == 0 or raises >= 2 else 9):
+            return 1
+        return 1 if top <= 10 and pot_odds < 0.15 and raises <= 1 else 0
+
+
+def _own_thrown(obs: Observation) -> list[Card]:
+    return [c for a in obs.history if a.player == obs.player and a.cards for c in a.cards]
 
 
 if __name__ == "__main__":

@@ -49,6 +49,9 @@ def opponent_reads(obs: Observation, adapt: bool = False) -> dict[str, ranges.Re
     current = current_round(obs)
     done = rounds[:-1] if current else rounds
     previous = done[-1] if done else []
+    # What a player's shown last-round bets say counts in the last round only: earlier
+    # bets also come from draws ahead on the count, which no showdown shows.
+    last = obs.public.phase == "bet" and obs.public.round == obs.public.rounds
     out = {}
     for s in obs.public.seats:
         if s.player == obs.player:
@@ -66,6 +69,7 @@ def opponent_reads(obs: Observation, adapt: bool = False) -> dict[str, ranges.Re
             passive=t.passive,
             rough_pat=t.rough_pat,
             pat_top=t.pat_top,
+            honest=t.honest if last else 0.0,
         )
     return out
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from bot.engine.cards import Card
 
 from .actions import PublicAction
-from .lowball import PAT_TOP, top
+from .lowball import PAT_TOP, low, top
 
 # A sound fixed-limit player's rates, and how many actions the prior weighs.
 PRIOR_AGGRESSION = 0.3  # bets and raises among betting actions
@@ -27,6 +27,11 @@ PRIOR_WEIGHT = 8
 PRIOR_ROUGH_PATS = 0.05
 PRIOR_PAT_WEIGHT = 3
 ROUGH = 11  # a jack
+# Draw games: among hands shown down by the last round's last bettor or raiser, the share
+# that were no made hand or a ten or worse (bluffs and thin bets), and its prior's weight.
+PRIOR_WEAK_BETS = 0.25
+PRIOR_BET_WEIGHT = 4
+WEAK_BET = 10  # a ten
 SOUND_PAT_TOP = PAT_TOP[1]  # the roughest hand a sound player stands pat on, one draw left
 CAP = 4  # bets and raises a betting round allows (RULES.md §3)
 
@@ -40,6 +45,8 @@ class Profile:
     pats_shown: int = 0  # hands shown down after standing pat at the last draw
     rough_pats: int = 0  # … with a top card of a jack or worse
     roughest_pat: int = 0  # the highest top card among them (lowball rank, ace 1)
+    bets_shown: int = 0  # draw games: hands shown down after making the last round's last bet
+    weak_bets_shown: int = 0  # … that were no made hand, or a ten or worse
 
     @property
     def aggression(self) -> float:
@@ -54,6 +61,11 @@ class Profile:
         rough = self.rough_pats + PRIOR_ROUGH_PATS * PRIOR_PAT_WEIGHT
         return rough / (self.pats_shown + PRIOR_PAT_WEIGHT)
 
+    @property
+    def weak_bet_rate(self) -> float:
+        weak = self.weak_bets_shown + PRIOR_WEAK_BETS * PRIOR_BET_WEIGHT
+        return weak / (self.bets_shown + PRIOR_BET_WEIGHT)
+
 
 @dataclass(frozen=True)
 class Tendency:
@@ -64,13 +76,15 @@ class Tendency:
     ``passive``: rarely bets, so a check does not deny a strong hand; ``rough_pat``:
     stands pat on hands rougher than ten (seen at showdowns, more often than a slip),
     ``pat_top`` the roughest top card they have shown down standing pat (ten for a
-    sound player)."""
+    sound player); ``honest``: the last round's bets shown down were value bets, hardly
+    ever a bluff, so such a bet is read as a made hand."""
 
     loose: float = 0.0
     sticky: float = 0.0
     passive: float = 0.0
     rough_pat: bool = False
     pat_top: int = SOUND_PAT_TOP
+    honest: float = 0.0
 
     @property
     def bluffable(self) -> float:
@@ -99,6 +113,7 @@ def tendency(profile: Profile | None) -> Tendency:
         # A sound player never stands pat on a jack with one draw left: one such hand
         # shown says how rough they stand pat, if not yet how often.
         pat_top=max(SOUND_PAT_TOP, profile.roughest_pat),
+        honest=_scale(profile.weak_bet_rate, 0.25, 0.1),
     )
 
 
@@ -112,12 +127,18 @@ def record(
     out = dict(profiles)
     last_draw: dict[str, int] = {}
     raised = 0  # bets and raises so far in this betting round
+    bettor: str | None = None  # the last bettor or raiser of the latest betting round
+    bought = False  # Abyssinia: its shown cards say nothing of a lowball bet
     for a in history:
         if a.action == "discard" and a.drew is not None:
             last_draw[a.player] = a.drew
         if a.action not in ("check", "bet", "call", "raise", "fold"):
             raised = 0  # a draw or a buy: the next action opens a new betting round
+            bettor = None
+            bought = bought or a.action == "buy"
             continue
+        if a.action in ("bet", "raise"):
+            bettor = a.player
         p = out.get(a.player, Profile())
         # Once a round is capped (a bet and three raises) a call is all a player may do:
         # it says nothing of how aggressive they are.
@@ -131,6 +152,12 @@ def record(
             folds=p.folds + (a.action == "fold"),
         )
     for player, cards in (shown or {}).items():
+        if player == bettor and not bought and len(cards) == 5:
+            p = out.get(player, Profile())
+            weak = len({low(c) for c in cards}) < 5 or top(cards) >= WEAK_BET
+            out[player] = replace(
+                p, bets_shown=p.bets_shown + 1, weak_bets_shown=p.weak_bets_shown + weak
+            )
         if last_draw.get(player) == 0 and cards:
             p = out.get(player, Profile())
             out[player] = replace(

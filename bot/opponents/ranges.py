@@ -46,6 +46,7 @@ class Read:
     passive: float = 0.0
     rough_pat: bool = False  # stands pat with hands rougher than ten (seen at showdowns)
     pat_top: int = PAT_TOP[1]  # the roughest top card they are read to stand pat on
+    honest: float = 0.0  # the last round: how surely their bets are value (profiles.Tendency)
 
 
 # Strength an opponent is assumed to hold for 1, 2, 3+ bets or raises in a round, and
@@ -53,6 +54,7 @@ class Read:
 AGGRESSION_STRENGTH = (0.0, 0.56, 0.66, 0.74)
 BLUFF_WEIGHTS = (1.0, 0.15, 0.1, 0.06)
 OPEN_BET_WEIGHT = 0.35  # … for a round's opening bet, not a raise: decent draws lead too
+HONEST_CUT = 1.0  # share of that weight gone for a player whose last-round bets are value
 CALL_STRENGTH = 0.42
 LOOSE_CALL_WEIGHT = 0.4
 SLOWPLAY_STRENGTH = 0.8
@@ -65,6 +67,7 @@ def action_weight(s: float, read: Read) -> float:
     n = min(read.aggression, 3)
     if n:
         below = OPEN_BET_WEIGHT if n == 1 and read.opened else BLUFF_WEIGHTS[n]
+        below *= 1.0 - HONEST_CUT * read.honest
         w *= 1.0 if s >= AGGRESSION_STRENGTH[n] else _toward_one(below, read.loose)
     elif read.called:
         w *= 1.0 if s >= CALL_STRENGTH else _toward_one(LOOSE_CALL_WEIGHT, read.sticky)

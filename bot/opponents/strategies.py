@@ -24,11 +24,12 @@ short stack (under ``push_fold.SHORT_BIG_BETS`` big bets) pushes or folds at eve
 from __future__ import annotations
 
 import random
+import zlib
 from collections.abc import Callable
 from dataclasses import replace
 
 from bot.engine import VARIANTS, Action, SeatInfo, Stakes
-from bot.engine.cards import Card
+from bot.engine.cards import FULL_DECK, Card
 
 from . import abyssinia, lowball, push_fold, ranges
 from .baselines import random_move, station_move
@@ -50,6 +51,7 @@ from .styles import (
     CALL_MARGIN,
     LIMPER_RAISE_EDGE,
     MANIAC_LOOSE,
+    NEXT_DRAW_SAMPLES,
     RANGE_SAMPLES,
     STYLES,
     Style,
@@ -100,6 +102,9 @@ class Strategy:
         if obs.decision.phase == "draw":
             if style.ranges and draws_left == 1:
                 keep = self._pat_when_it_wins_more(obs, keep, in_hand, dead)
+                keep = self._break_against_a_pat_bettor(obs, keep, in_hand, dead)
+            if style.ranges and draws_left == 2 and game.draws > 1:
+                keep = self._break_a_nine_with_two_draws_left(obs, keep, in_hand)
             keep = self._adjust_keep(obs, keep, draws_left, opps)
             return Action(obs.player, "discard", cards=tuple(c for c in obs.cards if c not in keep))
         mine = lowball.finals_of(obs.cards, ranking, draws_left, keep)
@@ -168,6 +173,45 @@ class Strategy:
             table = lowball.table_equity(game.ranking, game.draws, mine, opps, loosen)
             equity = blind * table + (1.0 - blind) * equity
         return equity
+
+    def _break_a_nine_with_two_draws_left(
+        self, obs: Observation, keep: tuple[Card, ...], in_hand: list[SeatInfo]
+    ) -> tuple[Card, ...]:
+        """Triple draw, two draws left, heads-up: a pat nine (the rule keeps it) is broken
+        to its best four against a pat hand or a one-card draw, as published pat-or-break
+        play has it (stand pat on an eight; a nine only against two cards or more)."""
+        if len(keep) < 5 or len(in_hand) != 1 or in_hand[0].drawn[-1:] not in ((0,), (1,)):
+            return keep
+        lows = [c for c in lowball.distinct_low(obs.cards) if lowball.low(c) <= lowball.CAP]
+        if lowball.top(obs.cards) < 9 or len(lows) < 4:
+            return keep
+        return tuple(lows[:4])
+
+    def _break_against_a_pat_bettor(
+        self, obs: Observation, keep: tuple[Card, ...], in_hand: list[SeatInfo], dead: list[Card]
+    ) -> tuple[Card, ...]:
+        """Triple draw, the last draw, heads-up: a pat hand the rule keeps (a nine or a
+        ten) against a player who stood pat and made the last bet or raise is broken to
+        its best four when the draw wins more against what that betting says they hold
+        (published pat-or-break play: a rough pat hand is beaten by a pat bettor's)."""
+        game = VARIANTS[obs.public.variant]
+        ranking = game.ranking
+        if game.draws == 1 or len(keep) < 5 or len(in_hand) != 1:
+            return keep
+        them = in_hand[0]
+        if them.drawn[-1:] != (0,) or last_aggressor(obs) != them.player:
+            return keep
+        lows = [c for c in lowball.distinct_low(obs.cards) if lowball.low(c) <= lowball.CAP]
+        if len(lows) < 4:
+            return keep
+        four = tuple(lows[:4])
+        pat = lowball.finals_of(obs.cards, ranking, 0)
+        drawing = lowball.finals_of(obs.cards, ranking, 1, four)
+        if self._read_equity(obs, drawing, in_hand, dead) > self._read_equity(
+            obs, pat, in_hand, dead
+        ):
+            return four
+        return keep
 
     def _pat_when_it_wins_more(
         self, obs: Observation, keep: tuple[Card, ...], in_hand: list[SeatInfo], dead: list[Card]
@@ -334,11 +378,65 @@ class Strategy:
             margin = -0.03 if draws_left == 3 and raises <= 1 else 0.0
         if draws_left == 1 and not made and len(keep) == 4:
             margin = -0.02  # a good one-card draw late: the big bets it wins pay for it
+        behind = all(o and 5 - len(keep) > o[-1] for o in opps)
+        if (
+            game.draws > 1
+            and draws_left == 2
+            and not made
+            and len(keep) <= 3
+            and behind
+            and not self._pays_to_the_big_bets(obs, equity, keep, opps)
+        ):
+            # Two cards or more to draw against players who drew fewer, before the second
+            # draw: the next round's bet is a big one, which the draw folds when it misses.
+            return "fold"
         if equity >= pot_odds + margin:
             return "call"
-        if draws_left == 0 and players == 2 and rng.random() < 0.04 and pot_odds < 0.2:
+        hero = 0.04 * (1.0 - them.honest)  # … against a player who bluffs at all
+        if draws_left == 0 and players == 2 and rng.random() < hero and pot_odds < 0.2:
             return "call"  # a rare hero call keeps bluffs against us from being free
         return "fold"
+
+    def _pays_to_the_big_bets(
+        self,
+        obs: Observation,
+        equity: float,
+        keep: tuple[Card, ...],
+        opps: list[tuple[int, ...]],
+    ) -> bool:
+        """Triple draw, a draw facing a bet before the second draw: whether the call pays
+        once the next draw is dealt. Over sampled next draws, each resulting hand goes on
+        to the big-bet round only when its equity there pays a big bet's pot odds (else it
+        folds, and the call now bought nothing); one that goes on wins its share of the
+        pot with a big bet from each player still in and pays one. The equity of each
+        sampled hand is the reference's, scaled to the range read of now (``equity``)."""
+        game = VARIANTS[obs.public.variant]
+        ranking = game.ranking
+        cost = obs.decision.costs.get("call", 0)
+        pot = obs.public.pot + cost
+        big = max(_bet_sizes(obs))
+        players = 1 + len(opps)
+        now = lowball.table_equity(
+            ranking, game.draws, lowball.finals_of(obs.cards, ranking, 2, keep), opps
+        )
+        scale = equity / now if now > 0 else 1.0
+        later_pot = pot + players * big
+        threshold = big / later_pot + CALL_MARGIN[1]
+        final_pot = later_pot + players * big  # a hand that goes on sees the last round too
+        seen = {*obs.cards, *own_discards(obs)}
+        unseen = [c for c in FULL_DECK if c not in seen]
+        need = 5 - len(keep)
+        # The same draws for the same spot (seeded by it): the decision does not flip
+        # with sampling noise, and the injected random stays for the others.
+        draws = random.Random(zlib.crc32(repr((keep, sorted(seen), opps)).encode()))
+        gained = 0.0
+        for _ in range(NEXT_DRAW_SAMPLES):
+            hand = (*keep, *draws.sample(unseen, need))
+            mine = lowball.finals_of(hand, ranking, 1)
+            share = min(1.0, scale * lowball.table_equity(ranking, game.draws, mine, opps))
+            if share >= threshold:
+                gained += share * final_pot - 2 * big
+        return gained / NEXT_DRAW_SAMPLES >= cost
 
     def _bluffs(
         self,
@@ -430,6 +528,7 @@ class Strategy:
             loose=max(t.loose for t in ts),
             sticky=max(t.sticky for t in ts),
             passive=min(t.passive for t in ts),
+            honest=min(t.honest for t in ts),
         )
 
     # ----- betting -------------------------------------------------------------------

@@ -50,4 +50,7 @@ CALL_MARGIN = {0: 0.0, 1: 0.02, 2: 0.06, 3: 0.14}
 LIMPER_RAISE_EDGE = 0.04
 ABYSSINIA_SAMPLES = 160  # simulation budget per Abyssinia decision, at most
 RANGE_SAMPLES = 600  # opponent hands sampled per decision, shared among the opponents
+# Triple draw, a draw facing a bet before the second draw: next draws sampled to price
+# the call by what the big-bet round after it does with each (``_pays_to_the_big_bets``).
+NEXT_DRAW_SAMPLES = 48
 MANIAC_LOOSE = 0.9  # a player this loose bets and raises with anything (profiles.Tendency)

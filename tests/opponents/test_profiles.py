@@ -644,3 +644,47 @@ def test_hard_bets_a_share_above_a_fair_one_into_calling_stations_where_normal_c
     assert moves("hard", STATIONS) == Counter(bet=20)
     assert moves("normal", STATIONS) == Counter(check=20)
     assert moves("normal", {}) == Counter(check=20)
+
+
+# ----- the honest bettor: last-round bets shown down were value (issue 38 item 6) ------
+
+HONEST = {
+    "you": Profile(actions=60, aggressive=18, faced=20, folds=7, bets_shown=8, weak_bets_shown=0)
+}
+
+
+def test_hard_folds_to_an_honest_bettor_a_ten_it_calls_an_unknown_bettor_with():
+    """A player whose last-round bets shown down were all made hands of a nine or better
+    bets for value: a ten that calls an unknown bettor folds to them, and an eight that
+    raises an unknown bettor only calls (a triple-draw player from published strategy
+    took these calls; they never won)."""
+    assert decisions(facing_a_bet("Th 8s 6d 3c 2h"), {}) == Counter(call=len(SEEDS))
+    assert decisions(facing_a_bet("Th 8s 6d 3c 2h"), HONEST) == Counter(fold=len(SEEDS))
+    assert decisions(facing_a_bet("8h 7s 4d 3c 2h"), {}) == Counter({"raise": len(SEEDS)})
+    assert decisions(facing_a_bet("8h 7s 4d 3c 2h"), HONEST) == Counter(call=len(SEEDS))
+
+
+def test_record_counts_the_last_rounds_bets_shown_down():
+    """The other player bets the last round and is called: what they show is counted,
+    a made seven as a value bet, a pair as a weak one; only the last bettor's hand counts.
+    After a few value bets shown they read as honest; a bluff shown takes it back."""
+    profiles: dict[str, Profile] = {}
+    honest = []
+    for _ in range(6):
+        hand = after_the_draw("Kh 7s 4d 3c 2h", theirs="7c 5d 4h 3s Ac", their_discard="")
+        hand.apply(Action("me", "check"))
+        hand.apply(Action("you", "bet"))
+        hand.apply(Action("me", "call"))
+        assert hand.complete
+        profiles = record(profiles, public_history(hand), public_view(hand).shown)
+        honest.append(tendency(profiles["you"]).honest)
+    assert profiles["you"].bets_shown == 6 and profiles["you"].weak_bets_shown == 0
+    assert profiles["me"].bets_shown == 0  # the caller's hand says nothing of a bet
+    assert 0.0 < honest[0] < honest[2] < honest[5] == 1.0
+    hand = after_the_draw("Kh 7s 4d 3c 2h", theirs="7c 7d 4h 3s Ac", their_discard="")
+    hand.apply(Action("me", "check"))
+    hand.apply(Action("you", "bet"))
+    hand.apply(Action("me", "call"))
+    profiles = record(profiles, public_history(hand), public_view(hand).shown)
+    assert profiles["you"].weak_bets_shown == 1
+    assert tendency(profiles["you"]).honest < honest[5]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 from hypothesis import given, settings
@@ -292,3 +293,77 @@ def test_hard_checks_its_big_blind_option_with_a_three_card_draw_into_limpers(mi
     hand = big_blind_option_over_limpers(mine)
     actions = [decide(hand, "hard", seed).action for seed in SEEDS]
     assert actions.count("check") == len(actions), actions
+
+
+# ----- triple draw: no paying through two rounds to fold in the third (issue 38 item 6) --
+
+THEIRS_TD = "3c 4s 5d 6s Kd"  # draws one to 6-5-4-3 and catches a nine: a made nine
+
+
+def _after_the_first_draw(mine: str, throw: str) -> Hand:
+    """Heads-up ace-to-five triple draw: both see the first draw for the blinds; I throw
+    ``throw`` and catch a king and a jack, the other player throws one and makes a nine;
+    after the draw I check and they bet: my decision facing a small bet, two draws to come."""
+    hand = heads_up("a5-triple", mine, THEIRS_TD, then="Kh Jd 9h Qh Jc")
+    while hand.phase == "bet":
+        d = hand.decision()
+        assert d is not None
+        hand.apply(Action(d.player, "check" if "check" in d.legal else "call"))
+    hand.apply(Action("me", "discard", cards=tuple(parse_cards(throw))))
+    hand.apply(Action("you", "discard", cards=tuple(parse_cards("Kd"))))
+    hand.apply(Action("me", "check"))
+    hand.apply(Action("you", "bet"))
+    return hand
+
+
+def hard_moves(hand: Hand) -> Counter[str]:
+    return Counter(decide(hand, "hard", seed).action for seed in SEEDS)
+
+
+def test_hard_does_not_pay_the_small_bet_with_a_draw_it_folds_to_the_big_one():
+    """A-3-5 after the first draw still needs two cards against a player who drew one. If
+    it calls the small bet and misses the second draw, it folds to the big bet after it
+    (paid two rounds to fold in the third: 7 % of hands against a published-strategy
+    triple-draw player, -4.7 chips each). Priced over what the next draw does, the call
+    does not pay: it folds now. A one-card draw still calls."""
+    hand = _after_the_first_draw("Ac 3d 5h Ks Qc", "Ks Qc")
+    assert hard_moves(hand) == Counter(fold=len(SEEDS))
+    # Had it called: the second draw misses (a queen and a jack), they stand pat and bet.
+    hand.apply(Action("me", "call"))
+    hand.apply(Action("me", "discard", cards=tuple(parse_cards("Kh Jd"))))
+    hand.apply(Action("you", "discard", cards=()))
+    hand.apply(Action("me", "check"))
+    hand.apply(Action("you", "bet"))
+    assert hand.decision().to_call == 4  # the big bet
+    assert hard_moves(hand) == Counter(fold=len(SEEDS))
+    # A one-card draw, A-2-3-5, is no such hand: it calls the small bet.
+    assert hard_moves(_after_the_first_draw("Ac 3d 5h 2s Qc", "Qc")) == Counter(call=len(SEEDS))
+
+
+def _second_draw_with_a_pat_nine(their_throw: str) -> Hand:
+    """Heads-up ace-to-five triple draw: I am dealt a made nine and stand pat at the first
+    draw; the other player throws ``their_throw``; both check after the draw: my second
+    draw, two draws to come."""
+    hand = heads_up("a5-triple", "9c 7d 4h 3s Ac", THEIRS_TD)
+    while hand.phase == "bet":
+        d = hand.decision()
+        assert d is not None
+        hand.apply(Action(d.player, "check" if "check" in d.legal else "call"))
+    hand.apply(Action("me", "discard", cards=()))
+    hand.apply(Action("you", "discard", cards=tuple(parse_cards(their_throw))))
+    while hand.phase == "bet":
+        d = hand.decision()
+        assert d is not None
+        hand.apply(Action(d.player, "check"))
+    return hand
+
+
+def test_hard_breaks_a_pat_nine_with_two_draws_left_against_a_one_card_draw():
+    """Published pat-or-break play: with two draws to come a nine stands pat only against
+    two cards or more; against a one-card draw it is broken to A-3-4-7 (it stood pat
+    40 of 40 before)."""
+    hand = _second_draw_with_a_pat_nine("Kd")
+    moves = {tuple(format_cards(decide(hand, "hard", seed).cards)) for seed in SEEDS}
+    assert moves == {("9c",)}
+    hand = _second_draw_with_a_pat_nine("Kd 6s 5d")
+    assert {decide(hand, "hard", seed).cards for seed in SEEDS} == {()}
