@@ -248,6 +248,13 @@ OWNER_FENCE = """
 -- PostgreSQL only: see _OWNER_FENCE_PG
 """
 
+# v20 (issue 37 item 5): the guild-owner fence covers the tournaments' rows as it covers
+# the tables': a process that lost a server cannot register, count a hand, move a player
+# or pay a prize in its tournaments either.
+TOURNAMENT_FENCE = """
+-- PostgreSQL only: see _TOURNAMENT_FENCE_PG
+"""
+
 # v10 (issue 21): players' statistics, added to as hands settle (bot/storage/stats.py).
 PLAYER_STATS = """
 CREATE TABLE player_stats (
@@ -361,4 +368,5 @@ MIGRATIONS: list[str] = [
     STATS_KINDS,  # v17, issue 36 item 5: /stats keyed cash, practice or tournament
     MIXED_TOURNAMENTS,  # v18, issue 38 item 4
     MTT_SCHEDULE,  # v19, issue 37: the scheduler's start count and the reminder setting
+    TOURNAMENT_FENCE,  # v20, issue 37: the guild-owner fence over the tournaments' rows
 ]

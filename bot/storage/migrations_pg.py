@@ -16,6 +16,7 @@ from bot.storage.migrations import (
     OWNER_FENCE,
     PLAYER_WORK,
     TABLE_GENERATIONS,
+    TOURNAMENT_FENCE,
 )
 
 _TYPES = (
@@ -365,12 +366,53 @@ CREATE TRIGGER reshuffle_at_open_table BEFORE INSERT ON hand_reshuffles
     FOR EACH ROW EXECUTE FUNCTION action_at_open_table();
 """
 
+# v20 (TOURNAMENT_FENCE): guard_guild_owner learns the tournaments' rows: those that
+# carry their guild, and the multi-table rows through their tournament.
+_TOURNAMENT_FENCE_PG = """
+CREATE OR REPLACE FUNCTION guard_guild_owner() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    guild BIGINT;
+BEGIN
+    IF TG_TABLE_NAME IN ('tables', 'hands', 'accounts', 'ledger', 'people', 'tournaments',
+                         'tournament_entries', 'seasons') THEN
+        guild := NEW.guild_id;
+    ELSIF TG_TABLE_NAME IN ('mtt_tournaments', 'mtt_tables', 'mtt_reminders') THEN
+        SELECT guild_id INTO guild FROM tournaments WHERE tournament_id = NEW.tournament_id;
+    ELSIF TG_TABLE_NAME = 'seats' THEN
+        SELECT guild_id INTO guild FROM tables WHERE channel_id = NEW.channel_id;
+    ELSE
+        SELECT guild_id INTO guild FROM hands WHERE hand_id = NEW.hand_id;
+    END IF;
+    IF guild IS NOT NULL THEN
+        IF NOT pg_try_advisory_lock(guild) THEN
+            RAISE EXCEPTION 'guild % is run by another process', guild
+                USING ERRCODE = 'lock_not_available';
+        END IF;
+        PERFORM pg_advisory_unlock(guild);
+    END IF;
+    RETURN NEW;
+END $$;
+CREATE TRIGGER tournaments_owner BEFORE INSERT OR UPDATE ON tournaments
+    FOR EACH ROW EXECUTE FUNCTION guard_guild_owner();
+CREATE TRIGGER tournament_entries_owner BEFORE INSERT OR UPDATE ON tournament_entries
+    FOR EACH ROW EXECUTE FUNCTION guard_guild_owner();
+CREATE TRIGGER seasons_owner BEFORE INSERT OR UPDATE ON seasons
+    FOR EACH ROW EXECUTE FUNCTION guard_guild_owner();
+CREATE TRIGGER mtt_tournaments_owner BEFORE INSERT OR UPDATE ON mtt_tournaments
+    FOR EACH ROW EXECUTE FUNCTION guard_guild_owner();
+CREATE TRIGGER mtt_tables_owner BEFORE INSERT OR UPDATE ON mtt_tables
+    FOR EACH ROW EXECUTE FUNCTION guard_guild_owner();
+CREATE TRIGGER mtt_reminders_owner BEFORE INSERT OR UPDATE ON mtt_reminders
+    FOR EACH ROW EXECUTE FUNCTION guard_guild_owner();
+"""
+
 # SQLite migrations that the type mapping cannot carry over, by their SQLite text.
 DIALECT: dict[str, str] = {
     LEDGER_GUARDS: _LEDGER_GUARDS_PG,
     GUILD_OWNER_GUARD: _GUILD_OWNER_GUARD_PG,
     PLAYER_WORK: _PLAYER_WORK_PG,
     OWNER_FENCE: _OWNER_FENCE_PG,
+    TOURNAMENT_FENCE: _TOURNAMENT_FENCE_PG,
     PEOPLE: _PEOPLE_PG,
     TABLE_GENERATIONS: _TABLE_GENERATIONS_PG,
     TOURNAMENTS: postgres_text(_postgres_types(TOURNAMENTS_TABLES)),
