@@ -6,7 +6,7 @@ options get a private answer and create nothing."""
 
 from __future__ import annotations
 
-from bot.engine.record import parse_record
+from bot.engine.record import HandRecord, parse_record
 from bot.engine.stakes import Stakes
 from bot.tournaments import structures
 from fakediscord.harness import DiscordHarness
@@ -71,6 +71,7 @@ async def test_a_mixed_tournament_starts_at_its_count_and_deals_its_games(tmp_pa
         manager = h.bot.manager  # type: ignore[attr-defined]
         games: dict[int, list[str]] = {int(t["id"]): [] for t in threads}
         dealt_ids: dict[int, list[int]] = {c: [] for c in games}
+        records: list[HandRecord] = []  # each table's hands as dealt
         for channel in games:
             view = manager.view(channel)
             assert view.hand is not None  # every table dealt
@@ -84,14 +85,15 @@ async def test_a_mixed_tournament_starts_at_its_count_and_deals_its_games(tmp_pa
                     continue
                 if not dealt or len(dealt) < 4 and view.hand_id != dealt_ids[channel][-1]:
                     record = parse_record(await store.history.hand_record(view.hand_id))
-                    assert record.stakes is not None and record.allin
-                    assert record.stakes == stakes_of(record.variant)
                     dealt.append(record.variant)
                     dealt_ids[channel].append(view.hand_id)
+                    records.append(record)
                 await manager.expire(channel, view.hand_id, view.turn)
                 await h.settle()
             if all(len(dealt) >= 4 for dealt in games.values()):
                 break
         for dealt in games.values():
             assert dealt[:4] == ["a5-draw", "a5-draw", "a5-triple", "a5-triple"], games
+        assert len(records) >= 8 and all(r.allin for r in records)  # tournament hands
+        assert all(r.stakes == stakes_of(r.variant) for r in records)  # that game's, level 1
         h.assert_no_errors()
