@@ -198,6 +198,8 @@ class PokerBot(commands.Bot):
             exports=self.store.exports,
             stats=self.store.stats,
             guild_settings=self.guild_settings,
+            seasons=self.seasons,
+            store=self.store,
         )
         for extension in EXTENSIONS:
             await self.load_extension(extension_name(extension))

@@ -134,7 +134,7 @@ class TableCog(commands.GroupCog, group_name="table"):
         if not isinstance(parent, discord.TextChannel):
             await handlers.reply(interaction, t("thread.not_here"))
             return
-        number = 1 + await self.bot.store.tables.count_tables(
+        number = 1 + await self.bot.app.store.tables.count_tables(
             interaction.guild_id or 0, self.variant_id
         )
         name = t("thread.name", game=game(self.variant_id), number=number)

@@ -53,7 +53,7 @@ class General(commands.Cog):
         if (guild := await self._guild(interaction)) is None:
             return
         await acknowledge(interaction, Ack.PUBLIC)  # before the read; after the checks
-        rows, total = await self.bot.store.ledger.leaderboard(guild, page, 10)
+        rows, total = await self.bot.app.store.ledger.leaderboard(guild, page, 10)
         pages = max(1, -(-total // 10))
         async with i18n.public(self.bot, guild, interaction.guild_locale):  # a public answer
             embed = discord.Embed(title=t("leaderboard.title"), colour=discord.Colour.gold())
@@ -119,7 +119,7 @@ class General(commands.Cog):
         if (guild := await self._guild(interaction)) is None:
             return
         await answer_first(interaction)
-        hands = await self.bot.store.history.recent_hands(guild, interaction.user.id, count)
+        hands = await self.bot.app.store.history.recent_hands(guild, interaction.user.id, count)
         if not hands:
             await reply(interaction, t("history.none"))
             return

@@ -80,7 +80,7 @@ class PrivacyCog(
 
     @property
     def store(self) -> Store:
-        return self.bot.store
+        return self.bot.app.store
 
     @property
     def manager(self) -> TableManager:

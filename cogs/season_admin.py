@@ -36,11 +36,11 @@ class SeasonAdmin(
 
     @property
     def seasons(self) -> Seasons:
-        return self.bot.seasons
+        return self.bot.app.seasons
 
     @property
     def book(self) -> GuildSettingsBook:
-        return self.bot.guild_settings
+        return self.bot.app.guild_settings
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         return await moderators_only(interaction, self.book)

@@ -34,7 +34,7 @@ class SeasonCommands(
 
     @property
     def seasons(self) -> Seasons:
-        return self.bot.seasons
+        return self.bot.app.seasons
 
     @app_commands.command(
         name="standings",

@@ -25,7 +25,7 @@ from bot.tournaments.structures import MAX_STACK, Speed
 from bot.ui import handlers
 from bot.ui.answering import Ack
 from bot.ui.catalog import t
-from bot.ui.limits import cooldown, limiter_of, within_budget
+from bot.ui.limits import cooldown, within_budget
 from bot.ui.moderation import is_moderator
 from bot.ui.sitngo import SitNGo
 
@@ -58,7 +58,7 @@ class SitNGoCog(commands.GroupCog, group_name="sitngo", group_description="Sit &
 
     async def _moderator(self, interaction: discord.Interaction) -> bool:
         return is_moderator(
-            interaction, await self.bot.guild_settings.get(interaction.guild_id or 0)
+            interaction, await self.bot.app.guild_settings.get(interaction.guild_id or 0)
         )
 
     async def _which(self, interaction: discord.Interaction, number: int | None) -> int | None:
@@ -103,7 +103,7 @@ class SitNGoCog(commands.GroupCog, group_name="sitngo", group_description="Sit &
         hands: app_commands.Range[int, FEWEST, MOST] | None = None,
     ) -> None:
         await handlers.answer_first(interaction)
-        settings = await self.bot.guild_settings.get(interaction.guild_id or 0)
+        settings = await self.bot.app.guild_settings.get(interaction.guild_id or 0)
         if settings.open_by == "moderators" and not is_moderator(interaction, settings):
             await handlers.reply(interaction, t("mod.open_only"))  # as for opening a table
             return
@@ -134,7 +134,7 @@ class SitNGoCog(commands.GroupCog, group_name="sitngo", group_description="Sit &
             rotation=rotation,
             every=every,
         ):
-            limiter_of(interaction).note("open", interaction.user.id)
+            self.bot.app.limits.note("open", interaction.user.id)
 
     @app_commands.command(
         name="start", description="Start a Sit & Go early (its creator or a moderator)"

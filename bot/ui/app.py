@@ -8,7 +8,7 @@ and the practice driver through ``app_of(interaction)`` instead of untyped attri
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import discord
 
@@ -23,6 +23,10 @@ from .controller import Controller
 from .limits import RateLimiter
 from .presenter import Presenter
 
+if TYPE_CHECKING:
+    from bot.storage.seasons import Seasons
+    from bot.storage.store import Store
+
 
 @dataclass
 class App:
@@ -35,6 +39,8 @@ class App:
     exports: Exports  # finished hands read for /replay and /export
     stats: Stats  # players' statistics for /stats
     guild_settings: GuildSettingsBook  # each server's /settings
+    seasons: Seasons  # the server's tournament seasons
+    store: Store  # what is only stored: each query in its repository (store.ledger, …)
 
 
 @runtime_checkable
