@@ -311,6 +311,7 @@ async def run_once(
         dirty = asyncio.Event()
         rngs = random.Random(seed)
         tasks: dict[int, asyncio.Task[None]] = {}
+        broken: list[str] = []  # what went wrong: the run stops at the next look
 
         def on_event(event: TableEvent) -> None:  # called as each step is stored
             channel = event.view.channel_id
@@ -337,6 +338,11 @@ async def run_once(
                     ),  # fmt: skip
                     name=f"table-{channel}",
                 )
+                tasks[channel].add_done_callback(failed)
+
+        def failed(task: asyncio.Task[None]) -> None:  # a player's error stops the run
+            if not task.cancelled() and task.exception() is not None:
+                broken.append(f"{task.get_name()}: {task.exception()!r}")
 
         def on_moved(row: Any, user: int, table_no: int, channel: int) -> None:
             tally.happened.append((loop.time(), "a player moved"))
@@ -345,7 +351,6 @@ async def run_once(
         bot.manager.subscribe(on_event)
         bot.mtt_driver.moved.append(on_moved)
         total = entrants * stack
-        broken: list[str] = []
         done = False
 
         async def check_chips() -> None:
