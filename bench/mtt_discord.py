@@ -481,7 +481,7 @@ def report(f: Figures, latency: tuple[float, float], think: float, level: float)
         ("chips conserved (checks)", f"yes ({t.checks:,})", "every check", "yes"),
     ]
     if not f.in_process:
-        rows.insert(5, ("429s of the global limit", f"{f.global_429:,}", "", ""))
+        rows.insert(7, ("429s of the global limit", f"{f.global_429:,}", "", ""))
     widths = [
         max(len(r[i]) for r in [("metric", "value", "target", "met?"), *rows]) for i in range(4)
     ]
