@@ -371,12 +371,14 @@ class MttDriver:
         theirs = sorted((s.player, s.stack) for s in table.seats)
         if [p for p, _ in mine] != [p for p, _ in theirs]:
             raise Refused(Code.TABLE_BUSY)  # a move in or out not yet carried out here
+        # asked before the stacks: a table whose last hand is not counted yet (its count
+        # waits for another table's) is busy, and its stacks are the count's to come
+        if not self.mtt.may_deal(tournament_id, number):
+            raise Refused(Code.TABLE_BUSY)  # held for a move or hand-for-hand
         if mine != theirs:  # the same players with other chips: never deal that
             raise ConservationError(
                 f"tournament {tournament_id} table {number}: stacks {mine} are not {theirs}"
             )
-        if not self.mtt.may_deal(tournament_id, number):
-            raise Refused(Code.TABLE_BUSY)  # held for a move or hand-for-hand
         game = self.service.game(t, variant_id)  # a mixed tournament's may be the level's
         stakes = Stakes.from_json(game, self.service.stakes(t, game).stakes_json())
         self.mtt.hand_started(tournament_id, number)

@@ -82,6 +82,9 @@ class _Running:
     hold: frozenset[int] = frozenset()
     hand_for_hand: bool = False
     pending: list[payouts.Bust] = dc_field(default_factory=list)  # out, place to come
+    # a count's moves are being written: the field above is the old one until they are,
+    # so no table may deal meanwhile (it would deal a player the plan moves away)
+    writing: bool = False
     _counts: tuple[Field, dict[int, int]] | None = None  # players per table of that field
 
     def count(self, table_no: int) -> int:
@@ -257,7 +260,7 @@ class MultiTableService:
     def may_deal(self, tournament_id: int, table_no: int) -> bool:
         """Whether a table may deal its next hand now: live, between hands, not held."""
         run = self._running.get(tournament_id)
-        if run is None or table_no in run.busy or table_no in run.hold:
+        if run is None or run.writing or table_no in run.busy or table_no in run.hold:
             return False
         if run.count(table_no) < 2:
             return False
@@ -312,24 +315,49 @@ class MultiTableService:
                 marked = _marked(current, busy)
                 step = balancing.plan(marked, self.rng, paid_places=paid)
                 current = balancing.apply_plan(marked, step)
-            counted = await self.sng.refusing(
-                self.repo.record_hand(
-                    tournament_id, table_no, hand_id, dict(after),
-                    out=out, places=places, button=button,
-                    moves=[SeatMove(m.player, m.from_table, m.from_seat, m.to_table, m.to_seat)
-                           for m in step.moves],
-                    broken=step.broken, hand_for_hand=step.hand_for_hand, final=final,
+            run.writing = True
+            try:
+                counted = await self._record(
+                    tournament_id, table_no, hand_id, after, out, places, button, step, final
                 )
-            )  # fmt: skip
+            finally:
+                run.writing = False
             if not counted:  # counted before a restart: this table's hand is over all the same
                 run.busy.discard(table_no)
                 return MttHand(counted=False)
             run.field = _marked(current, set())
-            run.busy, run.hold, run.pending = busy, step.hold, pending
+            run.busy, run.hold, run.pending = run.busy - {table_no}, step.hold, pending
             run.hand_for_hand = step.hand_for_hand
             if final is not None:
                 self._running.pop(tournament_id, None)
             return MttHand(places, step.moves, step.broken, step.hold, step.hand_for_hand, final)
+
+    async def _record(
+        self, tournament_id: int, table_no: int, hand_id: int, after: Mapping[int, int],
+        out: list[int], places: dict[int, int], button: int | None, step: balancing.Plan,
+        final: Final | None,
+    ) -> bool:  # fmt: skip
+        """Write a hand's count with its plan; False: counted already (before a restart)."""
+        return bool(
+            await self.sng.refusing(
+                self.repo.record_hand(
+                    tournament_id,
+                    table_no,
+                    hand_id,
+                    dict(after),
+                    out=out,
+                    places=places,
+                    button=button,
+                    moves=[
+                        SeatMove(m.player, m.from_table, m.from_seat, m.to_table, m.to_seat)
+                        for m in step.moves
+                    ],
+                    broken=step.broken,
+                    hand_for_hand=step.hand_for_hand,
+                    final=final,
+                )
+            )  # fmt: skip
+        )
 
     async def replan(self, tournament_id: int) -> balancing.Plan:
         """Plan with no hand to count (after a restart, before any table deals)."""
@@ -341,9 +369,13 @@ class MultiTableService:
             current = balancing.apply_plan(marked, step)
             moves = [SeatMove(m.player, m.from_table, m.from_seat, m.to_table, m.to_seat)
                      for m in step.moves]  # fmt: skip
-            await self.sng.refusing(
-                self.repo.move(tournament_id, moves, step.broken, step.hand_for_hand)
-            )
+            run.writing = True  # as in ``hand_finished``: no deal with the old seats
+            try:
+                await self.sng.refusing(
+                    self.repo.move(tournament_id, moves, step.broken, step.hand_for_hand)
+                )
+            finally:
+                run.writing = False
             run.field = _marked(current, set())
             run.hold, run.hand_for_hand = step.hold, step.hand_for_hand
             return step

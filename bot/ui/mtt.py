@@ -203,6 +203,9 @@ class MultiTable:
         self.repo = driver.mtt.repo
         self.tournaments = driver.service.repo
         self._tasks: set[asyncio.Task[None]] = set()
+        # registration messages being edited, and those to edit once more after that
+        self._refreshing: set[int] = set()
+        self._refresh_again: set[int] = set()
         driver.make_thread = self._thread
         driver.moved.append(self._moved)
         driver.started.append(lambda row: self._spawn(self.refresh(row.tournament_id)))
@@ -401,7 +404,24 @@ class MultiTable:
         return embed, registration_view(row, late_open)
 
     async def refresh(self, tournament_id: int) -> None:
-        """Show where the tournament stands on its registration message."""
+        """Show where the tournament stands on its registration message. Coalesced: while
+        an edit is under way, the next ones become one more edit after it (a thousand
+        registrations would otherwise queue a thousand edits of one message behind
+        Discord's per-route limit, minutes of them, long after the start)."""
+        if tournament_id in self._refreshing:
+            self._refresh_again.add(tournament_id)
+            return
+        self._refreshing.add(tournament_id)
+        try:
+            while True:
+                self._refresh_again.discard(tournament_id)
+                await self._refresh_now(tournament_id)
+                if tournament_id not in self._refresh_again:
+                    return
+        finally:
+            self._refreshing.discard(tournament_id)
+
+    async def _refresh_now(self, tournament_id: int) -> None:
         row = await self.tournaments.get(tournament_id)
         if row is None or row.message_id is None:
             return

@@ -401,3 +401,28 @@ async def test_bad_requests_get_a_private_answer_and_change_nothing(tmp_path) ->
         assert row is not None and row.status == "cancelled"
         assert await balance(h, carol) == chips
         assert h.scheduled_events[event_id]["status"] == 4  # cancelled
+
+
+async def test_registrations_at_once_edit_the_registration_message_a_few_times(tmp_path) -> None:
+    """Nineteen registrations in one burst, while each edit of the registration message
+    takes 50 ms: the edits coalesce (a thousand would otherwise queue a thousand edits of
+    one message behind Discord's per-route limit), and the message ends showing all."""
+    path, clock = tmp_path / "burst.db", Clock()
+    async with DiscordHarness(mtt_bot(path, clock)) as h:
+        await h.connect(GUILD, {TABLE: "poker"}, MEMBERS)
+        made = await h.slash(PEOPLE[0], TABLE, "mtt create", game="a5-triple", table_size=4,
+                             cap=20, speed="turbo", fee=FEE)  # fmt: skip
+        number = int(made.content.split("#")[1].split(" ")[0])
+        shown = registration(h, number)
+        before = (await h.limits())["log"]
+        h.latency = 0.05
+        clicks = [h.send_click(p, shown, f"mtt:{number}:reg") for p in PEOPLE[:19]]
+        await h.settle()
+        assert all("You are registered" in str(h.reply_for(c.token).content) for c in clicks)
+        edits = [
+            path
+            for _, method, path, _, _ in await h.fetch_log(before)
+            if method == "PATCH" and path.endswith(f"/messages/{shown.id}")
+        ]
+        assert 1 <= len(edits) <= 4  # (it was 19: one per click)
+        assert "Players (19/20)" in registration(h, number).text

@@ -6,6 +6,7 @@ the database), the ledger and the season's standings."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Callable, Mapping
 
@@ -387,5 +388,40 @@ async def test_ninety_players_on_fifteen_six_max_tables_to_a_winner(db_path: Tar
         ended = await store.tournaments.get(tid)
         assert ended is not None and ended.status == "finished" and ended.hands == hands
         audit(db_path)
+    finally:
+        await store.close()
+
+
+async def test_no_table_deals_while_a_hands_moves_are_being_written(db_path: Target) -> None:
+    """A hand's count plans its moves, then writes them: until the write is done the
+    service still shows the old seats, so a table whose player the plan moves must not
+    deal in between (the bench through the fake Discord once saw such a table deal with
+    the old seats: its hand then held players of two tables and could never be counted)."""
+    store = await Store.open(db_path, clock=FakeClock())
+    try:
+        sng, mtt = services(store, 4)
+        await seat_players(store, PLAYERS[:8])
+        t = await mtt.create(G, 77, 1, "abyssinia", table_size=4, cap=8, speed="turbo",
+                             start_stack=1000, fee=FEE)  # fmt: skip
+        tid = t.tournament_id
+        for user in PLAYERS[:8]:
+            await store.tournaments.register(tid, user, f"u{user}")
+        field = await mtt.start(tid)
+        first, second = field.tables[0], field.tables[1]
+        mtt.hand_started(tid, first.number)
+        started = {s.player: s.stack for s in first.seats}
+        a, b, winner = sorted(started)[:3]  # two of four out: a player moves over
+        after = {**started, a: 0, b: 0, winner: started[winner] + started[a] + started[b]}
+        counting = asyncio.create_task(
+            mtt.hand_finished(tid, first.number, 1, started, after, button=None)
+        )
+        seen = []  # may the other table deal, while the count is written?
+        while not counting.done():
+            seen.append(mtt.may_deal(tid, second.number))
+            await asyncio.sleep(0)
+        result = await counting
+        assert len(seen) > 1 and not any(seen[1:])  # (the first look: before it planned)
+        assert [m.from_table for m in result.moves] == [second.number]
+        assert mtt.may_deal(tid, second.number)  # written: it deals with its new seats
     finally:
         await store.close()
