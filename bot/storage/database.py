@@ -71,7 +71,14 @@ class Database:
         """Start a transaction, on a new session if the current one is lost."""
         conn = self.conn
         if not isinstance(conn, postgres.PgConnection):
-            await conn.execute(sql)
+            try:
+                await conn.execute(sql)
+            except asyncio.CancelledError:
+                # aiosqlite runs the BEGIN in its thread whether or not this task waits
+                # for it: end that transaction (the ROLLBACK queues behind it) before the
+                # lock is let go, or every later BEGIN finds one open and fails
+                await rollback_quietly(conn)
+                raise
             return conn
         if not conn.lost():
             try:
