@@ -217,11 +217,11 @@ async def _move(
             options = {"cards": cards} if cards else {}
         else:
             button = f"pk:{channel}:{action}:{suffix}"
-        lane = h.bot.presenter.lanes.get(channel)  # type: ignore[attr-defined]
+        message_id = h.bot.presenter.message_id(channel)  # type: ignore[attr-defined]
         shown, component = None, None
         look_until = loop.time() + LOOK
-        while lane and button and not by_command:  # people click what they see
-            shown = await h.fetch_message(lane.message_id)
+        while message_id and button and not by_command:  # people click what they see
+            shown = await h.fetch_message(message_id)
             component = shown.component(button)
             if component is not None or loop.time() > look_until or _progress(table) != before:
                 break
