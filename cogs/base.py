@@ -16,14 +16,14 @@ from discord.ext import commands
 from bot.engine import ActionKind, BuySource
 from bot.opponents import LEVELS
 from bot.storage.rows import GuildSettings
-from bot.tables.guild_settings import GuildSettingsBook, allows_channel
+from bot.tables.guild_settings import GuildSettingsBook
 from bot.tables.manager import TableManager
 from bot.tables.models import Outcome, Refused
 from bot.ui import handlers, practice
 from bot.ui.autocomplete import buy_choices, discard_choices, parse_source
 from bot.ui.catalog import t
 from bot.ui.limits import TABLE_REPOST, cooldown, within_budget
-from bot.ui.moderation import is_moderator, jump_url
+from bot.ui.moderation import is_moderator, jump_url, open_refusal
 from bot.ui.text import cmd, game, join_list, outcome
 
 if TYPE_CHECKING:
@@ -52,18 +52,6 @@ class TableCog(commands.GroupCog, group_name="table"):
     def book(self) -> GuildSettingsBook:
         return self.bot.app.guild_settings
 
-    def _open_refusal(
-        self, interaction: discord.Interaction, settings: GuildSettings
-    ) -> str | None:
-        """Why this member may not open a table here (None: they may)."""
-        if settings.open_by == "moderators" and not is_moderator(interaction, settings):
-            return t("mod.open_only")
-        parent = getattr(interaction.channel, "parent_id", None)
-        if not allows_channel(settings, interaction.channel_id or 0, parent):
-            channels = ", ".join(f"<#{c}>" for c in settings.allowed_channels)
-            return t("mod.channel_not_allowed", channels=channels)
-        return None
-
     async def _open(
         self,
         interaction: discord.Interaction,
@@ -75,7 +63,7 @@ class TableCog(commands.GroupCog, group_name="table"):
         channel_id = interaction.channel_id or 0
         await handlers.answer_first(interaction)
         settings = await self.book.get(interaction.guild_id or 0)
-        if (why := self._open_refusal(interaction, settings)) is not None:
+        if (why := open_refusal(interaction, settings)) is not None:
             await handlers.reply(interaction, why)
             return
         if thread:

@@ -15,8 +15,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine import VARIANTS
-from bot.storage.rows import GuildSettings
-from bot.tables.guild_settings import allows_channel
 from bot.tables.manager import TIMEOUT_RANGE, TableManager
 from bot.tables.models import Code, Refused
 from bot.tables.rotation import EVERY_RANGE
@@ -24,7 +22,7 @@ from bot.ui import handlers, practice
 from bot.ui.catalog import t
 from bot.ui.limits import within_budget
 from bot.ui.mixed_text import mixed_rules
-from bot.ui.moderation import is_moderator
+from bot.ui.moderation import open_refusal
 from bot.ui.text import game
 
 if TYPE_CHECKING:
@@ -127,17 +125,6 @@ class MixedCog(commands.GroupCog, group_name="mixed", group_description="Mixed t
             await handlers.refuse(interaction, Refused(code), variant="a5-draw")
             return
         await handlers.reply(interaction, mixed_rules(view.mixed))
-
-
-def open_refusal(interaction: discord.Interaction, settings: GuildSettings) -> str | None:
-    """Why this member may not open a table here (None: they may), as at any table."""
-    if settings.open_by == "moderators" and not is_moderator(interaction, settings):
-        return t("mod.open_only")
-    parent = getattr(interaction.channel, "parent_id", None)
-    if not allows_channel(settings, interaction.channel_id or 0, parent):
-        channels = ", ".join(f"<#{c}>" for c in settings.allowed_channels)
-        return t("mod.channel_not_allowed", channels=channels)
-    return None
 
 
 async def setup(bot: PokerBot) -> None:

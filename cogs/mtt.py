@@ -15,7 +15,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine import VARIANTS
-from bot.tables.guild_settings import allows_channel
 from bot.tables.rotation import EVERY_RANGE
 from bot.tournaments.multi_table import MAX_ENTRANTS
 from bot.tournaments.service import MAX_FEE
@@ -23,7 +22,7 @@ from bot.tournaments.structures import MAX_STACK, Speed
 from bot.ui import handlers
 from bot.ui.catalog import t
 from bot.ui.limits import cooldown, within_budget
-from bot.ui.moderation import is_moderator
+from bot.ui.moderation import is_moderator, open_refusal
 from bot.ui.mtt import MultiTable
 
 if TYPE_CHECKING:
@@ -104,13 +103,8 @@ class MttCog(commands.GroupCog, group_name="mtt", group_description="Multi-table
     ) -> None:
         await handlers.answer_first(interaction)
         settings = await self.bot.app.guild_settings.get(interaction.guild_id or 0)
-        if settings.open_by == "moderators" and not is_moderator(interaction, settings):
-            await handlers.reply(interaction, t("mod.open_only"))
-            return
-        parent = getattr(interaction.channel, "parent_id", None)
-        if not allows_channel(settings, interaction.channel_id or 0, parent):
-            channels = ", ".join(f"<#{c}>" for c in settings.allowed_channels)
-            await handlers.reply(interaction, t("mod.channel_not_allowed", channels=channels))
+        if (refusal := open_refusal(interaction, settings)) is not None:  # as for a table
+            await handlers.reply(interaction, refusal)
             return
         chosen = [g.lower() for g in re.split(r"[\s,;]+", games or "") if g]
         if (game is None) == (not chosen):  # one game, or a mixed one's games: one of them

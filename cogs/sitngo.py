@@ -18,7 +18,6 @@ from discord.ext import commands
 
 from bot.engine import VARIANTS
 from bot.opponents import LEVELS
-from bot.tables.guild_settings import allows_channel
 from bot.tables.rotation import EVERY_RANGE
 from bot.tournaments.service import MAX_FEE
 from bot.tournaments.structures import MAX_STACK, Speed
@@ -26,7 +25,7 @@ from bot.ui import handlers
 from bot.ui.answering import Ack
 from bot.ui.catalog import t
 from bot.ui.limits import cooldown, within_budget
-from bot.ui.moderation import is_moderator
+from bot.ui.moderation import is_moderator, open_refusal
 from bot.ui.sitngo import SitNGo
 
 if TYPE_CHECKING:
@@ -104,13 +103,8 @@ class SitNGoCog(commands.GroupCog, group_name="sitngo", group_description="Sit &
     ) -> None:
         await handlers.answer_first(interaction)
         settings = await self.bot.app.guild_settings.get(interaction.guild_id or 0)
-        if settings.open_by == "moderators" and not is_moderator(interaction, settings):
-            await handlers.reply(interaction, t("mod.open_only"))  # as for opening a table
-            return
-        parent = getattr(interaction.channel, "parent_id", None)
-        if not allows_channel(settings, interaction.channel_id or 0, parent):
-            channels = ", ".join(f"<#{c}>" for c in settings.allowed_channels)
-            await handlers.reply(interaction, t("mod.channel_not_allowed", channels=channels))
+        if (refusal := open_refusal(interaction, settings)) is not None:  # as for a table
+            await handlers.reply(interaction, refusal)
             return
         chosen = [g.lower() for g in re.split(r"[\s,;]+", games or "") if g]
         if game is not None and chosen:

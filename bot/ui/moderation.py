@@ -9,7 +9,7 @@ from __future__ import annotations
 import discord
 
 from bot.storage.rows import GuildSettings
-from bot.tables.guild_settings import GuildSettingsBook
+from bot.tables.guild_settings import GuildSettingsBook, allows_channel
 
 from . import handlers
 from .catalog import t
@@ -25,6 +25,18 @@ def is_moderator(interaction: discord.Interaction, settings: GuildSettings) -> b
         and isinstance(user, discord.Member)
         and any(r.id == role for r in user.roles)
     )
+
+
+def open_refusal(interaction: discord.Interaction, settings: GuildSettings) -> str | None:
+    """Why this member may not open a table or a tournament here (None: they may): the
+    server's who-opens setting and its allowed channels (a thread counts as its parent)."""
+    if settings.open_by == "moderators" and not is_moderator(interaction, settings):
+        return t("mod.open_only")
+    parent = getattr(interaction.channel, "parent_id", None)
+    if not allows_channel(settings, interaction.channel_id or 0, parent):
+        channels = ", ".join(f"<#{c}>" for c in settings.allowed_channels)
+        return t("mod.channel_not_allowed", channels=channels)
+    return None
 
 
 async def moderators_only(interaction: discord.Interaction, book: GuildSettingsBook) -> bool:
