@@ -14,64 +14,23 @@ from __future__ import annotations
 
 import contextlib
 import json
-import random
 import sqlite3
-import time
-from pathlib import Path
 
 import pytest
 
-from bot.client import PokerBot
-from bot.settings import Settings
 from bot.tables.manager import TableManager
 from bot.tables.models import TableView
 from bot.tournaments import structures
-from bot.tournaments.structures import Speed
 from bot.ui import i18n
 from bot.ui.mixed_text import mixed_line
 from bot.ui.text import game
 from bot.ui.tournaments import table_level_line
-from fakediscord.harness import DiscordHarness, Msg
+from fakediscord.harness import DiscordHarness
 from fakediscord.model import HarnessError
 from fakediscord.poker import ALICE, BOB, CAROL, GUILD, TABLE
-from tests.support.sng_game import SngGame
+from tests.support.sng_game import LEVEL, Clock, SngGame, deal, registration, restart, sng_bot
 
-LEVEL = 60.0  # seconds of the bot's clock a level lasts here
 GAMES = ("a6-draw", "a5-triple", "abyssinia")
-
-
-class Clock:
-    """The real time, which a test moves forward (levels and rate limits follow it)."""
-
-    def __init__(self) -> None:
-        self.ahead = 0.0
-
-    def __call__(self) -> float:
-        return time.time() + self.ahead
-
-
-def sng_bot(path: Path, clock: Clock) -> PokerBot:
-    settings = Settings(  # type: ignore[call-arg]
-        _env_file=None, database_path=path, turn_timeout=3600, next_hand_delay=0
-    )
-    return PokerBot(
-        settings, rng=random.Random(13), clock=clock, level_seconds={s: LEVEL for s in Speed}
-    )
-
-
-def registration(h: DiscordHarness, tournament_id: int) -> Msg:
-    return next(
-        m
-        for m in h.messages(TABLE, include_ephemeral=False)
-        if f"Sit & Go #{tournament_id}:" in m.text
-    )
-
-
-async def deal(h: DiscordHarness, thread: int, view: TableView) -> None:
-    """The next hand, dealt by a player who still has chips (with the game's command)."""
-    dealer = next(s for s in view.seats if (s.stack or 0) > 0)
-    dealt = await h.slash(dealer.user_id, thread, f"{view.variant} deal")
-    assert dealt.ephemeral, dealt.content
 
 
 async def played(sng: SngGame, manager: TableManager, thread: int, dealt: list) -> bool:
@@ -85,14 +44,6 @@ async def played(sng: SngGame, manager: TableManager, thread: int, dealt: list) 
     return manager.has_table(thread)
 
 
-async def restart(h: DiscordHarness, bot: PokerBot, thread: int) -> TableManager:
-    """Restart the bot in the middle of a hand: the hand is there after it."""
-    await h.restart(bot)
-    manager: TableManager = h.bot.manager  # type: ignore[attr-defined]
-    assert manager.view(thread).hand is not None
-    return manager
-
-
 def names(games: tuple[str, ...]) -> str:
     with i18n.using("en"):
         return ", ".join(game(g) for g in games)
@@ -101,7 +52,7 @@ def names(games: tuple[str, ...]) -> str:
 async def test_a_mixed_sit_and_go_to_a_winner_with_a_restart(tmp_path) -> None:
     path, clock = tmp_path / "mixed-sng.db", Clock()
     players = [ALICE, BOB]
-    async with DiscordHarness(sng_bot(path, clock)) as h:
+    async with DiscordHarness(sng_bot(path, clock, seed=13)) as h:
         await h.connect(GUILD, {TABLE: "poker"}, [ALICE, BOB, CAROL])
         created = await h.slash(
             ALICE,
@@ -140,7 +91,7 @@ async def test_a_mixed_sit_and_go_to_a_winner_with_a_restart(tmp_path) -> None:
                 dealt.append(view.variant)
                 shown.append((view, sng.table.text))
             if hands == 2 and not restarted and view.turn >= 2:  # in the middle of a hand
-                manager = await restart(h, sng_bot(path, clock), thread)
+                manager = await restart(h, sng_bot(path, clock, seed=13), thread)
                 restarted = True
             before = manager.table(thread).hand
             try:
@@ -189,7 +140,7 @@ async def test_a_game_a_level_takes_each_games_commands(tmp_path) -> None:
     """``rotation:level``: between hands the table is the level's game, whose commands
     (and any game of the mix's) it takes; each hand is dealt in its level's game."""
     path, clock = tmp_path / "level-sng.db", Clock()
-    async with DiscordHarness(sng_bot(path, clock)) as h:
+    async with DiscordHarness(sng_bot(path, clock, seed=13)) as h:
         await h.connect(GUILD, {TABLE: "poker"}, [ALICE, BOB, CAROL])
         created = await h.slash(
             ALICE, TABLE, "sitngo create", games="a5-triple abyssinia", rotation="level", seats=2
@@ -219,7 +170,7 @@ async def test_a_game_a_level_takes_each_games_commands(tmp_path) -> None:
 
 async def test_bad_mixed_requests_get_a_private_answer_and_create_nothing(tmp_path) -> None:
     path, clock = tmp_path / "bad-mixed.db", Clock()
-    async with DiscordHarness(sng_bot(path, clock)) as h:
+    async with DiscordHarness(sng_bot(path, clock, seed=13)) as h:
         await h.connect(GUILD, {TABLE: "poker"}, [ALICE, BOB, CAROL])
         store = h.bot.store  # type: ignore[attr-defined]
         bad = {

@@ -10,93 +10,22 @@ changes nothing.
 
 from __future__ import annotations
 
-import random
-import time
-from pathlib import Path
-
 import discord
 import pytest
 
-from bot.client import PokerBot
-from bot.engine import Hand, public_view
-from bot.settings import Settings
-from bot.tables.manager import TableManager
-from bot.tables.models import Code, Refused, TableView
+from bot.tables.models import Code, Refused
 from bot.tournaments import structures
-from bot.tournaments.structures import Speed
 from bot.ui import i18n
 from bot.ui.tournaments import table_level_line
-from fakediscord.harness import DiscordHarness, Msg, Reply, make_member
+from fakediscord.harness import DiscordHarness, make_member
 from fakediscord.poker import ALICE, BOB, CAROL, DAVE, GUILD, TABLE, uid
-from tests.support.game import Game
+from tests.support.sng_game import LEVEL, Clock, SngGame, deal, registration, restart, sng_bot
 
 FEE = 50
-LEVEL = 60.0  # seconds of the bot's clock a level lasts here
 MANAGER = discord.Permissions(
     view_channel=True, send_messages=True, use_application_commands=True, manage_channels=True
 )
 MEMBERS = [ALICE, BOB, CAROL, make_member(DAVE, permissions=MANAGER)]  # Dave moderates
-
-
-class Clock:
-    """The real time, which a test moves forward (levels and rate limits follow it)."""
-
-    def __init__(self) -> None:
-        self.ahead = 0.0
-
-    def __call__(self) -> float:
-        return time.time() + self.ahead
-
-
-class SngGame(Game):
-    """Plays the Sit & Go's table, checking privacy after every step. The table message's
-    Recent log goes on naming the cards the last hands showed (a bought card, a showdown)
-    while the next hand is dealt from a full deck: such a card, in the new hand's stub, is
-    history, not a leak; every other hidden card is checked as ``Game`` does."""
-
-    def __init__(self, h: DiscordHarness, channel: int, table: Msg) -> None:
-        super().__init__(h, channel, table)
-        self.shown_before: list[set[int]] = []  # the public cards of the last two hands
-
-    def hidden_cards(self, hand: Hand | None = None) -> set[int]:
-        hidden = super().hidden_cards(hand)
-        if hand is not None:  # the hand that just ended: all of its own hidden cards
-            return hidden
-        return hidden - set().union(*self.shown_before)
-
-    async def _buy(self, user: dict, ids: list[str], use_slash: bool) -> Reply:
-        """Buy from a source the table message offers (an all-in player: only blind)."""
-        offered = [c.split(":")[2] for c in ids if c.split(":")[2] in ("left", "right", "blind")]
-        source = self.rng.choice(offered)
-        if use_slash:
-            return await self.h.slash(user, self.channel, "abyssinia buy", **{"from": source})
-        return await self.h.click(user, self.table, next(c for c in ids if f":{source}:" in c))
-
-    def check_privacy(self, ended: Hand | None = None) -> None:
-        super().check_privacy(ended)
-        if ended is not None:
-            seen = public_view(ended)
-            cards = {c for s in seen.seats for c in s.open_cards}
-            cards |= {c for shown in seen.shown.values() for c in shown}
-            self.shown_before = [*self.shown_before[-1:], cards]
-
-
-def sng_bot(path: Path, clock: Clock) -> PokerBot:
-    settings = Settings(  # type: ignore[call-arg]
-        _env_file=None, database_path=path, turn_timeout=3600, next_hand_delay=0
-    )
-    return PokerBot(
-        settings, rng=random.Random(11), clock=clock, level_seconds={s: LEVEL for s in Speed}
-    )
-
-
-def registration(h: DiscordHarness, tournament_id: int) -> Msg:
-    """The public registration message of that Sit & Go."""
-    return next(
-        m
-        for m in h.messages(TABLE, include_ephemeral=False)
-        if f"Sit & Go #{tournament_id}:" in m.text
-    )
 
 
 async def create(h: DiscordHarness, user: dict, variant: str, **options: object) -> int:
@@ -115,21 +44,6 @@ def grant(h: DiscordHarness) -> int:
 async def balance(h: DiscordHarness, user: dict) -> int:
     account = await h.bot.store.ledger.balance(GUILD, uid(user))  # type: ignore[attr-defined]
     return 0 if account is None else int(account.balance)
-
-
-async def deal(h: DiscordHarness, thread: int, view: TableView) -> None:
-    """The next hand, dealt by a player who still has chips."""
-    dealer = next(s for s in view.seats if (s.stack or 0) > 0)
-    dealt = await h.slash(dealer.user_id, thread, f"{view.variant} deal")
-    assert dealt.ephemeral, dealt.content
-
-
-async def restart(h: DiscordHarness, bot: PokerBot, thread: int) -> TableManager:
-    """Restart the bot in the middle of a hand: the hand is there after it."""
-    await h.restart(bot)
-    manager: TableManager = h.bot.manager  # type: ignore[attr-defined]
-    assert manager.view(thread).hand is not None
-    return manager
 
 
 @pytest.mark.parametrize("variant", ["a6-draw", "a5-draw", "a5-triple", "abyssinia"])

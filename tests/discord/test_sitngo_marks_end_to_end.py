@@ -15,14 +15,10 @@ finished, get a private answer and change nothing.
 
 from __future__ import annotations
 
-import random
 import re
-import time
-from pathlib import Path
 
 import discord
 
-from bot.client import PokerBot
 from bot.engine import VARIANTS, Hand, public_view
 from bot.engine.cards import FULL_DECK, format_card, pretty_card
 from bot.engine.record import parse_record
@@ -31,53 +27,21 @@ from bot.history.stats import StatsKind
 from bot.history.steps import replay_steps
 from bot.render import replay as replay_images
 from bot.render.text import card_text
-from bot.settings import Settings
 from bot.tournaments import structures
-from bot.tournaments.structures import Speed
 from fakediscord.harness import DiscordHarness, Msg, Reply, make_member
 from fakediscord.poker import ALICE, BOB, CAROL, DAVE, GUILD, TABLE, uid
 from tests.support.game import Game
 from tests.support.history_helpers import seen
+from tests.support.sng_game import LEVEL, Clock, registration, sng_bot
 
 VARIANT = "a6-draw"
 FEE = 50
-LEVEL = 60.0  # seconds of the bot's clock a level lasts here
 MANAGER = discord.Permissions(
     view_channel=True, send_messages=True, use_application_commands=True, manage_channels=True
 )
 MEMBERS = [ALICE, BOB, CAROL, make_member(DAVE, permissions=MANAGER)]  # Dave moderates
 PLAYERS = [ALICE, BOB, CAROL]
 CLOSED = "Registration is closed: this Sit & Go has started, finished or been cancelled."
-
-
-class Clock:
-    """The real time, which a test moves forward (levels and rate limits follow it)."""
-
-    def __init__(self) -> None:
-        self.ahead = 0.0
-
-    def __call__(self) -> float:
-        return time.time() + self.ahead
-
-
-def sng_bot(path: Path, clock: Clock) -> PokerBot:
-    settings = Settings(  # type: ignore[call-arg]
-        _env_file=None, database_path=path, turn_timeout=3600, next_hand_delay=0
-    )
-    return PokerBot(
-        settings, rng=random.Random(11), clock=clock, level_seconds={s: LEVEL for s in Speed}
-    )
-
-
-def registration(h: DiscordHarness, tournament_id: int) -> Msg:
-    return next(
-        m
-        for m in h.messages(TABLE, include_ephemeral=False)
-        if f"Sit & Go #{tournament_id}:" in m.text
-    )
-
-
-# ----- the privacy scan of what /replay and /export send (as the history's end-to-end test)
 
 
 def card_pattern(cards: set[int]) -> re.Pattern[str] | None:

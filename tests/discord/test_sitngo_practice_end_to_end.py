@@ -11,33 +11,15 @@ computer players with a fee) get a private answer and change nothing.
 
 from __future__ import annotations
 
-import random
-import time
-from pathlib import Path
-
 import pytest
 
-from bot.client import PokerBot
 from bot.engine import Hand, public_view
-from bot.settings import Settings
 from bot.tournaments import structures
-from bot.tournaments.structures import Speed
 from fakediscord.harness import DiscordHarness, Msg, Reply
 from fakediscord.poker import ALICE, BOB, GUILD, PLAYERS, TABLE, uid
 from tests.support.game import Game
 from tests.support.manager_helpers import ledger_snapshot
-
-LEVEL = 60.0  # seconds of the bot's clock a level lasts here
-
-
-class Clock:
-    """The real time, which the test moves forward (levels follow it)."""
-
-    def __init__(self) -> None:
-        self.ahead = 0.0
-
-    def __call__(self) -> float:
-        return time.time() + self.ahead
+from tests.support.sng_game import LEVEL, Clock, registration, sng_bot
 
 
 class TournamentGame(Game):
@@ -70,27 +52,10 @@ class TournamentGame(Game):
             self.shown_before = [*self.shown_before[-1:], cards]
 
 
-def practice_sng_bot(path: Path, clock: Clock) -> PokerBot:
-    settings = Settings(  # type: ignore[call-arg]
-        _env_file=None, database_path=path, turn_timeout=3600, next_hand_delay=0, bot_pause=0
-    )
-    return PokerBot(
-        settings, rng=random.Random(11), clock=clock, level_seconds={s: LEVEL for s in Speed}
-    )
-
-
-def registration(h: DiscordHarness, number: int) -> Msg:
-    return next(
-        m
-        for m in h.messages(TABLE, include_ephemeral=False)
-        if f"Practice Sit & Go #{number}:" in m.text
-    )
-
-
 @pytest.mark.parametrize("variant", ["a5-triple", "abyssinia"])
 async def test_a_practice_sit_and_go_with_computer_players_to_a_winner(tmp_path, variant):
     path, clock = tmp_path / "practice.db", Clock()
-    async with DiscordHarness(practice_sng_bot(path, clock)) as h:
+    async with DiscordHarness(sng_bot(path, clock, bot_pause=0)) as h:
         await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
         store = h.bot.store  # type: ignore[attr-defined]
         await store.ledger.ensure_account(GUILD, uid(ALICE), "alice", 200)
@@ -166,7 +131,7 @@ async def test_a_practice_sit_and_go_with_computer_players_to_a_winner(tmp_path,
 
 async def test_bad_practice_requests_get_a_private_answer_and_change_nothing(tmp_path):
     path, clock = tmp_path / "bad.db", Clock()
-    async with DiscordHarness(practice_sng_bot(path, clock)) as h:
+    async with DiscordHarness(sng_bot(path, clock, bot_pause=0)) as h:
         await h.connect(GUILD, {TABLE: "poker"}, PLAYERS)
         store = h.bot.store  # type: ignore[attr-defined]
         every_seat = await h.slash(ALICE, TABLE, "sitngo create", game="a5-draw", seats=3, bots=3)
