@@ -28,11 +28,10 @@ from bot.tables import supervise
 from bot.tables.manager import TableManager
 from bot.tables.models import Code, EventKind, Refused, SeatState, TableEvent
 from bot.tables.tournament_mode import LevelView
-from bot.tournaments import structures
 from bot.tournaments.balancing import ConservationError
 from bot.tournaments.driver import CLOCK_TICK, TournamentDriver
 from bot.tournaments.multi_table import MultiTableService
-from bot.tournaments.service import SngCode, SngRefused, checked_mix
+from bot.tournaments.service import SngCode, SngRefused, check_stack, checked_mix
 from bot.tournaments.structures import Speed
 
 log = logging.getLogger(__name__)
@@ -109,18 +108,9 @@ class MttDriver:
         """A new multi-table tournament (the service's checks, and the starting stack's
         as a Sit & Go's); ``start_count``: the scheduler starts it once that many have
         registered; ``games``: a mixed one (``rotation``, ``every``: as a Sit & Go's)."""
-        if games:
-            mix = checked_mix(games, rotation, every)
-            variant = mix.first
-        smallest = (
-            (structures.smallest_stack(variant) if variant in VARIANTS else 1)
-            if not games
-            else structures.smallest_mixed_stack(checked_mix(games, rotation, every).games)
-        )
-        if variant in VARIANTS and not smallest <= start_stack <= structures.MAX_STACK:
-            raise SngRefused(
-                SngCode.BAD_STACK, min=smallest, max=structures.MAX_STACK, given=start_stack
-            )
+        mix = checked_mix(games, rotation, every) if games else None
+        if variant in VARIANTS or mix is not None:  # an unknown game: the service says so
+            check_stack(mix.first if mix else variant, mix, start_stack)
         return await self.mtt.create(
             guild_id, channel_id, creator_id, variant,
             table_size=table_size, cap=cap, speed=speed.value, start_stack=start_stack,

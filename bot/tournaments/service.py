@@ -111,6 +111,20 @@ def checked_mix(games: Sequence[str], rotation: str, every: int | None) -> Mix:
         raise SngRefused(SngCode(exc.code.value), **exc.params) from None
 
 
+def check_stack(variant: str, mix: Mix | None, start_stack: int) -> None:
+    """Refuse (``BAD_STACK``) a starting stack below 50 big bets of the game (of a mixed
+    tournament's largest game) at level 1, or above the most."""
+    smallest = (
+        structures.smallest_stack(variant)
+        if mix is None
+        else structures.smallest_mixed_stack(mix.games)
+    )
+    if not smallest <= start_stack <= structures.MAX_STACK:
+        raise SngRefused(
+            SngCode.BAD_STACK, min=smallest, max=structures.MAX_STACK, given=start_stack
+        )
+
+
 class TournamentService:
     """Sit & Gos of every server, over the store's tournaments repository."""
 
@@ -172,15 +186,7 @@ class TournamentService:
             if mix is not None:
                 raise SngRefused(SngCode.MIX_SEATS, games=mix.games, min=2, max=most, given=seats)
             raise SngRefused(SngCode.BAD_SEATS, min=2, max=most, given=seats)
-        smallest = (
-            structures.smallest_stack(variant)
-            if mix is None
-            else structures.smallest_mixed_stack(mix.games)
-        )
-        if not smallest <= start_stack <= structures.MAX_STACK:
-            raise SngRefused(
-                SngCode.BAD_STACK, min=smallest, max=structures.MAX_STACK, given=start_stack
-            )
+        check_stack(variant, mix, start_stack)
         if not 0 <= fee <= MAX_FEE:
             raise SngRefused(SngCode.BAD_FEE, max=MAX_FEE, given=fee)
         if bots:  # a practice Sit & Go: computer players from 1 to seats - 1, no fee
