@@ -217,47 +217,54 @@ class MttDriver:
             row = self._rows.get(tournament_id)
             if row is None:
                 return
-            field = self.mtt.field(tournament_id)
-            names = self._names.get(tournament_id, {})
-            channels = self.manager.tournament_tables(tournament_id)
-            self._tournament_of.update({c: tournament_id for c in channels.values()})
-            where = {
-                s.user_id: number
-                for number, channel in channels.items()
-                if (view := self.manager.find_view(channel)) is not None
-                for s in view.seats
-            }
-            for table in field.tables:
-                seats = [
-                    SeatState(s.seat, s.player, names.get(s.player, str(s.player)), stack=s.stack)
-                    for s in table.seats
-                ]
-                channel = channels.get(table.number)
-                if channel is None:
-                    await self._open(row, table.number, seats)
-                    continue
-                view = self.manager.find_view(channel)
-                if view is None:
-                    continue
-                if view.hand is not None and table.number != ending:
-                    continue  # in a hand: after it
-                now = sorted((s.seat, s.user_id, s.stack) for s in view.seats)
-                if view.hand is None and now == sorted((s.seat, s.user_id, s.stack) for s in seats):
-                    continue
-                try:  # (the hand ending now: once its step is over)
-                    await self.manager.reseat_tournament(channel, seats)
-                except Refused as exc:  # dealt meanwhile: after its hand
-                    log.debug("tournament %d table %d: %s", tournament_id, table.number, exc)
-                    continue
-                for s in seats:
-                    if where.get(s.user_id) not in (None, table.number):
-                        for listener in self.moved:
-                            listener(row, s.user_id, table.number, channel)
-            live = {t.number for t in field.tables}
-            for number, channel in channels.items():
-                if number not in live:  # broken: its players are seated elsewhere now
-                    await self._close(row, channel)
-            await self._deal_ready(tournament_id)
+            await self._seat(row, tournament_id, ending)
+        # the pause between hands is not taken under the lock: one table's pause would
+        # hold every other table's moves and deals back, one pause after another
+        await self._deal_ready(tournament_id)
+
+    async def _seat(self, row: TournamentRow, tournament_id: int, ending: int | None) -> None:
+        """Seat every table between hands as the tournament says (the caller holds the
+        tournament's sync lock)."""
+        field = self.mtt.field(tournament_id)
+        names = self._names.get(tournament_id, {})
+        channels = self.manager.tournament_tables(tournament_id)
+        self._tournament_of.update({c: tournament_id for c in channels.values()})
+        where = {
+            s.user_id: number
+            for number, channel in channels.items()
+            if (view := self.manager.find_view(channel)) is not None
+            for s in view.seats
+        }
+        for table in field.tables:
+            seats = [
+                SeatState(s.seat, s.player, names.get(s.player, str(s.player)), stack=s.stack)
+                for s in table.seats
+            ]
+            channel = channels.get(table.number)
+            if channel is None:
+                await self._open(row, table.number, seats)
+                continue
+            view = self.manager.find_view(channel)
+            if view is None:
+                continue
+            if view.hand is not None and table.number != ending:
+                continue  # in a hand: after it
+            now = sorted((s.seat, s.user_id, s.stack) for s in view.seats)
+            if view.hand is None and now == sorted((s.seat, s.user_id, s.stack) for s in seats):
+                continue
+            try:  # (the hand ending now: once its step is over)
+                await self.manager.reseat_tournament(channel, seats)
+            except Refused as exc:  # dealt meanwhile: after its hand
+                log.debug("tournament %d table %d: %s", tournament_id, table.number, exc)
+                continue
+            for s in seats:
+                if where.get(s.user_id) not in (None, table.number):
+                    for listener in self.moved:
+                        listener(row, s.user_id, table.number, channel)
+        live = {t.number for t in field.tables}
+        for number, channel in channels.items():
+            if number not in live:  # broken: its players are seated elsewhere now
+                await self._close(row, channel)
 
     async def _open(self, row: TournamentRow, number: int, seats: list[SeatState]) -> None:
         if self.make_thread is None:

@@ -6,6 +6,8 @@ options get a private answer and create nothing."""
 
 from __future__ import annotations
 
+import asyncio
+
 from bot.engine.record import HandRecord, parse_record
 from bot.engine.stakes import Stakes
 from bot.tournaments import structures
@@ -97,3 +99,30 @@ async def test_a_mixed_tournament_starts_at_its_count_and_deals_its_games(tmp_pa
         assert len(records) >= 8 and all(r.allin for r in records)  # tournament hands
         assert all(r.stakes == stakes_of(r.variant) for r in records)  # that game's, level 1
         h.assert_no_errors()
+
+
+async def test_the_pause_between_hands_is_not_taken_under_the_tournaments_lock(tmp_path) -> None:
+    """Every counted hand syncs its tournament's tables and then waits the pause between
+    hands before dealing. Waited under the tournament's sync lock, one table's pause held
+    every other table's moves and deals back: syncs ran one pause apart, so a tournament of
+    many tables fell further behind with each hand. Two syncs at once take one pause."""
+    pause = 1.0  # the bot's pause between hands, injected
+    path, clock = tmp_path / "pause.db", Clock()
+    alice = PEOPLE[0]
+    async with DiscordHarness(mtt_bot(path, clock, next_hand_delay=pause)) as h:
+        await h.connect(GUILD, {TABLE: "poker"}, MEMBERS[:8])
+        grant(h)
+        made = await h.slash(alice, TABLE, "mtt create", game="a5-draw", **OPTIONS)
+        number = int(made.content.split("#")[1].split(" ")[0])
+        for person in PEOPLE[:6]:
+            await h.click(person, registration(h, number), f"mtt:{number}:reg")
+        await h.slash(alice, TABLE, "mtt start")
+        await h.settle()
+        row = await h.bot.store.tournaments.get(number)  # type: ignore[attr-defined]
+        assert row is not None and row.status == "running"
+        driver = h.bot.mtt_driver  # type: ignore[attr-defined]
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        await asyncio.gather(driver.sync(number), driver.sync(number))
+        took = loop.time() - began
+        assert pause <= took < 1.9 * pause  # one pause, not one after the other

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import time
 from pathlib import Path
+from typing import Any
 
 import discord
 
@@ -36,9 +37,12 @@ class Clock:
         return self.start + self.ahead
 
 
-def mtt_bot(path: Path, clock: Clock) -> PokerBot:
+def mtt_bot(path: Path, clock: Clock, **chosen: Any) -> PokerBot:
+    """The bot on ``clock`` with short levels (``chosen``: other settings)."""
     settings = Settings(  # type: ignore[call-arg]
-        _env_file=None, database_path=path, turn_timeout=3600, next_hand_delay=0
+        _env_file=None,
+        database_path=path,
+        **({"turn_timeout": 3600, "next_hand_delay": 0} | chosen),
     )
     return PokerBot(
         settings, rng=random.Random(5), clock=clock, level_seconds={s: LEVEL for s in Speed}
