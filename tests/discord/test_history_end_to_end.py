@@ -9,21 +9,18 @@ from __future__ import annotations
 
 import csv
 import io
-import re
 
 import pytest
 
 from bot.engine import Hand
-from bot.engine.cards import FULL_DECK, format_card, pretty_card
 from bot.engine.record import HandRecord, parse_record
 from bot.history.stats import StatsKind
 from bot.render import replay as replay_images
-from bot.render.text import card_text
 from bot.ui.catalog import t
 from fakediscord.harness import DiscordHarness, Msg
 from fakediscord.poker import step
 from tests.support.game import Game
-from tests.support.history_helpers import seen
+from tests.support.history_helpers import assert_private, image_faces, seen, sent_texts
 from tests.support.moderated_server import (
     ALICE,
     BOB,
@@ -37,41 +34,6 @@ from tests.support.moderated_server import (
 )
 
 LOCALES = {"en-US": "en", "pt-BR": "pt_BR", "vi": "vi"}
-
-
-def card_pattern(cards: set[int]) -> re.Pattern[str] | None:
-    """Any written form of these cards (A♠, 10♠, As) as a word of any script: "Không" is
-    a Vietnamese word, not K♥ followed by a letter."""
-    forms = set()
-    for c in cards:
-        forms |= {re.escape(card_text(c)), re.escape(pretty_card(c))}
-        forms.add(r"(?<!\w)" + re.escape(format_card(c)) + r"(?!\w)")
-    return re.compile("|".join(sorted(forms))) if forms else None
-
-
-def assert_private(texts: list[str], allowed: set[int], what: str) -> None:
-    pattern = card_pattern(set(FULL_DECK) - allowed)
-    for text in texts:
-        found = pattern.search(text) if pattern else None
-        assert found is None, f"{what}: {found and found.group()} in {text[:300]}"
-
-
-def sent_texts(h: DiscordHarness, start: int) -> list[str]:
-    out = []
-    for sent in h.sent[start:]:
-        out.append(sent.text)
-        out += [data.decode("utf-8", "replace") for name, data in sent.files if name[-4:] != ".png"]
-    return out
-
-
-def image_faces() -> set[int]:
-    """Every face-up card drawn in a replay image since the cache was last cleared."""
-    faces: set[int] = set()
-    for key in replay_images._REPLAYS.items:
-        _, _, rows, market, _ = key
-        faces |= {c for _, cards, _, _ in rows for c in cards}
-        faces |= {card for _, card, _ in market or () if card is not None}
-    return faces
 
 
 def button(msg: Msg, do: str) -> dict:

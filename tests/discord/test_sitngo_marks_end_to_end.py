@@ -20,18 +20,16 @@ import re
 import discord
 
 from bot.engine import VARIANTS, Hand, public_view
-from bot.engine.cards import FULL_DECK, format_card, pretty_card
 from bot.engine.record import parse_record
 from bot.history.handtext import roman
 from bot.history.stats import StatsKind
 from bot.history.steps import replay_steps
 from bot.render import replay as replay_images
-from bot.render.text import card_text
 from bot.tournaments import structures
 from fakediscord.harness import DiscordHarness, Msg, Reply, make_member
 from fakediscord.poker import ALICE, BOB, CAROL, DAVE, GUILD, TABLE, uid
 from tests.support.game import Game
-from tests.support.history_helpers import seen
+from tests.support.history_helpers import assert_private, image_faces, seen, sent_texts
 from tests.support.sng_game import LEVEL, Clock, registration, sng_bot
 
 VARIANT = "a6-draw"
@@ -42,38 +40,6 @@ MANAGER = discord.Permissions(
 MEMBERS = [ALICE, BOB, CAROL, make_member(DAVE, permissions=MANAGER)]  # Dave moderates
 PLAYERS = [ALICE, BOB, CAROL]
 CLOSED = "Registration is closed: this Sit & Go has started, finished or been cancelled."
-
-
-def card_pattern(cards: set[int]) -> re.Pattern[str] | None:
-    forms = set()
-    for c in cards:
-        forms |= {re.escape(card_text(c)), re.escape(pretty_card(c))}
-        forms.add(r"(?<!\w)" + re.escape(format_card(c)) + r"(?!\w)")
-    return re.compile("|".join(sorted(forms))) if forms else None
-
-
-def assert_private(texts: list[str], allowed: set[int], what: str) -> None:
-    pattern = card_pattern(set(FULL_DECK) - allowed)
-    for text in texts:
-        found = pattern.search(text) if pattern else None
-        assert found is None, f"{what}: {found and found.group()} in {text[:300]}"
-
-
-def sent_texts(h: DiscordHarness, start: int) -> list[str]:
-    out = []
-    for sent in h.sent[start:]:
-        out.append(sent.text)
-        out += [data.decode("utf-8", "replace") for name, data in sent.files if name[-4:] != ".png"]
-    return out
-
-
-def image_faces() -> set[int]:
-    faces: set[int] = set()
-    for key in replay_images._REPLAYS.items:
-        _, _, rows, market, _ = key
-        faces |= {c for _, cards, _, _ in rows for c in cards}
-        faces |= {card for _, card, _ in market or () if card is not None}
-    return faces
 
 
 def button(msg: Msg, do: str) -> str:

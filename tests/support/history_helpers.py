@@ -1,5 +1,6 @@
 """What a viewer saw of a hand at the table, and which cards a replay step or a text holds:
-the oracle and the probes of the history privacy tests."""
+the oracle and the probes of the history privacy tests, and the scan of what a replay or
+an export sent."""
 
 from __future__ import annotations
 
@@ -7,9 +8,12 @@ import dataclasses
 import re
 
 from bot.engine import Hand, public_view
-from bot.engine.cards import FULL_DECK, format_card
+from bot.engine.cards import FULL_DECK, format_card, pretty_card
 from bot.engine.record import HandRecord
 from bot.history.rows import StoredHand
+from bot.render import replay as replay_images
+from bot.render.text import card_text
+from fakediscord.harness import DiscordHarness
 
 
 def seen(record: HandRecord, viewer: str | None) -> set[int]:
@@ -51,3 +55,38 @@ def step_cards(step) -> set[int]:
 
 def card_words(text: str) -> set[int]:
     return {c for c in FULL_DECK if re.search(rf"(?<!\w){format_card(c)}(?!\w)", text)}
+
+
+def card_pattern(cards: set[int]) -> re.Pattern[str] | None:
+    """Any written form of these cards (A♠, 10♠, As) as a word of any script: "Không" is
+    a Vietnamese word, not K♥ followed by a letter."""
+    forms = set()
+    for c in cards:
+        forms |= {re.escape(card_text(c)), re.escape(pretty_card(c))}
+        forms.add(r"(?<!\w)" + re.escape(format_card(c)) + r"(?!\w)")
+    return re.compile("|".join(sorted(forms))) if forms else None
+
+
+def assert_private(texts: list[str], allowed: set[int], what: str) -> None:
+    pattern = card_pattern(set(FULL_DECK) - allowed)
+    for text in texts:
+        found = pattern.search(text) if pattern else None
+        assert found is None, f"{what}: {found and found.group()} in {text[:300]}"
+
+
+def sent_texts(h: DiscordHarness, start: int) -> list[str]:
+    out = []
+    for sent in h.sent[start:]:
+        out.append(sent.text)
+        out += [data.decode("utf-8", "replace") for name, data in sent.files if name[-4:] != ".png"]
+    return out
+
+
+def image_faces() -> set[int]:
+    """Every face-up card drawn in a replay image since the cache was last cleared."""
+    faces: set[int] = set()
+    for key in replay_images._REPLAYS.items:
+        _, _, rows, market, _ = key
+        faces |= {c for _, cards, _, _ in rows for c in cards}
+        faces |= {card for _, card, _ in market or () if card is not None}
+    return faces
