@@ -62,6 +62,7 @@ from bench.discord import (  # noqa: E402
     _stored,
     kind,
 )
+from bench.loop_sampler import LoopSampler  # noqa: E402
 from bench.tables import choose  # noqa: E402
 from bot.client import PokerBot  # noqa: E402
 from bot.settings import Settings  # noqa: E402
@@ -79,6 +80,8 @@ SEATS = 6
 FEE = 10
 #: a stall within this long after something happened is filed under it (s)
 NEAR = 1.0
+#: the benchmark's own coroutines (``--attribute`` counts their callbacks apart)
+BENCH_CODE = frozenset({"_play_table", "run_once", "run_once.<locals>.check_chips", "StallLog.run"})
 #: how long a player waits for the table message to show their turn's buttons (s)
 LOOK = 2.0
 CREATOR_PERMISSIONS = discord.Permissions(
@@ -105,19 +108,26 @@ class StallLog(LagMonitor):
     """``LagMonitor`` that also keeps each overshoot over 10 ms with its loop time, and
     notes the first moment of each new level."""
 
-    def __init__(self, level_of: Any, tally: Tally) -> None:
+    def __init__(self, level_of: Any, tally: Tally, sampler: LoopSampler | None = None) -> None:
         super().__init__()
         self.stalls: list[tuple[float, float]] = []  # (loop time at its end, overshoot)
         self._level_of, self._tally, self._level = level_of, tally, 0
+        # with --attribute: the players' callbacks are left out of each overshoot
+        # (``longest_bot``), and ``stalls`` and ``by_cause`` are the bot's part
+        self._sampler = sampler
 
     async def run(self) -> None:
         loop = asyncio.get_running_loop()
         while not self._stop:
             start = loop.time()
+            players = self._sampler.players_part if self._sampler else 0.0
             await asyncio.sleep(self.interval)
             now = loop.time()
             overshoot = now - start - self.interval
             self.longest = max(self.longest, overshoot)
+            if self._sampler is not None:
+                overshoot = max(0.0, overshoot - (self._sampler.players_part - players))
+                self.longest_bot = max(self.longest_bot, overshoot)
             if overshoot > 0.010:
                 self.stalls.append((now, overshoot))
             level = self._level_of()
@@ -146,6 +156,7 @@ class Figures:
     tally: Tally
     ack: list[float]
     stall: float
+    stall_bot: float  # with --attribute: the players' callbacks left out (else = stall)
     stall_by: dict[str, float]
     routes: dict[str, int]
     requests: int
@@ -153,6 +164,7 @@ class Figures:
     winner: str
     in_process: bool
     global_429: int = 0
+    sampler: LoopSampler | None = None  # with --attribute
 
     @property
     def limited(self) -> int:
@@ -277,6 +289,8 @@ async def run_once(
     level: float = 60.0,
     in_process: bool = False,
     rate: float = 10.0,
+    attribute: bool = False,
+    progress: float = 0.0,
 ) -> Figures:
     """Create, fill, start and play one tournament to a winner; check and measure."""
     people = users(entrants + 1)
@@ -367,7 +381,12 @@ async def run_once(
         h.latency = latency
         first_request = (await h.limits())["log"]
         limits_before = (await h.limits())["counts"]
-        monitor = StallLog(lambda: v.number if (v := bot.mtt_driver.level(number)) else None, tally)
+        sampler = LoopSampler(players=BENCH_CODE) if attribute else None
+        monitor = StallLog(
+            lambda: v.number if (v := bot.mtt_driver.level(number)) else None, tally, sampler
+        )
+        if sampler is not None:
+            sampler.install()
         watching = asyncio.create_task(monitor.run())
         start = time.perf_counter()
         if cap == entrants:  # the last registration fills it: it starts
@@ -377,6 +396,7 @@ async def run_once(
             await asyncio.sleep(0.5)
             last = h.send_slash(creator, TABLE, "mtt start")
         tally.tokens.append(last.token)
+        shown_at = start
         while True:
             row = await store.tournaments.get(number)
             assert row is not None
@@ -385,6 +405,17 @@ async def run_once(
             if time.perf_counter() - start > 3 * 3600:
                 raise AssertionError("the tournament did not finish in 3 hours")
             assert not broken, broken
+            if progress and time.perf_counter() - shown_at >= progress:
+                shown_at = time.perf_counter()
+                left = sum(1 for e in await store.tournaments.entries(number) if e.stack)
+                bots = f" ({_ms(monitor.longest_bot)} the bot's)" if sampler else ""
+                print(
+                    f"{shown_at - start:7.0f} s: {tally.hands:,} hands, {tally.actions:,} "
+                    f"actions, {left:,} players left on {len(bot.manager.channels(GUILD))} "
+                    f"tables, longest stall {_ms(monitor.longest)}{bots}",
+                    file=sys.stderr,
+                    flush=True,
+                )
             await asyncio.sleep(0.5)
         seconds = time.perf_counter() - start
         await bot.mtt_driver.wait_idle()
@@ -392,6 +423,8 @@ async def run_once(
         assert await bot.presenter.drain(STUCK), "the presenters did not catch up"
         monitor.stop()
         await watching
+        if sampler is not None:
+            sampler.remove()
         done = True  # one last check, of the state the tournament ended in
         dirty.set()
         await checker
@@ -422,6 +455,7 @@ async def run_once(
             tally=tally,
             ack=[r.ack_latency for r in replies if r.ack_latency is not None],
             stall=monitor.longest,
+            stall_bot=monitor.longest_bot if sampler else monitor.longest,
             stall_by=monitor.by_cause(),
             routes=dict(Counter(kind(tr, m, p, threads) for tr, m, p, _, _ in sent)),
             requests=len(sent),
@@ -429,6 +463,7 @@ async def run_once(
             winner=winner,
             in_process=in_process,
             global_429=counts.get("global 429", 0) - limits_before.get("global 429", 0),
+            sampler=sampler,
         )
 
 
@@ -460,6 +495,18 @@ def report(f: Figures, latency: tuple[float, float], think: float, level: float)
             "yes" if f.stall < TARGET_STALL else "NO",
         ),
         *(
+            [
+                (
+                    "  ... the benchmark's players left out",
+                    _ms(f.stall_bot),
+                    f"< {TARGET_STALL * 1000:.0f} ms",
+                    "yes" if f.stall_bot < TARGET_STALL else "NO",
+                )
+            ]
+            if f.sampler
+            else []
+        ),
+        *(
             (f"  ... within {NEAR:g} s after {cause}", _ms(v), "", "")
             for cause, v in f.stall_by.items()
         ),
@@ -481,7 +528,8 @@ def report(f: Figures, latency: tuple[float, float], think: float, level: float)
         ("chips conserved (checks)", f"yes ({t.checks:,})", "every check", "yes"),
     ]
     if not f.in_process:
-        rows.insert(7, ("429s of the global limit", f"{f.global_429:,}", "", ""))
+        after_x = next(i for i, r in enumerate(rows) if r[0].startswith("X:")) + 1
+        rows.insert(after_x, ("429s of the global limit", f"{f.global_429:,}", "", ""))
     widths = [
         max(len(r[i]) for r in [("metric", "value", "target", "met?"), *rows]) for i in range(4)
     ]
@@ -490,6 +538,8 @@ def report(f: Figures, latency: tuple[float, float], think: float, level: float)
     print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
     for row in rows:
         print(line.format(*row))
+    if f.sampler is not None:
+        print("\n" + "\n".join(f.sampler.report()))
     print("\nrequests per action by route (channel = under the global limit)")
     for k in sorted(f.routes):
         print(f"  {k:<32} {f.routes[k] / actions:.3f}")
@@ -516,6 +566,14 @@ def main() -> None:
         help="the bot's clock runs this many times faster than the wall clock (default 10)",
     )  # fmt: skip
     parser.add_argument("--in-process", action="store_true", help="the fake on the bot's loop")
+    parser.add_argument(
+        "--progress", type=float, default=0.0, metavar="SECONDS",
+        help="print how far the tournament is every SECONDS of wall time (to stderr)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--attribute", action="store_true",
+        help="time every loop callback and sample the long ones' stacks (bench/loop_sampler.py)",
+    )  # fmt: skip
     args = parser.parse_args()
     latency = (args.latency[0], args.latency[1])
     with tempfile.TemporaryDirectory() as directory:
@@ -529,6 +587,8 @@ def main() -> None:
                 args.level,
                 args.in_process,
                 args.clock_rate,
+                args.attribute,
+                args.progress,
             )  # fmt: skip
         )
     report(figures, latency, args.think, args.level / args.clock_rate)
