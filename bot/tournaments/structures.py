@@ -10,8 +10,12 @@ level's stakes are the header keys of RULES.md 8.1 (``stakes_json`` is what
 - ``abyssinia``: an ante of about half the bet; the card prices stay in the cash
   table's proportion to the bet (two-to-five 2x, six-to-king 1x, ace 4x).
 Level 1's bets are 20/40 (Abyssinia's bet 10), so the default starting stack of 3000
-is 75 big bets; a stack is at least ``MIN_BIG_BETS`` big bets of level 1. After the last
-level the stakes stay at it.
+is 75 big bets; a stack is at least ``MIN_BIG_BETS`` big bets of level 1. Past the sheet's
+20 levels the stakes go on rising in its rhythm (1, 1.5, 2, 3, 4, 6, 8 per power of ten:
+each level is the one seven before it, times ten), as real sheets run to 25-32 levels and
+a big bet of 60 starting stacks: with stakes that stopped, a big field's last players
+would hold hundreds of big bets of fixed limit and the tournament would not end. They stop
+at ``LAST_LEVEL``, whose big bet covers every chip any tournament can hold.
 
 Every game's level n comes from one stake unit U (``unit(n)``), as a mixed sheet's
 row does (BARGE, EMBARGO): U is triple draw's small bet and big blind, the single-draw
@@ -24,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cache
 
 from bot.engine import VARIANTS
 
@@ -40,6 +45,10 @@ MINUTES_PER_LEVEL: dict[Speed, int] = {Speed.TURBO: 4, Speed.REGULAR: 8, Speed.S
 DEFAULT_STACK = 3000
 MIN_BIG_BETS = 50  # a starting stack covers at least this many big bets of level 1
 MAX_STACK = 1_000_000
+#: the chips any tournament can hold: the most entrants (issue 37: 1,000) x ``MAX_STACK``
+MOST_CHIPS = 1000 * MAX_STACK
+#: past the sheet, level n is level n - CYCLE times ten (the sheet's rhythm per decade)
+CYCLE = 7
 
 # Round 1's bet of each level of the draw games (round 2 and triple draw's later
 # rounds bet twice it), and the single-draw ante that goes with it.
@@ -118,17 +127,50 @@ assert set(STRUCTURES) == set(VARIANTS)
 assert tuple(u // 2 for u in _SMALL_BETS) == _ABYSSINIA_BETS
 
 
+def _tenfold(level: Level, number: int) -> Level:
+    """``level``'s stakes times ten, as level ``number``."""
+    return Level(
+        number,
+        tuple((k, tuple(10 * x for x in v) if isinstance(v, tuple) else 10 * v)
+              for k, v in level.stakes),
+    )  # fmt: skip
+
+
+def _last_level() -> int:
+    """The first level whose big bet (in every game) covers ``MOST_CHIPS``."""
+    number, small = len(_SMALL_BETS), _SMALL_BETS[-1]
+    while min(2 * small, small // 2) < MOST_CHIPS:  # Abyssinia's bet is half the unit
+        number += 1
+        small = _unit_past_sheet(number)
+    return number
+
+
+def _unit_past_sheet(number: int) -> int:
+    steps, at = divmod(number - len(_SMALL_BETS) - 1, CYCLE)
+    return _SMALL_BETS[len(_SMALL_BETS) - CYCLE + at] * int(10 ** (steps + 1))
+
+
+#: the last level: past it the stakes stay (its big bet covers any tournament's chips)
+LAST_LEVEL = _last_level()
+
+
+@cache  # (a history page reads the level of each of its hands)
 def level_at(variant_id: str, number: int) -> Level:
-    """Level ``number`` (1-based) of the game; past the last, the last."""
+    """Level ``number`` (1-based) of the game; past ``LAST_LEVEL``, that one."""
     levels = STRUCTURES[variant_id]
-    return levels[min(max(number, 1), len(levels)) - 1]
+    number = min(max(number, 1), LAST_LEVEL)
+    if number <= len(levels):
+        return levels[number - 1]
+    return _tenfold(level_at(variant_id, number - CYCLE), number)
 
 
 def level_number(variant_id: str, stakes: object) -> int | None:
     """The level whose stakes a hand record's header carries (None: not one of ours)."""
-    for level in STRUCTURES.get(variant_id, ()):
-        if level.stakes_json() == stakes:
-            return level.number
+    if variant_id not in STRUCTURES:
+        return None
+    for number in range(1, LAST_LEVEL + 1):
+        if level_at(variant_id, number).stakes_json() == stakes:
+            return number
     return None
 
 
@@ -145,8 +187,11 @@ def smallest_stack(variant_id: str) -> int:
 
 
 def unit(number: int) -> int:
-    """Level ``number``'s stake unit (past the last level, the last's)."""
-    return _SMALL_BETS[min(max(number, 1), len(_SMALL_BETS)) - 1]
+    """Level ``number``'s stake unit (past ``LAST_LEVEL``, that one's)."""
+    number = min(max(number, 1), LAST_LEVEL)
+    if number <= len(_SMALL_BETS):
+        return _SMALL_BETS[number - 1]
+    return _unit_past_sheet(number)
 
 
 def mixed_level(games: Sequence[str], number: int) -> dict[str, Level]:

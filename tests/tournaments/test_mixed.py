@@ -51,8 +51,8 @@ def test_one_unit_per_level_maps_to_every_game() -> None:
             assert level[single].get("small_bet") == u and level[single].get("big_bet") == 2 * u
         assert level["abyssinia"].get("bet") == u // 2
         assert level["abyssinia"].get("prices") == (u, u // 2, 2 * u)
-        assert {lv.number for lv in level.values()} == {min(number, 20)}
-    assert [structures.unit(n) for n in (1, 2, 3, 20, 21)] == [20, 30, 40, 10000, 10000]
+        assert {lv.number for lv in level.values()} == {number}
+    assert [structures.unit(n) for n in (1, 2, 3, 20, 21)] == [20, 30, 40, 10000, 15000]
 
 
 def test_a_mix_starts_at_fifty_big_bets_of_its_largest_game() -> None:

@@ -50,9 +50,33 @@ def test_default_stack_is_deep_and_last_level_holds(variant: str) -> None:
     level1 = structures.level_at(variant, 1)
     assert 50 * level1.big_bet <= structures.DEFAULT_STACK
     assert structures.smallest_stack(variant) == 50 * level1.big_bet
-    last = structures.STRUCTURES[variant][-1]
+    last = structures.level_at(variant, structures.LAST_LEVEL)
     assert structures.level_at(variant, 999) == last
     assert structures.level_at(variant, 0) == level1
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_the_stakes_outgrow_any_tournaments_chips_so_every_tournament_ends(variant: str) -> None:
+    """Fixed limit with stakes that stop rising never ends a big field: the benchmark's
+    1,000 entrants (2,000 chips each) reached heads-up with 100 big bets of the sheet's last
+    level and played on for ever. Past the sheet's 20 levels the stakes keep its rhythm (each
+    level the one seven before, times ten), up to a level whose big bet covers the chips of
+    the largest tournament there can be; they are whole numbers, in the sheet's rules."""
+    sheet = structures.STRUCTURES[variant]
+    assert [structures.level_at(variant, n) for n in range(1, len(sheet) + 1)] == list(sheet)
+    last = structures.level_at(variant, 999)
+    assert last.big_bet >= structures.MAX_STACK * 1000  # the most chips a tournament holds
+    assert structures.LAST_LEVEL <= 60  # 4 hours of turbo levels, 12 of slow ones
+    for n in range(len(sheet) + 1, structures.LAST_LEVEL + 1):
+        level, before = structures.level_at(variant, n), structures.level_at(variant, n - 7)
+        assert level.number == n and level.big_bet == 10 * before.big_bet
+        assert level.stakes_json() == {
+            k: [10 * x for x in v] if isinstance(v, list) else 10 * v
+            for k, v in before.stakes_json().items()
+        }
+        assert structures.level_number(variant, level.stakes_json()) == n
+    # the rhythm goes on: 10,000 then 15,000, 20,000, 30,000 ... as 1,000, 1,500, 2,000, 3,000
+    assert [structures.unit(n) for n in range(19, 25)] == [8000, 10000, 15000, 20000, 30000, 40000]
 
 
 def test_speeds() -> None:
