@@ -40,6 +40,8 @@ log = logging.getLogger(__name__)
 MTT_TEMPLATE = r"mtt:(?P<tournament>\d+):(?P<action>reg|unreg)"
 GOLD = discord.Colour.gold()
 EVENT_HOURS = 3  # the event's end estimate after its start
+FIELD = 1024  # Discord's limit on an embed field's value
+MESSAGE = 2000  # ... and on a message's content
 # refusals whose Sit & Go words name a Sit & Go: a multi-table tournament has its own
 SAID_OF_MTT = frozenset(
     {
@@ -161,7 +163,7 @@ def registration_embed(
     names = [esc(e.display_name) for e in entries if e.place is None or row.status != "running"]
     embed.add_field(
         name=t("sng.reg.field.players", count=len(entries), seats=row.seats),
-        value=(", ".join(names) or t("sng.reg.nobody"))[:1024],
+        value=fitted(names, ", ", FIELD) or t("sng.reg.nobody"),
         inline=False,
     )
     if row.status == "registering":
@@ -171,7 +173,8 @@ def registration_embed(
             else t("mtt.status.registering", cap=start_count or row.seats, start="`/mtt start`")
         )
     elif row.status == "running":
-        links = " ".join(f"<#{c}>" for _, c in sorted(tables.items()))
+        room = FIELD - len(t("mtt.status.running", tables=""))
+        links = fitted([f"<#{c}>" for _, c in sorted(tables.items())], " ", room)
         status = t("mtt.status.running", tables=links or "-")
     elif row.status == "finished":
         winner = next((e.display_name for e in entries if e.place == 1), "?")
@@ -182,8 +185,26 @@ def registration_embed(
     return embed
 
 
-def summary_text(row: TournamentRow, entries: list[EntryRow]) -> str:
-    """The public summary of a finished tournament: places and prizes (the paid ones)."""
+def fitted(items: list[str], sep: str, limit: int) -> str:
+    """``items`` joined by ``sep`` in at most ``limit`` characters: as many whole items as
+    fit, then how many more (a table's link or a name is never cut in two)."""
+    joined = sep.join(items)
+    if len(joined) <= limit:
+        return joined
+    tail = len(sep) + len(t("mtt.and_more", count=len(items)))  # the longest it can be
+    shown = used = 0
+    while shown < len(items):
+        add = len(items[shown]) + (len(sep) if shown else 0)
+        if used + add + tail > limit:
+            break
+        used, shown = used + add, shown + 1
+    return sep.join([*items[:shown], t("mtt.and_more", count=len(items) - shown)])
+
+
+def summary_pages(row: TournamentRow, entries: list[EntryRow]) -> list[str]:
+    """The public summary of a finished tournament: places and prizes (the paid ones), in
+    as many messages of at most ``MESSAGE`` characters as it takes (1,000 entrants pay
+    153 places)."""
     lines = [t("mtt.summary.title", id=row.tournament_id, game=tournament_games(row))]
     for e in sorted(entries, key=lambda e: (e.place or len(entries) + 1, e.entry)):
         if e.prize:
@@ -191,7 +212,14 @@ def summary_text(row: TournamentRow, entries: list[EntryRow]) -> str:
                 t("sng.summary.place.prize", place=e.place, name=e.display_name, prize=e.prize)
             )
     lines.append(t("mtt.summary.entrants", count=len(entries)))
-    return "\n".join(lines)
+    pages = [""]
+    for line in lines:
+        line = line[:MESSAGE]
+        if pages[-1] and len(pages[-1]) + 1 + len(line) > MESSAGE:
+            pages.append(line)
+        else:
+            pages[-1] = f"{pages[-1]}\n{line}" if pages[-1] else line
+    return pages
 
 
 class MultiTable:
@@ -469,8 +497,10 @@ class MultiTable:
             return
         entries = await self.tournaments.entries(row.tournament_id)
         async with i18n.public(self.client, row.guild_id):
-            text = summary_text(done, entries)
-        await self.client.get_partial_messageable(row.channel_id).send(text)
+            pages = summary_pages(done, entries)
+        channel = self.client.get_partial_messageable(row.channel_id)
+        for page in pages:
+            await channel.send(page)
         await self.refresh(row.tournament_id)
         _, event_id = await self.repo.scheduled(row.tournament_id)
         guild = self.client.get_guild(row.guild_id)

@@ -63,4 +63,6 @@ MESSAGES: dict[str, str] = {
     "mtt.moved": "Tournament #{id}: you were moved to table {table}, {thread}.",
     "mtt.summary.title": "🏆 Tournament #{id} ({game}) is over.",
     "mtt.summary.entrants": "Entrants: {count}.",
+    # a list longer than its field or message: the first ones, then how many more
+    "mtt.and_more": "… and {count} more",
 }
