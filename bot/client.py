@@ -37,6 +37,7 @@ from bot.ui.catalog import t
 from bot.ui.components import DiscardSelect, TableButton
 from bot.ui.cycles import done_with
 from bot.ui.export import ExportButton
+from bot.ui.extensions import EXTENSIONS
 from bot.ui.handlers import TableController, apologize, refuse, reply
 from bot.ui.limits import RateLimiter, wait_seconds
 from bot.ui.mixed_menu import GameSelect
@@ -51,24 +52,6 @@ from bot.ui.translator import CatalogTranslator, LocaleTree
 log = logging.getLogger(__name__)
 
 IDLE_SWEEP = 300.0  # seconds between looks for idle tables
-
-EXTENSIONS = (
-    "cogs.a6_draw",
-    "cogs.a5_draw",
-    "cogs.a5_triple",
-    "cogs.abyssinia",
-    "cogs.general",
-    "cogs.settings",
-    "cogs.privacy",
-    "cogs.admin",
-    "cogs.history",
-    "cogs.table_admin",
-    "cogs.mixed",
-    "cogs.seasons",
-    "cogs.season_admin",
-    "cogs.sitngo",
-    "cogs.mtt",
-)
 
 
 class PokerBot(commands.Bot):
