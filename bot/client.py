@@ -39,10 +39,11 @@ from bot.ui.cycles import done_with
 from bot.ui.export import ExportButton
 from bot.ui.extensions import EXTENSIONS
 from bot.ui.handlers import TableController, apologize, refuse, reply
-from bot.ui.limits import RateLimiter, wait_seconds
+from bot.ui.limits import wait_seconds
 from bot.ui.mixed_menu import GameSelect
 from bot.ui.mtt import MttButton, MultiTable
 from bot.ui.presenter import Presenter
+from bot.ui.rates import RateLimiter
 from bot.ui.reminders import Reminders
 from bot.ui.replay import ReplayButton, ReplayPicker
 from bot.ui.sitngo import SitNGo, SngButton
@@ -123,6 +124,10 @@ class PokerBot(commands.Bot):
             max_tables=s.max_tables_per_server,
             idle_after=self.guild_settings.idle_after,  # each server's /settings idle-close
         )
+        # The table messages, DMs and results (started once the tables are restored).
+        self.presenter = Presenter(
+            self, self.manager, messages=store.tables, dms=store.dms, clock=self._clock
+        )
         # Computer players act through the manager like clicks (practice tables).
         self.practice = PracticeDriver(self.manager, pause=s.bot_pause, rng=self._rng)
         # Sit & Gos play on tournament tables: their hooks are in place before any restore.
@@ -140,7 +145,7 @@ class PokerBot(commands.Bot):
             store, self.tournaments, self._rng or secrets.SystemRandom()
         )
         self.mtt_driver = MttDriver(self.manager, self.multi_tables, self.sng)
-        self.mtt = MultiTable(self, self.mtt_driver)  # registration, threads, notices
+        self.mtt = MultiTable(self, self.mtt_driver, self.presenter)  # registration, threads
         await self.sng.restore()
         await self.mtt_driver.restore()
         self._sng_clock = asyncio.get_running_loop().create_task(self.sng.run_clock())
@@ -149,9 +154,6 @@ class PokerBot(commands.Bot):
         await self.mtt_driver.resume()
         self.practice.resume()
         log.info("restored %d tables, %d unfinished hands", len(self.manager.channels()), restored)
-        self.presenter = Presenter(
-            self, self.manager, messages=store.tables, dms=store.dms, clock=self._clock
-        )
         await self.presenter.start()
         # Multi-table tournaments (issue 37): reminders and scheduled starts, next to the
         # Sit & Go level clock; its first pass starts what came due while the bot was down.
@@ -170,7 +172,7 @@ class PokerBot(commands.Bot):
             clock=self._clock,
         )
         self._schedule = asyncio.get_running_loop().create_task(self.scheduler.run())
-        #: the services the UI reaches through app_of(interaction)
+        #: the services the UI reaches: self.bot.app in a cog, else app_of(interaction)
         self.app = App(
             manager=self.manager,
             presenter=self.presenter,
@@ -183,6 +185,8 @@ class PokerBot(commands.Bot):
             guild_settings=self.guild_settings,
             seasons=self.seasons,
             store=self.store,
+            sitngo=self.sitngo,
+            mtt=self.mtt,
         )
         for extension in EXTENSIONS:
             await self.load_extension(extension_name(extension))

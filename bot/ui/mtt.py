@@ -14,7 +14,7 @@ import logging
 import re
 from collections.abc import Coroutine, Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 import discord
 
@@ -28,6 +28,7 @@ from bot.tournaments.structures import Speed
 
 from . import events, i18n
 from .answering import Answered
+from .app import Presenting, app_of
 from .catalog import t
 from .handlers import reply
 from .limits import allow_click
@@ -53,21 +54,6 @@ SAID_OF_MTT = frozenset(
         SngCode.ELSEWHERE,
     }
 )
-
-
-@runtime_checkable
-class HostsMtt(Protocol):
-    """A client that runs multi-table tournaments (PokerBot)."""
-
-    @property
-    def mtt(self) -> MultiTable: ...
-
-
-def mtt_of(interaction: discord.Interaction) -> MultiTable:
-    client = interaction.client
-    if not isinstance(client, HostsMtt):
-        raise RuntimeError("this client does not run multi-table tournaments")
-    return client.mtt
 
 
 def refusal(exc: SngRefused | MttRefused) -> str:
@@ -114,7 +100,7 @@ class MttButton(Answered, discord.ui.DynamicItem[discord.ui.Button[Any]], templa
         return await allow_click(interaction)
 
     async def answer(self, interaction: discord.Interaction) -> None:
-        host = mtt_of(interaction)
+        host = app_of(interaction).mtt
         if self.action == "reg":
             await host.register(interaction, self.tournament_id)
         else:
@@ -197,9 +183,10 @@ def summary_text(row: TournamentRow, entries: list[EntryRow]) -> str:
 class MultiTable:
     """The Discord side of every multi-table tournament of the bot."""
 
-    def __init__(self, client: discord.Client, driver: MttDriver) -> None:
+    def __init__(self, client: discord.Client, driver: MttDriver, presenter: Presenting) -> None:
         self.client = client
         self.driver = driver
+        self.presenter = presenter  # a moved player's notice goes by DM
         self.repo = driver.mtt.repo
         self.tournaments = driver.service.repo
         self._tasks: set[asyncio.Task[None]] = set()
@@ -455,9 +442,7 @@ class MultiTable:
         link = f"https://discord.com/channels/{row.guild_id}/{channel}"
         with i18n.using(i18n.reader(user_id)):
             text = t("mtt.moved", id=row.tournament_id, table=number, thread=f"<#{channel}>")
-        presenter = getattr(self.client, "presenter", None)
-        if presenter is not None:
-            await presenter.send_dm(user_id, content=f"{text}\n{link}")
+        await self.presenter.send_dm(user_id, content=f"{text}\n{link}")
 
     def _ended(self, row: TournamentRow, final: Final) -> None:
         self._spawn(self._finish(row))

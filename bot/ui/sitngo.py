@@ -4,7 +4,7 @@ the start in a thread of their own, the message kept up to date, and the summary
 ``SitNGo`` turns Discord requests into ``TournamentService`` / ``TournamentDriver`` calls
 and their answers into words; a refusal is answered privately and changes nothing. The
 buttons are persistent ``DynamicItem``s whose custom_id names the tournament, so they
-work after a restart; they reach the bot's ``SitNGo`` through ``HostsSitNGo``.
+work after a restart; they reach the bot's ``SitNGo`` through ``app_of(interaction).sitngo``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import asyncio
 import logging
 import re
 from collections.abc import Coroutine, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 import discord
 
@@ -26,6 +26,7 @@ from bot.tournaments.structures import Speed
 
 from . import i18n
 from .answering import Ack, Answered, acknowledge
+from .app import app_of
 from .catalog import t
 from .handlers import reply
 from .limits import allow_click
@@ -39,21 +40,6 @@ log = logging.getLogger(__name__)
 SNG_TEMPLATE = r"sng:(?P<tournament>\d+):(?P<action>reg|unreg)"
 GOLD = discord.Colour.gold()
 STANDINGS_PAGE = 10
-
-
-@runtime_checkable
-class HostsSitNGo(Protocol):
-    """A client that runs Sit & Gos (PokerBot)."""
-
-    @property
-    def sitngo(self) -> SitNGo: ...
-
-
-def sitngo_of(interaction: discord.Interaction) -> SitNGo:
-    client = interaction.client
-    if not isinstance(client, HostsSitNGo):
-        raise RuntimeError("this client does not run Sit & Gos")
-    return client.sitngo
 
 
 class SngButton(Answered, discord.ui.DynamicItem[discord.ui.Button[Any]], template=SNG_TEMPLATE):
@@ -80,7 +66,7 @@ class SngButton(Answered, discord.ui.DynamicItem[discord.ui.Button[Any]], templa
         return await allow_click(interaction)
 
     async def answer(self, interaction: discord.Interaction) -> None:
-        host = sitngo_of(interaction)
+        host = app_of(interaction).sitngo
         if self.action == "reg":
             await host.register(interaction, self.tournament_id)
         else:
