@@ -39,6 +39,7 @@ from bot.ui.cycles import done_with
 from bot.ui.export import ExportButton
 from bot.ui.extensions import EXTENSIONS
 from bot.ui.handlers import TableController, apologize, refuse, reply
+from bot.ui.languages import ServerLanguages
 from bot.ui.limits import wait_seconds
 from bot.ui.mixed_menu import GameSelect
 from bot.ui.mtt import MttButton, MultiTable
@@ -125,8 +126,14 @@ class PokerBot(commands.Bot):
             idle_after=self.guild_settings.idle_after,  # each server's /settings idle-close
         )
         # The table messages, DMs and results (started once the tables are restored).
+        self.languages = ServerLanguages(self, self.guild_settings)  # of public messages
         self.presenter = Presenter(
-            self, self.manager, messages=store.tables, dms=store.dms, clock=self._clock
+            self,
+            self.manager,
+            messages=store.tables,
+            dms=store.dms,
+            languages=self.languages,
+            clock=self._clock,
         )
         # Computer players act through the manager like clicks (practice tables).
         self.practice = PracticeDriver(self.manager, pause=s.bot_pause, rng=self._rng)
@@ -139,13 +146,17 @@ class PokerBot(commands.Bot):
             level_seconds=self._level_seconds,
         )
         self.sng = TournamentDriver(self.manager, self.tournaments)
-        self.sitngo = SitNGo(self, self.sng)  # the registration messages and summaries
+        self.sitngo = SitNGo(
+            self, self.sng, self.languages
+        )  # the registration messages and summaries
         # multi-table tournaments: their driver takes the hooks and passes Sit & Gos' on
         self.multi_tables = MultiTableService(
             store, self.tournaments, self._rng or secrets.SystemRandom()
         )
         self.mtt_driver = MttDriver(self.manager, self.multi_tables, self.sng)
-        self.mtt = MultiTable(self, self.mtt_driver, self.presenter)  # registration, threads
+        self.mtt = MultiTable(
+            self, self.mtt_driver, self.presenter, self.languages
+        )  # registration, threads
         await self.sng.restore()
         await self.mtt_driver.restore()
         self._sng_clock = asyncio.get_running_loop().create_task(self.sng.run_clock())
@@ -157,7 +168,7 @@ class PokerBot(commands.Bot):
         await self.presenter.start()
         # Multi-table tournaments (issue 37): reminders and scheduled starts, next to the
         # Sit & Go level clock; its first pass starts what came due while the bot was down.
-        reminders = Reminders(self, self.guild_settings, self.presenter.dms)
+        reminders = Reminders(self, self.guild_settings, self.presenter.dms, self.languages)
 
         async def notify(notice: Notice) -> None:
             await reminders(notice)
@@ -183,6 +194,7 @@ class PokerBot(commands.Bot):
             exports=self.store.exports,
             stats=self.store.stats,
             guild_settings=self.guild_settings,
+            languages=self.languages,
             seasons=self.seasons,
             store=self.store,
             sitngo=self.sitngo,

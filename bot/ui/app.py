@@ -31,6 +31,7 @@ from bot.tables.manager import TableManager
 from bot.tournaments.structures import Speed
 
 from .controller import Controller
+from .languages import ServerLanguages
 from .rates import RateLimiter
 
 if TYPE_CHECKING:
@@ -149,6 +150,7 @@ class App:
     exports: Exports  # finished hands read for /replay and /export
     stats: Stats  # players' statistics for /stats
     guild_settings: GuildSettingsBook  # each server's /settings
+    languages: ServerLanguages  # each server's language for its public messages
     seasons: Seasons  # the server's tournament seasons
     store: Store  # what is only stored: each query in its repository (store.ledger, …)
     sitngo: SitNGoDesk  # Sit & Gos' registration messages and summaries

@@ -31,6 +31,7 @@ from .answering import Answered
 from .app import Presenting, app_of
 from .catalog import t
 from .handlers import reply
+from .languages import ServerLanguages
 from .limits import allow_click
 from .moderation import jump_url
 from .text import esc
@@ -183,8 +184,15 @@ def summary_text(row: TournamentRow, entries: list[EntryRow]) -> str:
 class MultiTable:
     """The Discord side of every multi-table tournament of the bot."""
 
-    def __init__(self, client: discord.Client, driver: MttDriver, presenter: Presenting) -> None:
+    def __init__(
+        self,
+        client: discord.Client,
+        driver: MttDriver,
+        presenter: Presenting,
+        languages: ServerLanguages,
+    ) -> None:
         self.client = client
+        self.languages = languages  # its public messages' language
         self.driver = driver
         self.presenter = presenter  # a moved player's notice goes by DM
         self.repo = driver.mtt.repo
@@ -241,7 +249,7 @@ class MultiTable:
         if starts_at is not None and interaction.guild is not None:
             event = await self._create_event(interaction.guild, row, starts_at)
             note = "" if event is not None else "\n" + t("mtt.no_event")
-        async with i18n.public(self.client, row.guild_id):
+        async with self.languages.public(row.guild_id):
             embed, view = await self._message(row)
             message = await channel.send(embed=embed, view=view)
         await self.tournaments.set_message(row.tournament_id, message.id)
@@ -413,7 +421,7 @@ class MultiTable:
         if row is None or row.message_id is None:
             return
         channel = self.client.get_partial_messageable(row.channel_id)
-        async with i18n.public(self.client, row.guild_id):
+        async with self.languages.public(row.guild_id):
             embed, view = await self._message(row)
         try:
             await channel.get_partial_message(row.message_id).edit(embed=embed, view=view)
@@ -425,7 +433,7 @@ class MultiTable:
         parent = self.client.get_channel(row.channel_id)
         if not isinstance(parent, discord.TextChannel):
             return None
-        async with i18n.public(self.client, row.guild_id):
+        async with self.languages.public(row.guild_id):
             name = t("mtt.thread.name", id=row.tournament_id, table=number)
         thread = await parent.create_thread(
             name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
@@ -453,7 +461,7 @@ class MultiTable:
         if done is None:
             return
         entries = await self.tournaments.entries(row.tournament_id)
-        async with i18n.public(self.client, row.guild_id):
+        async with self.languages.public(row.guild_id):
             text = summary_text(done, entries)
         await self.client.get_partial_messageable(row.channel_id).send(text)
         await self.refresh(row.tournament_id)
@@ -475,7 +483,7 @@ class MultiTable:
         self, guild: discord.Guild, row: TournamentRow, starts_at: float
     ) -> int | None:
         start, end = _times(starts_at)
-        async with i18n.public(self.client, row.guild_id):
+        async with self.languages.public(row.guild_id):
             name = t("mtt.event.name", id=row.tournament_id, game=tournament_games(row))
         event = await events.create_event(
             guild, name=name, start=start, end=end, channel_id=row.channel_id

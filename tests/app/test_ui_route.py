@@ -21,14 +21,8 @@ OTHER_ROUTES = re.compile(
     r"|type:\s*ignore"
 )
 
-# (file, the line's text) still allowed, each with its reason.
-ALLOWED = {
-    # A public message's language is read from the server's /settings when the bot has
-    # them, before the App exists too (the presenter shows restored tables first): the
-    # book would have to go into the presenter's, the tournament UIs' and the reminders'
-    # constructors (a follow-up).
-    ("bot/ui/i18n.py", 'book = getattr(client, "guild_settings", None)'),
-}
+# (file, the line's text) still allowed, each with its reason: none now.
+ALLOWED: set[tuple[str, str]] = set()
 
 
 def other_routes(root: Path) -> set[tuple[str, str]]:
