@@ -146,17 +146,15 @@ class PokerBot(commands.Bot):
             level_seconds=self._level_seconds,
         )
         self.sng = TournamentDriver(self.manager, self.tournaments)
-        self.sitngo = SitNGo(
-            self, self.sng, self.languages
-        )  # the registration messages and summaries
+        # the registration messages and summaries
+        self.sitngo = SitNGo(self, self.sng, self.languages)
         # multi-table tournaments: their driver takes the hooks and passes Sit & Gos' on
         self.multi_tables = MultiTableService(
             store, self.tournaments, self._rng or secrets.SystemRandom()
         )
         self.mtt_driver = MttDriver(self.manager, self.multi_tables, self.sng)
-        self.mtt = MultiTable(
-            self, self.mtt_driver, self.presenter, self.languages
-        )  # registration, threads
+        # registration, threads, notices (a moved player's by DM, through the presenter)
+        self.mtt = MultiTable(self, self.mtt_driver, self.presenter, self.languages)
         await self.sng.restore()
         await self.mtt_driver.restore()
         self._sng_clock = asyncio.get_running_loop().create_task(self.sng.run_clock())
