@@ -37,11 +37,14 @@ from bot.ui.catalog import t
 from bot.ui.components import DiscardSelect, TableButton
 from bot.ui.cycles import done_with
 from bot.ui.export import ExportButton
+from bot.ui.extensions import EXTENSIONS
 from bot.ui.handlers import TableController, apologize, refuse, reply
-from bot.ui.limits import RateLimiter, wait_seconds
+from bot.ui.languages import ServerLanguages
+from bot.ui.limits import wait_seconds
 from bot.ui.mixed_menu import GameSelect
 from bot.ui.mtt import MttButton, MultiTable
 from bot.ui.presenter import Presenter
+from bot.ui.rates import RateLimiter
 from bot.ui.reminders import Reminders
 from bot.ui.replay import ReplayButton, ReplayPicker
 from bot.ui.sitngo import SitNGo, SngButton
@@ -51,24 +54,6 @@ from bot.ui.translator import CatalogTranslator, LocaleTree
 log = logging.getLogger(__name__)
 
 IDLE_SWEEP = 300.0  # seconds between looks for idle tables
-
-EXTENSIONS = (
-    "cogs.a6_draw",
-    "cogs.a5_draw",
-    "cogs.a5_triple",
-    "cogs.abyssinia",
-    "cogs.general",
-    "cogs.settings",
-    "cogs.privacy",
-    "cogs.admin",
-    "cogs.history",
-    "cogs.table_admin",
-    "cogs.mixed",
-    "cogs.seasons",
-    "cogs.season_admin",
-    "cogs.sitngo",
-    "cogs.mtt",
-)
 
 
 class PokerBot(commands.Bot):
@@ -140,6 +125,16 @@ class PokerBot(commands.Bot):
             max_tables=s.max_tables_per_server,
             idle_after=self.guild_settings.idle_after,  # each server's /settings idle-close
         )
+        # The table messages, DMs and results (started once the tables are restored).
+        self.languages = ServerLanguages(self, self.guild_settings)  # of public messages
+        self.presenter = Presenter(
+            self,
+            self.manager,
+            messages=store.tables,
+            dms=store.dms,
+            languages=self.languages,
+            clock=self._clock,
+        )
         # Computer players act through the manager like clicks (practice tables).
         self.practice = PracticeDriver(self.manager, pause=s.bot_pause, rng=self._rng)
         # Sit & Gos play on tournament tables: their hooks are in place before any restore.
@@ -151,13 +146,15 @@ class PokerBot(commands.Bot):
             level_seconds=self._level_seconds,
         )
         self.sng = TournamentDriver(self.manager, self.tournaments)
-        self.sitngo = SitNGo(self, self.sng)  # the registration messages and summaries
+        # the registration messages and summaries
+        self.sitngo = SitNGo(self, self.sng, self.languages)
         # multi-table tournaments: their driver takes the hooks and passes Sit & Gos' on
         self.multi_tables = MultiTableService(
             store, self.tournaments, self._rng or secrets.SystemRandom()
         )
         self.mtt_driver = MttDriver(self.manager, self.multi_tables, self.sng)
-        self.mtt = MultiTable(self, self.mtt_driver)  # registration, threads, notices
+        # registration, threads, notices (a moved player's by DM, through the presenter)
+        self.mtt = MultiTable(self, self.mtt_driver, self.presenter, self.languages)
         await self.sng.restore()
         await self.mtt_driver.restore()
         self._sng_clock = asyncio.get_running_loop().create_task(self.sng.run_clock())
@@ -166,13 +163,10 @@ class PokerBot(commands.Bot):
         await self.mtt_driver.resume()
         self.practice.resume()
         log.info("restored %d tables, %d unfinished hands", len(self.manager.channels()), restored)
-        self.presenter = Presenter(
-            self, self.manager, messages=store.tables, dms=store.dms, clock=self._clock
-        )
         await self.presenter.start()
         # Multi-table tournaments (issue 37): reminders and scheduled starts, next to the
         # Sit & Go level clock; its first pass starts what came due while the bot was down.
-        reminders = Reminders(self, self.guild_settings, self.presenter.dms)
+        reminders = Reminders(self, self.guild_settings, self.presenter.dms, self.languages)
 
         async def notify(notice: Notice) -> None:
             await reminders(notice)
@@ -187,7 +181,7 @@ class PokerBot(commands.Bot):
             clock=self._clock,
         )
         self._schedule = asyncio.get_running_loop().create_task(self.scheduler.run())
-        #: the services the UI reaches through app_of(interaction)
+        #: the services the UI reaches: self.bot.app in a cog, else app_of(interaction)
         self.app = App(
             manager=self.manager,
             presenter=self.presenter,
@@ -198,8 +192,11 @@ class PokerBot(commands.Bot):
             exports=self.store.exports,
             stats=self.store.stats,
             guild_settings=self.guild_settings,
+            languages=self.languages,
             seasons=self.seasons,
             store=self.store,
+            sitngo=self.sitngo,
+            mtt=self.mtt,
         )
         for extension in EXTENSIONS:
             await self.load_extension(extension_name(extension))

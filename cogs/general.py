@@ -11,7 +11,6 @@ from discord.ext import commands
 
 from bot.tables.manager import TableManager
 from bot.tables.models import Refused
-from bot.ui import i18n
 from bot.ui.answering import Ack, acknowledge
 from bot.ui.catalog import t
 from bot.ui.choices import Game
@@ -55,7 +54,9 @@ class General(commands.Cog):
         await acknowledge(interaction, Ack.PUBLIC)  # before the read; after the checks
         rows, total = await self.bot.app.store.ledger.leaderboard(guild, page, 10)
         pages = max(1, -(-total // 10))
-        async with i18n.public(self.bot, guild, interaction.guild_locale):  # a public answer
+        async with self.bot.app.languages.public(
+            guild, interaction.guild_locale
+        ):  # a public answer
             embed = discord.Embed(title=t("leaderboard.title"), colour=discord.Colour.gold())
             lines = [
                 t(

@@ -20,10 +20,10 @@ from bot.tournaments.multi_table import MAX_ENTRANTS
 from bot.tournaments.service import MAX_FEE
 from bot.tournaments.structures import MAX_STACK, Speed
 from bot.ui import handlers
+from bot.ui.app import MttDesk
 from bot.ui.catalog import t
 from bot.ui.limits import cooldown, within_budget
 from bot.ui.moderation import is_moderator, open_refusal
-from bot.ui.mtt import MultiTable
 
 if TYPE_CHECKING:
     from bot.client import PokerBot
@@ -39,8 +39,8 @@ class MttCog(commands.GroupCog, group_name="mtt", group_description="Multi-table
         self.bot = bot
 
     @property
-    def mtt(self) -> MultiTable:
-        return self.bot.mtt
+    def mtt(self) -> MttDesk:
+        return self.bot.app.mtt
 
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:

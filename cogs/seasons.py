@@ -11,7 +11,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.storage.seasons import SeasonRefused, Seasons
-from bot.ui import i18n
 from bot.ui.answering import Ack, acknowledge
 from bot.ui.catalog import t
 from bot.ui.limits import cooldown
@@ -55,7 +54,7 @@ class SeasonCommands(
         guild = interaction.guild_id
         assert guild is not None  # guild-only
         await acknowledge(interaction, Ack.PUBLIC)  # before the read; after the checks
-        async with i18n.public(self.bot, guild, interaction.guild_locale):
+        async with self.bot.app.languages.public(guild, interaction.guild_locale):
             try:
                 season, rows, total = await self.seasons.standings(guild, number, page, PER_PAGE)
             except SeasonRefused as exc:
@@ -105,7 +104,7 @@ class SeasonCommands(
         await acknowledge(interaction, Ack.PUBLIC)  # before the read; after the checks
         rows, total = await self.seasons.seasons(guild, page, PER_PAGE)
         pages = max(1, -(-total // PER_PAGE))
-        async with i18n.public(self.bot, guild, interaction.guild_locale):
+        async with self.bot.app.languages.public(guild, interaction.guild_locale):
             embed = discord.Embed(title=t("season.list.title"), colour=discord.Colour.gold())
             lines = [
                 t("season.list.row", label=label(s), kind=t(f"season.kind.{s.kind}"), when=when(s))

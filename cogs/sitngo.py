@@ -23,10 +23,10 @@ from bot.tournaments.service import MAX_FEE
 from bot.tournaments.structures import MAX_STACK, Speed
 from bot.ui import handlers
 from bot.ui.answering import Ack
+from bot.ui.app import SitNGoDesk
 from bot.ui.catalog import t
 from bot.ui.limits import cooldown, within_budget
 from bot.ui.moderation import is_moderator, open_refusal
-from bot.ui.sitngo import SitNGo
 
 if TYPE_CHECKING:
     from bot.client import PokerBot
@@ -42,8 +42,8 @@ class SitNGoCog(commands.GroupCog, group_name="sitngo", group_description="Sit &
         self.bot = bot
 
     @property
-    def sitngo(self) -> SitNGo:
-        return self.bot.sitngo
+    def sitngo(self) -> SitNGoDesk:
+        return self.bot.app.sitngo
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:

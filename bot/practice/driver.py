@@ -13,7 +13,7 @@ it (``bot.tables.timers``): a computer player's turn never hangs.
 The driver also watches each table's public events (every action as the table shows
 it, and what a showdown showed) and keeps, per table and in memory, what each player
 has shown in earlier hands (``bot.opponents.profiles``); ``normal`` and ``hard`` adapt
-to it, and so does a move their turn's deadline makes (``TableManager.read_profiles``).
+to it, and so does a move their turn's deadline makes (``bot.tables.hooks``).
 The profiles start over whenever the seats change, and go with the table.
 """
 
@@ -52,8 +52,7 @@ class PracticeDriver:
         self._pending: set[tuple[int, int, int]] = set()  # (channel, hand, turn) scheduled
         self._profiles: dict[int, dict[str, Profile]] = {}  # channel -> player -> profile
         self._moves: dict[int, list[PublicAction]] = {}  # channel -> this hand's actions
-        manager.on_bot_turn(self.schedule)
-        manager.read_profiles(self.profiles)
+        manager.hooks.serve_bots(self.schedule, self.profiles)  # the manager's calls out
         manager.subscribe(self.saw)
 
     def profiles(self, channel_id: int) -> dict[str, Profile]:

@@ -19,11 +19,11 @@ from __future__ import annotations
 import random
 import secrets
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from bot.engine import SeatView, seat_view
-from bot.opponents import Advice, Observation, Profile, observe
+from bot.opponents import Advice, Observation, observe
 from bot.practice import coach
 from bot.practice.coach import PracticeReview
 from bot.storage.errors import RefillRefused
@@ -32,6 +32,7 @@ from bot.storage.shards import Shards
 from bot.storage.store import Store
 
 from .deadlines import RETRY_DELAYS
+from .hooks import Hooks
 from .mixed import Mixing
 from .models import ActionResult, Code, Outcome, Refused, SeatState, TableEvent, TableView
 from .moderation import Moderation
@@ -41,10 +42,9 @@ from .privacy import Privacy
 from .recovery import Recovery
 from .rotation import Rotation
 from .service import TIMEOUT_RANGE, Seating
-from .steps import BotTurn, Listener, Steps
+from .steps import Listener, Steps
 from .table import Table
-from .timers import IdleAfter, Profiles, Timers
-from .tournament_mode import TournamentHooks
+from .timers import IdleAfter, Timers
 
 __all__ = ["SMALLEST_MINIMUM", "TIMEOUT_RANGE", "PracticeReview", "TableManager"]
 
@@ -70,24 +70,27 @@ class TableManager:
         retry_delays: Sequence[float] = RETRY_DELAYS,
         max_tables: int | None = None,
         idle_after: IdleAfter | None = None,
+        hooks: Hooks | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
         self.rng = rng or secrets.SystemRandom()  # tests inject a seeded Random
-        # Who moves the computer players, and what they have seen (``on_bot_turn``,
-        # ``read_profiles``: the practice driver, which acts through this manager).
-        self._bot_turn: Callable[[BotTurn], None] | None = None
-        self._profiles: Profiles | None = None
+        # The calls out to the parts built on this manager: the computer players' driver
+        # and the tournament drivers answer them (``bot.tables.hooks``).
+        self.hooks = hooks or Hooks()
         self.steps = Steps(
             store,
             self._on_deadline,
             hand_over=self._hand_over,
-            bot_turn=self._wake_bot,
+            bot_turn=self.hooks.bot_turn,
             clock=clock,
             rng=self.rng,
             retry_delays=retry_delays,
         )
         self.play = Play(self.steps, starting_grant=starting_grant)
+        # tournament tables' stakes and counted hands (Play takes them by attribute until
+        # bot/tables/play.py, changed on another branch, takes a keyword)
+        self.play.tournament = self.hooks
         self.recovery = Recovery(self.steps, self.play, shards=shards, claim_retry=claim_retry)
         self.seating = Seating(
             self.steps,
@@ -104,7 +107,7 @@ class TableManager:
             self.moderation,
             next_hand_delay=next_hand_delay,
             idle_after=idle_after,
-            profiles=self._seen,
+            profiles=self.hooks.profiles,
         )
         self.privacy = Privacy(self.steps)
         # after a hand: a dealer's choice first, then the automatic deal
@@ -132,10 +135,6 @@ class TableManager:
 
     def subscribe(self, listener: Listener) -> None:
         self.steps.listeners.append(listener)
-
-    def on_tournament(self, hooks: TournamentHooks) -> None:
-        """Who gives tournament tables their stakes and counts their hands."""
-        self.play.tournament = hooks
 
     async def open_tournament_table(
         self,
@@ -175,22 +174,6 @@ class TableManager:
             for c, t in self.steps.tables.items()
             if t.tournament_id == tournament_id and t.tournament_table is not None
         }
-
-    def on_bot_turn(self, schedule: Callable[[BotTurn], None]) -> None:
-        """Who moves the computer players: called by the post-step hook when one is to act."""
-        self._bot_turn = schedule
-
-    def read_profiles(self, profiles: Profiles) -> None:
-        """Where a computer player's move made at its deadline reads what each player at
-        the table has shown in earlier hands (the practice driver keeps it)."""
-        self._profiles = profiles
-
-    def _wake_bot(self, turn: BotTurn) -> None:
-        if self._bot_turn is not None:
-            self._bot_turn(turn)
-
-    def _seen(self, channel_id: int) -> Mapping[str, Profile]:
-        return {} if self._profiles is None else self._profiles(channel_id)
 
     def _hand_over(self, table: Table) -> None:
         self.mixing.hand_over(table)
@@ -234,10 +217,9 @@ class TableManager:
         """The table's view; a tournament's table also shows its level now (and where
         the level decides a mixed tournament's game, between hands it is that game)."""
         view = table.view()
-        hooks = self.play.tournament
-        if table.tournament_id is None or hooks is None:
+        if table.tournament_id is None:
             return view
-        level = hooks.level(table.tournament_id)
+        level = self.hooks.level(table.tournament_id)
         if level is not None and level.game is not None and table.hand is None:
             return replace(view, level=level, variant=level.game)
         return replace(view, level=level)

@@ -40,7 +40,7 @@ class TournamentDriver:
         self._tasks: set[asyncio.Task[None]] = set()
         self.ended: list[Ended] = []  # told when a tournament ends (the UI's summary)
         self.cancelled: list[Callable[[TournamentRow], None]] = []  # its table closed
-        manager.on_tournament(self)
+        manager.hooks.serve_tournaments(self)  # its tables' stakes and counted hands
         manager.subscribe(self._saw)
 
     async def restore(self) -> int:

@@ -59,7 +59,7 @@ class MttDriver:
         self.started: list[Callable[[TournamentRow], None]] = []
         self.ended: list[Callable[[TournamentRow, Final], None]] = []
         self.cancelled: list[Callable[[TournamentRow], None]] = []  # a table's thread gone
-        manager.on_tournament(self)
+        manager.hooks.serve_tournaments(self)  # its tables' stakes and counted hands
         manager.subscribe(self._saw)
 
     def running(self, tournament_id: int) -> TournamentRow | None:

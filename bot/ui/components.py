@@ -21,8 +21,8 @@ from bot.tables.models import TableView
 
 from . import i18n
 from .answering import Ack, Answered
+from .app import app_of
 from .catalog import t
-from .controller import controller_of
 from .hands import card_name
 from .limits import allow_click
 from .mixed_menu import add_choice_menu
@@ -108,10 +108,10 @@ class TableButton(
         return await allow_click(interaction)  # one user's spam never slows the others
 
     def ack_for(self, interaction: discord.Interaction) -> Ack:
-        return controller_of(interaction).ack(interaction, self.channel_id, self.action)
+        return app_of(interaction).controller.ack(interaction, self.channel_id, self.action)
 
     async def answer(self, interaction: discord.Interaction) -> None:
-        controller = controller_of(interaction)
+        controller = app_of(interaction).controller
         await controller.button(interaction, self.channel_id, self.action, self.hand_id, self.turn)
 
 
@@ -153,7 +153,7 @@ class DiscardSelect(
     async def answer(self, interaction: discord.Interaction) -> None:
         data: Any = interaction.data or {}
         values = list(data.get("values", []))
-        controller = controller_of(interaction)
+        controller = app_of(interaction).controller
         await controller.discard(interaction, self.channel_id, values, self.hand_id, self.turn)
 
 

@@ -1,13 +1,14 @@
 """What the table message's components call: a controller, through this protocol.
 
-The components (``components.py``) know only this; the handlers implement it and the
-bot's services (``app.py``) hold it, so neither module imports the other's side.
+The components (``components.py``) know only this, through ``app_of(interaction)
+.controller``; the handlers implement it and the bot's services (``app.py``) hold it, so
+neither module imports the other's side.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from typing import Protocol
 
 import discord
 
@@ -36,22 +37,3 @@ class Controller(Protocol):
         hand_id: int,
         turn: int,
     ) -> None: ...
-
-
-class _Holds(Protocol):
-    @property
-    def controller(self) -> Controller: ...
-
-
-@runtime_checkable
-class _Serves(Protocol):
-    @property
-    def app(self) -> _Holds: ...
-
-
-def controller_of(interaction: discord.Interaction) -> Controller:
-    """The controller of the bot that received this interaction."""
-    client = interaction.client
-    if not isinstance(client, _Serves):
-        raise RuntimeError("the client serves no table controller (bot.ui.app.App)")
-    return client.app.controller

@@ -10,7 +10,7 @@ import contextlib
 import functools
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any, ParamSpec
+from typing import Any, ParamSpec
 
 import discord
 
@@ -27,21 +27,10 @@ from .cycles import let_go
 from .render import hand_embed
 from .text import cmd, move_line, outcome, refusal, where
 
-if TYPE_CHECKING:
-    from .presenter import Presenter
-
 #: table buttons answered with a private message of their own (cards, a menu, a probe)
 PRIVATE_BUTTONS = (Button.HAND, Button.DRAW, Button.DMS)
 log = logging.getLogger(__name__)
 P = ParamSpec("P")
-
-
-def manager_of(interaction: discord.Interaction) -> TableManager:
-    return app_of(interaction).manager
-
-
-def presenter_of(interaction: discord.Interaction) -> Presenter:
-    return app_of(interaction).presenter
 
 
 async def reply(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
@@ -69,7 +58,7 @@ async def refuse(
     """Say why, and what to do instead, once (the refusal's code decides the words)."""
     view = None
     if channel_id is not None:
-        view = manager_of(interaction).find_view(channel_id)
+        view = app_of(interaction).manager.find_view(channel_id)
     await reply(interaction, refusal(exc, variant, view, interaction.user.id))
 
 
@@ -144,7 +133,7 @@ async def act(
     carry: bool = False,
 ) -> None:
     """One game action; ``carry``: a click on the table message, answered with the table."""
-    manager = manager_of(interaction)
+    manager = app_of(interaction).manager
     before = _progress(manager, channel_id)
 
     def step() -> Awaitable[Any]:
@@ -200,7 +189,7 @@ async def stepped(
     other interaction by a private deferral first (the command tree and ``Answered`` made
     it already). The step's result, and whether the answer carried the table. A refusal
     is raised with the interaction perhaps unanswered (``reply`` answers either way)."""
-    presenter = presenter_of(interaction)
+    presenter = app_of(interaction).presenter
     if carry and not interaction.response.is_done() and presenter.carries(interaction, channel_id):
         return await presenter.answer_with_table(interaction, channel_id, step), True
     await answer_first(interaction)
@@ -209,7 +198,7 @@ async def stepped(
 
 async def show_hand(interaction: discord.Interaction, channel_id: int, note: str = "") -> None:
     await answer_first(interaction)
-    manager = manager_of(interaction)
+    manager = app_of(interaction).manager
     try:
         seat = manager.my_hand(channel_id, interaction.user.id)
     except Refused as exc:
@@ -242,7 +231,7 @@ async def open_picker(
 ) -> None:
     """The draw button: the player to act gets their cards and a discard menu, privately."""
     await answer_first(interaction)
-    manager = manager_of(interaction)
+    manager = app_of(interaction).manager
     try:
         view = manager.view(channel_id)
         seat = manager.my_hand(channel_id, interaction.user.id)
@@ -296,7 +285,7 @@ async def button(
 
 
 async def join(interaction: discord.Interaction, channel_id: int, *, carry: bool = False) -> None:
-    manager = manager_of(interaction)
+    manager = app_of(interaction).manager
     name = interaction.user.display_name
     try:
         done, _ = await stepped(
@@ -320,7 +309,7 @@ async def warn_if_dms_closed(interaction: discord.Interaction, variant: str) -> 
     also across restarts); anyone else gets one probe DM (joining again tries closed DMs
     once more). If their DMs are closed, tell them privately to use My hand, with a button
     to try again once they opened them."""
-    presenter = presenter_of(interaction)
+    presenter = app_of(interaction).presenter
     user_id = interaction.user.id
     if await presenter.dms_known(user_id):
         return
@@ -338,7 +327,7 @@ async def warn_if_dms_closed(interaction: discord.Interaction, variant: str) -> 
 async def probe_dms(interaction: discord.Interaction) -> bool:
     """One probe DM; False if the user's DMs are closed."""
     try:
-        return await presenter_of(interaction).send_dm(interaction.user.id,
+        return await app_of(interaction).presenter.send_dm(interaction.user.id,
                                                        content=t("dm.join_probe"))  # fmt: skip
     except discord.HTTPException:
         log.warning("could not check the DMs of user %s", interaction.user.id)
@@ -348,13 +337,13 @@ async def probe_dms(interaction: discord.Interaction) -> bool:
 async def retry_dms(interaction: discord.Interaction) -> None:
     """The "try DMs again" button of the join warning."""
     await answer_first(interaction)
-    await presenter_of(interaction).reopen_dms(interaction.user.id)
+    await app_of(interaction).presenter.reopen_dms(interaction.user.id)
     opened = await probe_dms(interaction)
     await reply(interaction, t("dm.open_now" if opened else "dm.still_closed"))
 
 
 async def deal(interaction: discord.Interaction, channel_id: int, *, carry: bool = False) -> None:
-    manager = manager_of(interaction)
+    manager = app_of(interaction).manager
     try:
         view, carried = await stepped(
             interaction,
@@ -378,14 +367,14 @@ async def needs_cards(interaction: discord.Interaction, view: TableView) -> bool
     dealt_in = any(s.user_id == interaction.user.id for s in view.seats)
     if not dealt_in or open_cards:
         return False
-    return not await presenter_of(interaction).dms_known(interaction.user.id)
+    return not await app_of(interaction).presenter.dms_known(interaction.user.id)
 
 
 async def post_table(interaction: discord.Interaction, channel_id: int) -> None:
     """Have the table message posted (by the table's presenter) at the bottom of the channel.
     The deferred answer is removed: the table message itself is the answer."""
     await answer_first(interaction)
-    presenter_of(interaction).repost(channel_id)
+    app_of(interaction).presenter.repost(channel_id)
     await interaction.delete_original_response()
 
 
@@ -400,7 +389,7 @@ class TableController:
             return Ack.PRIVATE
         if on_private_message(interaction):
             return Ack.UPDATE
-        if presenter_of(interaction).carries(interaction, channel_id):
+        if app_of(interaction).presenter.carries(interaction, channel_id):
             return Ack.TABLE
         return Ack.PRIVATE
 

@@ -20,8 +20,8 @@ from __future__ import annotations
 import gettext
 import string
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Iterator, Mapping
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
 from importlib import resources
@@ -266,26 +266,3 @@ def for_interaction(interaction: Any) -> str:
     """Answer this interaction in its reader's language (and DM them in it later)."""
     remember(interaction.user.id, interaction.locale)
     return set_current(interaction.locale)
-
-
-@asynccontextmanager
-async def public(client: Any, guild_id: int | None, fallback: object = None) -> AsyncIterator[str]:
-    """Build a public message (table, result, leaderboard) in the server's language."""
-    with using(await server_language(client, guild_id, fallback)) as language:
-        yield language
-
-
-async def server_language(client: Any, guild_id: int | None, fallback: object = None) -> str:
-    """The language of a server's public messages: its ``/settings language`` value,
-    else the server's preferred locale (Discord's Community setting), else ``fallback``."""
-    if guild_id is None:
-        return resolve(fallback)
-    book = getattr(client, "guild_settings", None)  # the per-server settings, when loaded
-    if book is not None:
-        chosen = (await book.get(guild_id)).language
-        if chosen and chosen != "auto":
-            return resolve(chosen)
-    guild = client.get_guild(guild_id)
-    if guild is not None:
-        return resolve(guild.preferred_locale)
-    return resolve(fallback)

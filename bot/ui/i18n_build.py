@@ -84,8 +84,8 @@ async def command_strings() -> list[tuple[str, str]]:
     from discord import app_commands
     from discord.ext import commands
 
-    from bot.client import EXTENSIONS
     from bot.engine import VARIANTS
+    from bot.ui.extensions import EXTENSIONS
 
     seen: dict[tuple[str, str], None] = {}
 

@@ -17,6 +17,8 @@ import discord
 
 from bot.tables.models import TableEvent
 
+from .languages import ServerLanguages
+
 if TYPE_CHECKING:
     from bot.storage.tables import Tables
     from bot.tables.manager import TableManager
@@ -33,6 +35,7 @@ class Host(Protocol):
     change them on a running presenter), and the counters the benchmark reads."""
 
     client: discord.Client
+    languages: ServerLanguages  # each server's, for its public messages
     manager: TableManager
     messages: Tables  # where each table message's id is kept
     clock: Callable[[], float]

@@ -14,7 +14,7 @@ import logging
 import re
 from collections.abc import Coroutine, Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 import discord
 
@@ -28,8 +28,10 @@ from bot.tournaments.structures import Speed
 
 from . import events, i18n
 from .answering import Answered
+from .app import Presenting, app_of
 from .catalog import t
 from .handlers import reply
+from .languages import ServerLanguages
 from .limits import allow_click
 from .moderation import jump_url
 from .text import esc
@@ -55,21 +57,6 @@ SAID_OF_MTT = frozenset(
         SngCode.ELSEWHERE,
     }
 )
-
-
-@runtime_checkable
-class HostsMtt(Protocol):
-    """A client that runs multi-table tournaments (PokerBot)."""
-
-    @property
-    def mtt(self) -> MultiTable: ...
-
-
-def mtt_of(interaction: discord.Interaction) -> MultiTable:
-    client = interaction.client
-    if not isinstance(client, HostsMtt):
-        raise RuntimeError("this client does not run multi-table tournaments")
-    return client.mtt
 
 
 def refusal(exc: SngRefused | MttRefused) -> str:
@@ -116,7 +103,7 @@ class MttButton(Answered, discord.ui.DynamicItem[discord.ui.Button[Any]], templa
         return await allow_click(interaction)
 
     async def answer(self, interaction: discord.Interaction) -> None:
-        host = mtt_of(interaction)
+        host = app_of(interaction).mtt
         if self.action == "reg":
             await host.register(interaction, self.tournament_id)
         else:
@@ -225,9 +212,17 @@ def summary_pages(row: TournamentRow, entries: list[EntryRow]) -> list[str]:
 class MultiTable:
     """The Discord side of every multi-table tournament of the bot."""
 
-    def __init__(self, client: discord.Client, driver: MttDriver) -> None:
+    def __init__(
+        self,
+        client: discord.Client,
+        driver: MttDriver,
+        presenter: Presenting,
+        languages: ServerLanguages,
+    ) -> None:
         self.client = client
+        self.languages = languages  # its public messages' language
         self.driver = driver
+        self.presenter = presenter  # a moved player's notice goes by DM
         self.repo = driver.mtt.repo
         self.tournaments = driver.service.repo
         self._tasks: set[asyncio.Task[None]] = set()
@@ -282,7 +277,7 @@ class MultiTable:
         if starts_at is not None and interaction.guild is not None:
             event = await self._create_event(interaction.guild, row, starts_at)
             note = "" if event is not None else "\n" + t("mtt.no_event")
-        async with i18n.public(self.client, row.guild_id):
+        async with self.languages.public(row.guild_id):
             embed, view = await self._message(row)
             message = await channel.send(embed=embed, view=view)
         await self.tournaments.set_message(row.tournament_id, message.id)
@@ -454,7 +449,7 @@ class MultiTable:
         if row is None or row.message_id is None:
             return
         channel = self.client.get_partial_messageable(row.channel_id)
-        async with i18n.public(self.client, row.guild_id):
+        async with self.languages.public(row.guild_id):
             embed, view = await self._message(row)
         try:
             await channel.get_partial_message(row.message_id).edit(embed=embed, view=view)
@@ -466,7 +461,7 @@ class MultiTable:
         parent = self.client.get_channel(row.channel_id)
         if not isinstance(parent, discord.TextChannel):
             return None
-        async with i18n.public(self.client, row.guild_id):
+        async with self.languages.public(row.guild_id):
             name = t("mtt.thread.name", id=row.tournament_id, table=number)
         thread = await parent.create_thread(
             name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
@@ -483,9 +478,7 @@ class MultiTable:
         link = f"https://discord.com/channels/{row.guild_id}/{channel}"
         with i18n.using(i18n.reader(user_id)):
             text = t("mtt.moved", id=row.tournament_id, table=number, thread=f"<#{channel}>")
-        presenter = getattr(self.client, "presenter", None)
-        if presenter is not None:
-            await presenter.send_dm(user_id, content=f"{text}\n{link}")
+        await self.presenter.send_dm(user_id, content=f"{text}\n{link}")
 
     def _ended(self, row: TournamentRow, final: Final) -> None:
         self._spawn(self._finish(row))
@@ -496,7 +489,7 @@ class MultiTable:
         if done is None:
             return
         entries = await self.tournaments.entries(row.tournament_id)
-        async with i18n.public(self.client, row.guild_id):
+        async with self.languages.public(row.guild_id):
             pages = summary_pages(done, entries)
         channel = self.client.get_partial_messageable(row.channel_id)
         for page in pages:
@@ -520,7 +513,7 @@ class MultiTable:
         self, guild: discord.Guild, row: TournamentRow, starts_at: float
     ) -> int | None:
         start, end = _times(starts_at)
-        async with i18n.public(self.client, row.guild_id):
+        async with self.languages.public(row.guild_id):
             name = t("mtt.event.name", id=row.tournament_id, game=tournament_games(row))
         event = await events.create_event(
             guild, name=name, start=start, end=end, channel_id=row.channel_id

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import discord
-
 from bot.engine import SeatView
 from bot.tables.models import EventKind, TableEvent
 
@@ -15,6 +13,7 @@ from .components import table_components
 from .cycles import let_go
 from .dm_book import DmBook
 from .lane import Carrier, Host
+from .languages import ServerLanguages
 from .render import hand_embed, result_embed, table_embed
 from .table_message import TableMessage
 from .text import where
@@ -23,7 +22,7 @@ from .text import where
 async def result(host: Host, event: TableEvent, carrier: Carrier | None = None) -> None:
     """The public result; a public followup of the click that ended the hand (outside
     the global rate limit), else a channel message."""
-    async with i18n.public(host.client, event.view.guild_id):
+    async with host.languages.public(event.view.guild_id):
         embed = result_embed(event)
     if carrier is not None:
         await carrier.answered.wait()
@@ -34,16 +33,18 @@ async def result(host: Host, event: TableEvent, carrier: Carrier | None = None) 
     await channel.send(embed=embed)
 
 
-async def hand_dm(dms: DmBook, user_id: int, seat: SeatView, event: TableEvent) -> None:
+async def hand_dm(
+    dms: DmBook, languages: ServerLanguages, user_id: int, seat: SeatView, event: TableEvent
+) -> None:
     # each player's cards in their own language (the table's if the bot has not heard it)
-    public = await i18n.server_language(dms.client, event.view.guild_id)
+    public = await languages.of(event.view.guild_id)
     with i18n.using(i18n.reader(user_id, public)):
         note = t("hand.dm.dealt") if event.kind == EventKind.DEALT else t("hand.dm.drawn")
         embed, files = await hand_embed(seat, note, where(event.view.channel_id, event.hand_id))
     await dms.send(user_id, embed=embed, files=files)
 
 
-async def closed(client: discord.Client, message: TableMessage, event: TableEvent) -> None:
+async def closed(host: Host, message: TableMessage, event: TableEvent) -> None:
     """The last word on a closed table: its message without buttons, and a notice for a
     cancelled hand. Nothing when its thread is gone (archived or deleted). The message's
     close comes after an edit or a click's answer in flight (which would otherwise
@@ -51,8 +52,8 @@ async def closed(client: discord.Client, message: TableMessage, event: TableEven
     if event.params.get("gone"):
         await message.close(None)
         return
-    channel = client.get_partial_messageable(message.channel_id)
-    async with i18n.public(client, event.view.guild_id):
+    channel = host.client.get_partial_messageable(message.channel_id)
+    async with host.languages.public(event.view.guild_id):
         notice = t("close.cancelled", hand_id=event.hand_id) if event.hand_id else None
         content: dict[str, Any] = {
             "embed": table_embed(event.view, []),

@@ -9,9 +9,10 @@ import discord
 from bot.history.rows import StoredHand
 from bot.tables.models import Outcome, Refused
 
+from .app import app_of
 from .catalog import t
 from .coaching import advice_text
-from .handlers import answer_first, manager_of, refuse, reply
+from .handlers import answer_first, refuse, reply
 from .text import outcome
 
 NICKS = 7  # bot.nick.0 … bot.nick.6 in the catalog
@@ -35,7 +36,7 @@ async def add_bots(
     interaction: discord.Interaction, channel_id: int, count: int, level: str
 ) -> list[Outcome] | None:
     """Seat ``count`` computer players; None (and the refusal said) if one is refused."""
-    manager = manager_of(interaction)
+    manager = app_of(interaction).manager
     done = []
     for _ in range(count):
         seated = sum(1 for s in manager.view(channel_id).seats if s.bot)
@@ -55,12 +56,13 @@ async def addbot(interaction: discord.Interaction, channel_id: int, level: str) 
     await answer_first(interaction)
     done = await add_bots(interaction, channel_id, 1, level)
     if done:
-        await reply(interaction, outcome(done[0], manager_of(interaction).view(channel_id).variant))
+        variant = app_of(interaction).manager.view(channel_id).variant
+        await reply(interaction, outcome(done[0], variant))
 
 
 async def removebot(interaction: discord.Interaction, channel_id: int) -> None:
     await answer_first(interaction)
-    manager = manager_of(interaction)
+    manager = app_of(interaction).manager
     try:
         done = await manager.remove_bot(channel_id, interaction.user.id)
     except Refused as exc:
@@ -72,7 +74,7 @@ async def removebot(interaction: discord.Interaction, channel_id: int) -> None:
 async def hint(interaction: discord.Interaction, channel_id: int) -> None:
     """What the table's computer level would do at the caller's decision: only to them."""
     try:
-        advice = await manager_of(interaction).hint(channel_id, interaction.user.id)
+        advice = await app_of(interaction).manager.hint(channel_id, interaction.user.id)
     except Refused as exc:
         await refuse(interaction, exc, channel_id)
         return

@@ -33,6 +33,7 @@ from bot.tables.outbox import Outgoing
 from . import posts
 from .dm_book import DmBook
 from .lane import RECENT_LINES
+from .languages import ServerLanguages
 from .sends import SendQueue
 from .table_message import TableMessage
 
@@ -81,11 +82,14 @@ class Presenter:
         *,
         messages: Tables,
         dms: DmChannels,
+        languages: ServerLanguages,
         clock: Callable[[], float] = time.time,
     ) -> None:
         """``messages``: where each table message's id is kept; ``dms``: the players'
-        DM channels (the presenter's own data, in its repositories)."""
+        DM channels (the presenter's own data, in its repositories); ``languages``: each
+        server's, for its public messages."""
         self.client = client
+        self.languages = languages
         self.manager = manager
         self.messages = messages
         self.clock = clock
@@ -199,7 +203,7 @@ class Presenter:
     def _absorb(self, lane: Lane, item: Outgoing) -> None:
         event, message, sends = item.event, lane.message, lane.sends
         if event.kind == EventKind.CLOSED:
-            sends.put("closed table", partial(posts.closed, self.client, message, event))
+            sends.put("closed table", partial(posts.closed, self, message, event))
             # the lane is retired: it finishes its queue and ends (a table opened here again
             # gets a lane of its own)
             if self.lanes.get(lane.channel_id) is lane:
@@ -222,7 +226,7 @@ class Presenter:
             for user_id in event.cards_changed:
                 seat = item.hands.get(user_id)
                 if seat is not None:
-                    job = partial(posts.hand_dm, self.dms, user_id, seat, event)
+                    job = partial(posts.hand_dm, self.dms, self.languages, user_id, seat, event)
                     sends.put(f"hand DM to {user_id}", job)
         message.record(event)
 

@@ -17,9 +17,9 @@ import discord
 from bot.tables.guild_settings import GuildSettingsBook
 from bot.tournaments.schedule import Notice, NoticeKind
 
-from . import i18n
 from .catalog import t
 from .dm_book import DmBook
+from .languages import ServerLanguages
 from .text import game
 
 log = logging.getLogger(__name__)
@@ -46,15 +46,22 @@ def notice_text(notice: Notice, *, dm: bool) -> str:
 class Reminders:
     """The scheduler's notifier (``bot.tournaments.schedule.Notifier``)."""
 
-    def __init__(self, client: discord.Client, settings: GuildSettingsBook, dms: DmBook) -> None:
+    def __init__(
+        self,
+        client: discord.Client,
+        settings: GuildSettingsBook,
+        dms: DmBook,
+        languages: ServerLanguages,
+    ) -> None:
         self.client = client
         self.settings = settings
+        self.languages = languages  # the server's, for the public reminder
         self.dms = dms
 
     async def __call__(self, notice: Notice) -> None:
         row = notice.tournament
         how = (await self.settings.get(row.guild_id)).mtt_remind
-        async with i18n.public(self.client, row.guild_id):
+        async with self.languages.public(row.guild_id):
             if how == "dm":
                 text = notice_text(notice, dm=True)
                 for user in notice.players:

@@ -250,7 +250,7 @@ async def post_share(interaction: discord.Interaction, hand_id: int, index: int)
     await interaction.edit_original_response(
         content=t("replay.share.done", hand_id=hand_id), view=None
     )
-    async with i18n.public(interaction.client, interaction.guild_id, interaction.guild_locale):
+    async with app_of(interaction).languages.public(interaction.guild_id, interaction.guild_locale):
         embed = step_embed(stored, steps, index, access.viewer, shared=True)
         embed.description = (
             t("replay.shared_by", name=_name(stored, access.viewer))

@@ -4,7 +4,7 @@ the start in a thread of their own, the message kept up to date, and the summary
 ``SitNGo`` turns Discord requests into ``TournamentService`` / ``TournamentDriver`` calls
 and their answers into words; a refusal is answered privately and changes nothing. The
 buttons are persistent ``DynamicItem``s whose custom_id names the tournament, so they
-work after a restart; they reach the bot's ``SitNGo`` through ``HostsSitNGo``.
+work after a restart; they reach the bot's ``SitNGo`` through ``app_of(interaction).sitngo``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import asyncio
 import logging
 import re
 from collections.abc import Coroutine, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 import discord
 
@@ -26,8 +26,10 @@ from bot.tournaments.structures import Speed
 
 from . import i18n
 from .answering import Ack, Answered, acknowledge
+from .app import app_of
 from .catalog import t
 from .handlers import reply
+from .languages import ServerLanguages
 from .limits import allow_click
 from .moderation import jump_url
 from .practice import bot_name
@@ -39,21 +41,6 @@ log = logging.getLogger(__name__)
 SNG_TEMPLATE = r"sng:(?P<tournament>\d+):(?P<action>reg|unreg)"
 GOLD = discord.Colour.gold()
 STANDINGS_PAGE = 10
-
-
-@runtime_checkable
-class HostsSitNGo(Protocol):
-    """A client that runs Sit & Gos (PokerBot)."""
-
-    @property
-    def sitngo(self) -> SitNGo: ...
-
-
-def sitngo_of(interaction: discord.Interaction) -> SitNGo:
-    client = interaction.client
-    if not isinstance(client, HostsSitNGo):
-        raise RuntimeError("this client does not run Sit & Gos")
-    return client.sitngo
 
 
 class SngButton(Answered, discord.ui.DynamicItem[discord.ui.Button[Any]], template=SNG_TEMPLATE):
@@ -80,7 +67,7 @@ class SngButton(Answered, discord.ui.DynamicItem[discord.ui.Button[Any]], templa
         return await allow_click(interaction)
 
     async def answer(self, interaction: discord.Interaction) -> None:
-        host = sitngo_of(interaction)
+        host = app_of(interaction).sitngo
         if self.action == "reg":
             await host.register(interaction, self.tournament_id)
         else:
@@ -153,8 +140,11 @@ def _status(row: TournamentRow, entries: list[EntryRow]) -> str:
 class SitNGo:
     """The Discord side of every Sit & Go of the bot."""
 
-    def __init__(self, client: discord.Client, driver: TournamentDriver) -> None:
+    def __init__(
+        self, client: discord.Client, driver: TournamentDriver, languages: ServerLanguages
+    ) -> None:
         self.client = client
+        self.languages = languages  # its public messages' language
         self.driver = driver
         self.service = driver.service
         self._tasks: set[asyncio.Task[None]] = set()
@@ -186,7 +176,7 @@ class SitNGo:
         if not isinstance(channel, discord.TextChannel):  # its table will be a thread
             await reply(interaction, t("thread.not_here"))
             return False
-        async with i18n.public(self.client, interaction.guild_id or 0):  # names said in public
+        async with self.languages.public(interaction.guild_id or 0):  # names said in public
             names = [bot_name(i, level) for i in range(bots)]
         try:
             row = await self.service.create(
@@ -208,7 +198,7 @@ class SitNGo:
             await reply(interaction, sng_refusal(exc))
             return False
         entries = await self.service.repo.entries(row.tournament_id)  # its computer players
-        async with i18n.public(self.client, row.guild_id):
+        async with self.languages.public(row.guild_id):
             message = await channel.send(
                 embed=registration_embed(row, entries), view=registration_view(row)
             )
@@ -293,7 +283,7 @@ class SitNGo:
         await acknowledge(interaction, Ack.PUBLIC)  # before the read; after the checks
         rows, total = await self.service.repo.standings(guild, page, STANDINGS_PAGE)
         pages = max(1, -(-total // STANDINGS_PAGE))
-        async with i18n.public(self.client, guild, interaction.guild_locale):
+        async with self.languages.public(guild, interaction.guild_locale):
             lines = [
                 t(
                     "sng.standings.row",
@@ -338,7 +328,7 @@ class SitNGo:
             return
         entries = await self.service.repo.entries(tournament_id)
         channel = self.client.get_partial_messageable(row.channel_id)
-        async with i18n.public(self.client, row.guild_id):
+        async with self.languages.public(row.guild_id):
             embed, view = registration_embed(row, entries), registration_view(row)
         try:
             await channel.get_partial_message(row.message_id).edit(embed=embed, view=view)
@@ -351,7 +341,7 @@ class SitNGo:
         if not isinstance(parent, discord.TextChannel):
             log.warning("Sit & Go %d: its channel %d is gone", row.tournament_id, row.channel_id)
             return row
-        async with i18n.public(self.client, row.guild_id):
+        async with self.languages.public(row.guild_id):
             name = t("sng.thread.name", id=row.tournament_id, game=tournament_games(row))[:100]
         thread = await parent.create_thread(
             name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
@@ -374,7 +364,7 @@ class SitNGo:
         if final is None:
             return
         entries = await self.service.repo.entries(row.tournament_id)
-        async with i18n.public(self.client, row.guild_id):
+        async with self.languages.public(row.guild_id):
             text = summary_text(final, entries)
         await self.client.get_partial_messageable(row.channel_id).send(text)
         await self.refresh(row.tournament_id)

@@ -30,7 +30,6 @@ import discord
 
 from bot.tables.models import Refused, TableEvent, TableView
 
-from . import i18n
 from .components import table_components
 from .cycles import let_go
 from .lane import RECENT_LINES, Carrier, Host, Line, Voice
@@ -319,7 +318,7 @@ class TableMessage:
     async def _content(self, view: TableView, *, upload: bool = False) -> dict[str, Any]:
         """The message, in the server's language. Its board is attached only when it changed
         since the last one shown (or ``upload``: a new message)."""
-        async with i18n.public(self._host.client, view.guild_id):
+        async with self._host.languages.public(view.guild_id):
             board = board_of(view)
             content: dict[str, Any] = {
                 "embed": table_embed(view, self.recent()),
@@ -400,7 +399,7 @@ class TableMessage:
         await host.messages.set_table_message(self.channel_id, message.id)
         if old is None or old == message.id:
             return
-        async with i18n.public(host.client, view.guild_id):
+        async with host.languages.public(view.guild_id):
             stale = table_components(view)
         for item in stale.children:
             button: Any = getattr(item, "item", item)  # a DynamicItem wraps its button

@@ -61,9 +61,6 @@ EXCEPTIONS = {
     # The manager hands practice reviews to the UI; coach is the one practice module the
     # table service may call (the table of docs/architecture.md says so).
     ("bot.tables.manager", "bot.practice"),
-    # A build tool, not a runtime path: `i18n_build extract` loads the cogs to read their
-    # command strings (a lazy import inside the function).
-    ("bot.ui.i18n_build", "bot.client"),
 }
 # TYPE_CHECKING-only imports: the cogs name the bot they are loaded into.
 TYPE_ONLY = {("cogs", "bot.client")}

@@ -18,7 +18,8 @@ from tests.support.paths import ROOT
 
 CHILD = """
 import asyncio, importlib.metadata, importlib.util, json, sys
-from bot.client import EXTENSIONS, PokerBot
+from bot.client import PokerBot
+from bot.ui.extensions import EXTENSIONS
 from bot.extensions import COGS_PACKAGE
 from bot.settings import Settings
 
@@ -87,7 +88,7 @@ def test_installing_adds_only_bot_and_its_extensions_load(tmp_path):
 
 
 def _extensions() -> list[str]:
-    from bot.client import EXTENSIONS
+    from bot.ui.extensions import EXTENSIONS
 
     return list(EXTENSIONS)
 

@@ -12,7 +12,7 @@ import discord
 
 from bot.client import PokerBot
 from bot.settings import Settings
-from bot.ui.limits import TABLE_BUDGET
+from bot.ui.rates import TABLE_BUDGET
 from fakediscord.harness import DiscordHarness
 from tests.support.manager_helpers import Clock
 from tests.support.moderated_server import (
