@@ -151,7 +151,8 @@ class Monitor:
         if store is None:
             return "the database is not open yet"
         try:
-            await asyncio.wait_for(store.ping(), self.db_timeout)
+            async with asyncio.timeout(self.db_timeout):  # (never wait_for: see ui/sends.timed)
+                await store.ping()
         except TimeoutError:
             return f"the database did not answer within {self.db_timeout:g} s"
         except Exception as exc:  # never the message: a URL in it could hold a password

@@ -113,8 +113,9 @@ class Mixing:
         # made meanwhile ends the wait at once
         chosen = self._chosen_now[table.channel_id] = asyncio.Event()
         while (wait := deadline - self.steps.clock()) > 0:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(chosen.wait(), min(wait, POLL))
+            with contextlib.suppress(TimeoutError):  # (not wait_for: it can swallow a cancel)
+                async with asyncio.timeout(min(wait, POLL)):
+                    await chosen.wait()
             if chosen.is_set():
                 return
         if self.steps.tables.get(table.channel_id) is not table:

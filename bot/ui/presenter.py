@@ -133,12 +133,18 @@ class Presenter:
         """Work waiting at the open tables (for the metrics): queued sends, wanted edits."""
         return sum(lane.sends.waiting() + lane.message.wanted() for lane in self.lanes.values())
 
-    async def close(self) -> None:
+    async def close(self, within: float = 10.0) -> None:
+        """Stop every table's workers; one that does not stop within ``within`` seconds is
+        logged and left (a shutdown never hangs on one table's worker)."""
         lanes = [*self.lanes.values(), *self._retired]
         tasks = [task for lane in lanes for task in lane.tasks]
         for task in tasks:
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        if not tasks:
+            return
+        _, left = await asyncio.wait(tasks, timeout=within)
+        if left:
+            log.warning("%d presenter workers did not stop when cancelled", len(left))
 
     # ----- what the commands ask for -----------------------------------------------
 

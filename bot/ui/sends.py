@@ -54,9 +54,14 @@ def backoff(host: Host, failures: int) -> float:
 
 async def timed(host: Host, call: Awaitable[Any]) -> Any:
     """A request, given up (``TimeoutError``, transient) after the host's request timeout;
-    a 429 that outlasted discord.py's retries comes out as ``StillRateLimited`` (transient)."""
+    a 429 that outlasted discord.py's retries comes out as ``StillRateLimited`` (transient).
+    ``asyncio.timeout``, not ``wait_for``: on Python 3.11 ``wait_for`` swallows a
+    cancellation that comes as the request completes, and the presenter's close then waited
+    for ever on an edit worker that went back to waiting for work."""
+    request = asyncio.ensure_future(call)  # its own task, as wait_for made it
     try:
-        return await asyncio.wait_for(call, host.request_timeout)
+        async with asyncio.timeout(host.request_timeout):
+            return await request
     except discord.HTTPException as exc:
         if exc.status == 429 and exc.response.headers.get("Via"):
             raise StillRateLimited(exc) from exc
