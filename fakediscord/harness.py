@@ -741,7 +741,12 @@ class DiscordHarness(FakeDiscord):
             ],
             "channels": [dict(c) for c in self._channels.values() if c["type"] == 0],
             "members": members,
-            "threads": [],
+            # the active threads, as Discord sends them (a restarted bot knows its threads)
+            "threads": [
+                dict(c)
+                for c in self._channels.values()
+                if c["type"] == 11 and not c["thread_metadata"]["archived"]
+            ],
             "voice_states": [],
             "presences": [],
             "emojis": [],

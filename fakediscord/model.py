@@ -939,6 +939,8 @@ class FakeDiscord:
             return self._scheduled_event(method, int(m.group(1)), m.group(2), body)
         if method == "POST" and match(r"/channels/(\d+)/typing"):
             return None
+        if method == "PATCH" and match(r"/channels/(\d+)"):
+            return self._edit_channel(int(m.group(1)), body)
         if method == "DELETE" and match(r"/channels/(\d+)"):
             ch = self._channels.pop(int(m.group(1)), None)
             if ch is None:
@@ -1051,6 +1053,25 @@ class FakeDiscord:
             echoed.append(c)
         self._synced_ids[scope] = echoed
         return copy.deepcopy(echoed)
+
+    def _edit_channel(self, channel_id: int, body: Mapping[str, Any]) -> dict[str, Any]:
+        """A channel's or thread's edit: its name; a thread's archived flag and archive
+        duration (locking takes Manage Threads, which the bot does not ask for)."""
+        ch = self._channels.get(channel_id)
+        if ch is None:
+            raise _http_error(404, 10003, "Unknown Channel")
+        if "locked" in body:
+            raise _http_error(403, 50013, "Missing Permissions")
+        if "name" in body:
+            ch["name"] = body["name"]
+        if ch["type"] == 11:
+            meta = ch["thread_metadata"]
+            if "auto_archive_duration" in body:
+                meta["auto_archive_duration"] = body["auto_archive_duration"]
+            if "archived" in body and bool(body["archived"]) != meta["archived"]:
+                meta |= {"archived": bool(body["archived"]), "archive_timestamp": self._now()}
+        self._dispatch_gateway("THREAD_UPDATE" if ch["type"] == 11 else "CHANNEL_UPDATE", ch)
+        return self._channel_object(ch)
 
     def _channel_object(self, ch: Mapping[str, Any]) -> dict[str, Any]:
         if ch["type"] == 1:

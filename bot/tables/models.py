@@ -170,6 +170,7 @@ class TableView:
     review_hand_id: int | None = None  # a practice table's last hand, to review between hands
     mixed: MixedView | None = None  # a mixed table's rotation
     level: LevelView | None = None  # a tournament table's level (TableManager.view)
+    tournament_id: int | None = None  # a tournament's table (a Sit & Go's or a multi-table's)
 
     def name(self, player: str) -> str:
         return self.names.get(player, player)

@@ -239,6 +239,7 @@ class Table:
             closing=self.closing,
             review_hand_id=self.last_practice[0] if self.last_practice else None,
             mixed=self.mixed_view(),
+            tournament_id=self.tournament_id,
         )
 
 

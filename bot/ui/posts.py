@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
+
+import discord
 
 from bot.engine import SeatView
 from bot.tables.models import EventKind, TableEvent
@@ -15,8 +18,11 @@ from .dm_book import DmBook
 from .lane import Carrier, Host
 from .languages import ServerLanguages
 from .render import hand_embed, result_embed, table_embed
+from .sends import TRANSIENT, timed
 from .table_message import TableMessage
 from .text import where
+
+log = logging.getLogger(__name__)
 
 
 async def result(host: Host, event: TableEvent, carrier: Carrier | None = None) -> None:
@@ -65,3 +71,20 @@ async def closed(host: Host, message: TableMessage, event: TableEvent) -> None:
         await message.close(content)
     finally:
         let_go(content["view"])
+    if event.view.tournament_id is not None:  # a tournament's table (broken, or the end): its
+        await archive(host, message.channel_id)  # thread leaves the channel's active list
+
+
+async def archive(host: Host, channel_id: int) -> None:
+    """Archive a thread the bot made, after its table's last word: a broken table of a big
+    tournament is one of up to 167 threads. Anyone posting in it opens it again."""
+    thread = host.client.get_channel(channel_id)
+    me = host.client.user
+    if not isinstance(thread, discord.Thread) or me is None or thread.owner_id != me.id:
+        return
+    if thread.archived:
+        return
+    try:
+        await timed(host, thread.edit(archived=True))
+    except (discord.HTTPException, *TRANSIENT) as exc:  # it archives itself after a day
+        log.info("thread %s not archived: %r", channel_id, exc)

@@ -264,6 +264,13 @@ async def test_twenty_players_on_five_tables_to_a_winner_with_a_restart(tmp_path
         assert f"Finished: {winner.display_name} won." in registration(h, number).text
         assert h.scheduled_events[event_id]["status"] == 3  # completed
         assert not manager.channels(GUILD)  # every table closed
+        # and every table's thread archived after its last word (the broken ones too), each
+        # table message showing the closed table without buttons
+        threads = h.threads(TABLE)
+        assert len(threads) == 5 and all(t["thread_metadata"]["archived"] for t in threads)
+        for t in threads:
+            shown = h.messages(int(t["id"]), include_ephemeral=False)
+            assert shown and not any(m.components for m in shown)
         # moved players were told privately, each in a DM with the new table's link
         notices = [s for s in h.sent if "you were moved to table" in s.text]
         moves_seen = len(notices)
