@@ -4,10 +4,10 @@
 are written exactly when its chips are (and never for a cancelled hand, which
 ``cancel_hand`` voids without settling). It replays nothing: the table service computes
 what the hand adds from the hand it holds; this reads the players' current rows in one
-query and writes them back in one statement. Each player
-has a row per game and one for every game together (``ALL_GAMES``) of each kind: cash,
-practice and tournament hands apart (``StatsKind``, migration v17). ``Stats.totals``
-reads one row: as fast at 20,000 hands as at 20.
+query and writes them back in one statement. Each player has a row per game and one for
+every game together (``ALL_GAMES``) of each kind: cash, practice and tournament hands
+apart (``StatsKind``, migration v17). ``Stats.totals`` reads one row: as fast at 20,000
+hands as at 20.
 """
 
 from __future__ import annotations
