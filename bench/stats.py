@@ -1,9 +1,10 @@
 """/stats benchmark: answering for a player with 20 hands and one with 20,000.
 
-Statistics are kept at settlement (``bot.storage.stats.add_hand``), so answering /stats
-reads one row and draws a chart of at most 120 points, whatever the player's history.
-This bench stores random hands of every game for two players of one server through that
-same ``add_hand`` (in transactions of 500 hands, to build the history quickly), then
+Statistics are kept at settlement (``bot.storage.stats.add_hand``, given what the table
+service computed from the hand with ``hand_stats``), so answering /stats reads one row
+and draws a chart of at most 120 points, whatever the player's history. This bench
+stores random hands of every game for two players of one server through that same
+``add_hand`` (in transactions of 500 hands, to build the history quickly), then
 times what /stats does: the read (``Stats.totals``), the embed's words and the chart
 drawn uncached. Each figure is the median over ``--reads`` answers, in milliseconds.
 
@@ -26,9 +27,9 @@ if __package__ in (None, ""):  # run as a script: ``bot`` importable, bench/disc
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 from bot.engine.simulate import new_random_hand, random_action
-from bot.history.stats import StatsKind
+from bot.history.stats import StatsKind, hand_stats
 from bot.render import replay as images
-from bot.storage import stats
+from bot.storage import people, stats
 from bot.storage.store import Store
 from bot.ui.stats_view import stats_chart, stats_embed
 
@@ -59,10 +60,11 @@ async def store_hands(
                     (GUILD, header["variant"], json.dumps(header)),
                 ) as cursor:
                     row = await cursor.fetchone()
+                persons = await people.ensure(conn, GUILD, list(players))
                 await conn.executemany(
-                    "INSERT INTO hand_players (hand_id, seat, guild_id, user_id, hold) "
+                    "INSERT INTO hand_players (hand_id, seat, guild_id, person_id, hold) "
                     "VALUES (?, ?, ?, ?, 0)",
-                    [(row["hand_id"], i, GUILD, u) for i, u in enumerate(players)],
+                    [(row["hand_id"], i, GUILD, persons[u]) for i, u in enumerate(players)],
                 )
                 names = {p: str(players[i]) for i, p in enumerate(hand.players)}
                 await conn.executemany(
@@ -76,7 +78,8 @@ async def store_hands(
                 await conn.execute(  # the actions went to a live hand, as at a table
                     "UPDATE hands SET status = 'complete' WHERE hand_id = ?", (row["hand_id"],)
                 )
-                await stats.add_hand(conn, row, float(done))
+                added = {int(names[p]): figures for p, figures in hand_stats(hand).items()}
+                await stats.add_hand(conn, row, added, float(done))
                 done += 1
 
 

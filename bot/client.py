@@ -15,6 +15,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.extensions import extension_name
+from bot.history.exports import Exports
+from bot.metrics import METRICS
 from bot.opponents import warm_up
 from bot.practice.driver import PracticeDriver
 from bot.settings import Settings
@@ -107,7 +109,11 @@ class PokerBot(commands.Bot):
         await asyncio.to_thread(warm_up)  # the computer players' tables, off the loop
         timeouts = Timeouts(s.database_statement_timeout, s.database_connect_timeout)
         self.store = store = await Store.open(
-            s.database, clock=self._clock, timeouts=timeouts, on_guilds_lost=self._guilds_lost
+            s.database,
+            clock=self._clock,
+            timeouts=timeouts,
+            on_guilds_lost=self._guilds_lost,
+            metrics=METRICS,  # the database's commits, batches, reconnects, lost guilds
         )
         self.seasons = store.seasons
         auto_deal = s.next_hand_delay > 0
@@ -189,7 +195,7 @@ class PokerBot(commands.Bot):
             settings=self.settings,
             practice=self.practice,
             controller=TableController(),
-            exports=self.store.exports,
+            exports=Exports(self.store.db),  # the stored hands, their records parsed
             stats=self.store.stats,
             guild_settings=self.guild_settings,
             languages=self.languages,

@@ -14,10 +14,15 @@ from pathlib import Path
 
 import pytest
 
+from bot.metrics import METRICS
+from bot.storage import database
 from tests.support.databases import BACKENDS, PG_URL, SKIP_REASON, Databases, Target
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    # Every store a test opens counts into the bot's metrics, as the bot's own store does
+    # (bot/client.py passes them; the storage imports nothing of the bot).
+    database.default_metrics = METRICS
     if os.environ.get("CI", "").lower() == "true" and not PG_URL:
         raise pytest.UsageError(
             "CI=true but TEST_DATABASE_URL is not set: CI must run the PostgreSQL tests "

@@ -1,10 +1,18 @@
-"""The stored facts the writers and the replay take: a finished hand, a ledger entry."""
+"""The stored facts the writers and the replay take: a finished hand, a ledger entry.
+
+A hand is the storage's ``HandRow`` with its record parsed (``stored_hand``); the ledger
+rows are the storage's own, read here by the CSV writers.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from bot.engine import HandRecord
+from bot.engine.record import parse_record
+from bot.storage.rows import HandRow, LedgerEntry, ServerLedgerRow
+
+__all__ = ["LedgerEntry", "ServerLedgerRow", "StoredHand", "stored_hand"]
 
 
 @dataclass(frozen=True)
@@ -41,23 +49,19 @@ def _computer(player: str) -> bool:
     return player.startswith("-") and player[1:].isdigit()
 
 
-@dataclass(frozen=True)
-class LedgerEntry:
-    entry_id: int
-    created_at: float
-    kind: str  # grant, refill or hand
-    amount: int
-    balance_after: int
-    hand_id: int | None = None
-    variant: str | None = None  # the hand's game
-
-
-@dataclass(frozen=True)
-class ServerLedgerRow:
-    user_id: int
-    name: str
-    hands: int
-    net: int
-    refills: int  # how many refills
-    refilled: int  # chips they brought
-    balance: int
+def stored_hand(row: HandRow) -> StoredHand:
+    """The stored hand with its record parsed (RecordError if it does not parse)."""
+    return StoredHand(
+        hand_id=row.hand_id,
+        guild_id=row.guild_id,
+        channel_id=row.channel_id,
+        variant=row.variant,
+        started_at=row.started_at,
+        completed_at=row.completed_at,
+        record=parse_record(row.record),
+        names=row.names,
+        users=row.users,
+        cancelled=row.cancelled,
+        practice=row.practice,
+        tournament_id=row.tournament_id,
+    )

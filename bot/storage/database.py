@@ -12,6 +12,10 @@ fsync serves them all; each caller still returns only after that COMMIT, and an
 invalid item raises for its own caller without failing the batch. The callers
 are answered one per pass of the event loop, so a large batch does not become one
 long pass of all their follow-on work.
+
+The storage counts its commits, batches, reconnects and lost guilds into the
+``DbMetrics`` it is given (the bot's ``bot.metrics.METRICS``, passed in where the
+store is opened), so it imports nothing of the bot.
 """
 
 from __future__ import annotations
@@ -20,12 +24,11 @@ import asyncio
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractContextManager, asynccontextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
-from bot.metrics import METRICS
 from bot.storage import postgres
 from bot.storage.backend import Connection, Row, Timeouts, open_connection
 from bot.storage.errors import StorageError
@@ -45,6 +48,52 @@ commit_hook: Callable[[str, str], None] | None = None
 Reconnected = Callable[[Connection], Awaitable[None]]
 
 
+class Counts(Protocol):
+    def inc(self, amount: float = 1) -> None: ...
+
+
+class Observes(Protocol):
+    def observe(self, amount: float) -> None: ...
+
+
+class DbMetrics(Protocol):
+    """The metrics the storage counts into (``bot.metrics.Metrics`` is one)."""
+
+    @property
+    def batches(self) -> Observes: ...  # writes carried by one group commit
+
+    @property
+    def reconnects(self) -> Counts: ...  # lost PostgreSQL sessions replaced
+
+    @property
+    def guilds_lost(self) -> Counts: ...  # guilds taken while the session was lost
+
+    def commit(self) -> AbstractContextManager[None]: ...  # times one COMMIT
+
+
+class _Nothing:
+    def inc(self, amount: float = 1) -> None:
+        pass
+
+    def observe(self, amount: float) -> None:
+        pass
+
+
+class Uncounted:
+    """No metrics: a store opened without any (tools, benches)."""
+
+    batches = reconnects = guilds_lost = _Nothing()
+
+    def commit(self) -> AbstractContextManager[None]:
+        return nullcontext()
+
+
+# What a Database opened without ``metrics`` counts into. The bot passes its metrics
+# explicitly; the test suite sets this once (tests/conftest.py) so every store it opens
+# counts as the bot's would.
+default_metrics: DbMetrics = Uncounted()
+
+
 class Database:
     """One connection, its lock and its transactions; the repositories share one.
 
@@ -60,9 +109,12 @@ class Database:
     If no new session can be opened, transactions fail at once for ``Timeouts.connect``
     seconds before the next try, so a queue of them drains in one connect timeout."""
 
-    def __init__(self, conn: Connection, clock: Clock = time.time) -> None:
+    def __init__(
+        self, conn: Connection, clock: Clock = time.time, metrics: DbMetrics | None = None
+    ) -> None:
         self.conn = conn  # see backend.open_connection
         self.clock = clock
+        self.metrics = metrics if metrics is not None else default_metrics
         self.lock = asyncio.Lock()
         self.on_reconnect: list[Reconnected] = []
         self._retry_at = 0.0  # loop time before which a lost session is not tried again
@@ -92,7 +144,7 @@ class Database:
         if loop.time() < self._retry_at:
             raise ConnectionError("the PostgreSQL database is unreachable; trying again shortly")
         log.warning("the PostgreSQL session was lost; opening a new one")
-        METRICS.reconnects.inc()
+        self.metrics.reconnects.inc()
         try:
             self.conn = conn = await postgres.reconnect(conn)
         except Exception:
@@ -130,9 +182,13 @@ class Database:
 
     @classmethod
     async def open(
-        cls, target: str | Path, clock: Clock = time.time, timeouts: Timeouts | None = None
+        cls,
+        target: str | Path,
+        clock: Clock = time.time,
+        timeouts: Timeouts | None = None,
+        metrics: DbMetrics | None = None,
     ) -> Database:
-        return cls(await open_connection(target, timeouts), clock)
+        return cls(await open_connection(target, timeouts), clock, metrics)
 
     async def close(self) -> None:
         async with self.lock:
@@ -154,7 +210,7 @@ class Database:
             yield conn
             if commit_hook is not None:
                 commit_hook(step, "before")
-            with METRICS.commit():
+            with self.metrics.commit():
                 await conn.execute("COMMIT")
             if commit_hook is not None:
                 commit_hook(step, "after")
@@ -251,7 +307,7 @@ class GroupCommit(Generic[T]):
             while self._queue:
                 async with self._db.lock:
                     batch, self._queue = self._queue, []
-                    METRICS.batches.observe(len(batch))
+                    self._db.metrics.batches.observe(len(batch))
                     errors = await self._write([w.item for w in batch])
                 _hand_out(loop, iter([(w.done, e) for w, e in zip(batch, errors, strict=True)]))
                 batch = []  # answered, if a few passes later: not "interrupted" below

@@ -1,7 +1,8 @@
 """Reads of finished hands and ledgers for replays and exports, bounded and in pages.
 
-Every read is bounded by the caller (the last N hands, a time range), and the rows come
-back as ``bot.history.rows`` values with parsed records, for code off the event loop.
+Every read is bounded by the caller (the last N hands, a time range). Hands come back
+as ``rows.HandRow`` values, their records as stored (players keyed by user id);
+``bot.history.exports`` parses them for the replays and the writers.
 """
 
 from __future__ import annotations
@@ -10,21 +11,20 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from bot.engine.record import parse_record
-from bot.history.rows import LedgerEntry, ServerLedgerRow, StoredHand
 from bot.storage import people
 from bot.storage.database import Database, all_rows
+from bot.storage.rows import HandRow, LedgerEntry, ServerLedgerRow
 
 PAGE = 100  # hands read per query, so a long export never holds one huge result
 
 
-class Exports:
+class ExportRows:
     """Finished hands and ledgers, in the database's read transactions."""
 
     def __init__(self, db: Database) -> None:
         self._db = db
 
-    async def hand(self, hand_id: int) -> StoredHand | None:
+    async def hand_row(self, hand_id: int) -> HandRow | None:
         """One hand, live or finished (the caller refuses a live one); None if unknown."""
         hands = await self._hands("h.hand_id = ?", (hand_id,), "", 1)
         return hands[0] if hands else None
@@ -56,9 +56,9 @@ class Exports:
             )
         return sorted(int(r[0]) for r in rows)
 
-    async def hands(self, hand_ids: Sequence[int]) -> list[StoredHand]:
+    async def hand_rows(self, hand_ids: Sequence[int]) -> list[HandRow]:
         """These hands with their records, in the order given, read ``PAGE`` at a time."""
-        out: list[StoredHand] = []
+        out: list[HandRow] = []
         for start in range(0, len(hand_ids), PAGE):
             page = list(hand_ids[start : start + PAGE])
             marks = ",".join("?" * len(page))
@@ -71,7 +71,7 @@ class Exports:
 
     async def _hands(
         self, where: str, args: Sequence[Any], order: str, limit: int
-    ) -> list[StoredHand]:
+    ) -> list[HandRow]:
         async with self._db.read() as conn:
             hands = await all_rows(
                 conn, f"SELECT h.* FROM hands h WHERE {where} {order} LIMIT {int(limit)}", args
@@ -124,14 +124,14 @@ class Exports:
                 "actions": acted.get(hand_id, []),
             }
             out.append(
-                StoredHand(
+                HandRow(
                     hand_id=hand_id,
                     guild_id=int(h["guild_id"]),
                     channel_id=int(h["channel_id"]),
                     variant=h["variant"],
                     started_at=float(h["started_at"]),
                     completed_at=None if h["status"] == "live" else float(h["completed_at"]),
-                    record=parse_record(record),
+                    record=record,
                     names=names.get(hand_id, {}),
                     users=users.get(hand_id, {}),
                     cancelled=bool(h["cancelled"]),

@@ -11,7 +11,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.storage import people, stats
+from bot.storage import people
+from bot.storage import stats as player_stats
 from bot.storage.backend import GUILD_TAKEN
 from bot.storage.connection import Connection, Row
 from bot.storage.database import Database, GroupCommit, all_rows, one
@@ -26,6 +27,7 @@ from bot.storage.errors import (
 from bot.storage.ledger import Ledger, check_settlement
 from bot.storage.rows import KEEP, SeatRow, check_seats, check_unique, dumps
 from bot.storage.tables import Tables
+from bot.storage.totals import HandStats
 
 
 @dataclass(slots=True)
@@ -247,7 +249,12 @@ class Hands:
         return errors
 
     async def finish_hand(
-        self, hand_id: int, net: Mapping[int, int], *, seats: Sequence[SeatRow] | None = None
+        self,
+        hand_id: int,
+        net: Mapping[int, int],
+        *,
+        seats: Sequence[SeatRow] | None = None,
+        stats: Mapping[int, HandStats] | None = None,
     ) -> bool:
         """Settle a hand exactly once; False (and no write) if it was already settled.
 
@@ -258,6 +265,9 @@ class Hands:
         and ``seats`` (if given) replacing the table's seats (leavers gone, ...).
         A practice hand moves no chips: its people's results go to
         ``practice_net`` (for /history) and no account or ledger row changes.
+        ``stats`` (user_id -> what the hand adds to their /stats, computed by the caller
+        from the hand it played; the hand's people only) are added in the same
+        transaction, to the kind of figures the hand's row says (``stats.add_hand``).
         """
         if sum(net.values()) != 0:
             raise BadSettlement(f"hand #{hand_id}: nets sum to {sum(net.values())}, not 0")
@@ -288,7 +298,7 @@ class Hands:
                 await self._ledger.settle(
                     conn, hand, [(p["user_id"], net.get(p["user_id"], 0)) for p in players]
                 )
-            await stats.add_hand(conn, hand, self._db.clock())  # /stats, kept as hands settle
+            await player_stats.add_hand(conn, hand, stats or {}, self._db.clock())  # /stats
             if seats is not None:
                 await self._tables.replace_seats(
                     conn, hand["channel_id"], seats, hand["generation"]

@@ -12,7 +12,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
-from bot.metrics import METRICS
 from bot.storage import postgres
 from bot.storage.connection import Connection
 from bot.storage.database import Database
@@ -53,7 +52,7 @@ class Ownership:
             sorted(lost) or "none",
         )
         if lost:
-            METRICS.guilds_lost.inc(len(lost))
+            self._db.metrics.guilds_lost.inc(len(lost))
             self.guilds -= lost
             self.lost |= lost
             if self.on_lost is not None:

@@ -198,3 +198,44 @@ def check_unique(what: str, values: Iterable[int]) -> None:
         if value in seen:
             raise ValueError(f"duplicate {what} {value}")
         seen.add(value)
+
+
+@dataclass(frozen=True, slots=True)
+class HandRow:
+    """A stored hand as the exports read it: its record as stored (JSON data, its players
+    keyed by user id); ``bot.history`` parses it."""
+
+    hand_id: int
+    guild_id: int
+    channel_id: int
+    variant: str
+    started_at: float
+    completed_at: float | None  # None: still being played
+    record: dict[str, Any]
+    names: dict[str, str] = field(default_factory=dict)  # seat player key -> display name
+    users: dict[str, int] = field(default_factory=dict)  # seat player key -> user id (people)
+    cancelled: bool = False
+    practice: bool = False
+    tournament_id: int | None = None  # a Sit & Go's hand (its stakes are its level's)
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerEntry:
+    entry_id: int
+    created_at: float
+    kind: str  # grant, refill or hand
+    amount: int
+    balance_after: int
+    hand_id: int | None = None
+    variant: str | None = None  # the hand's game
+
+
+@dataclass(frozen=True, slots=True)
+class ServerLedgerRow:
+    user_id: int
+    name: str
+    hands: int
+    net: int
+    refills: int  # how many refills
+    refilled: int  # chips they brought
+    balance: int

@@ -2,29 +2,25 @@
 
 ``add_hand`` runs inside ``Store.finish_hand``'s transaction, so a hand's statistics
 are written exactly when its chips are (and never for a cancelled hand, which
-``cancel_hand`` voids without settling). It replays the stored record once, reads the
-players' current rows in one query and writes them back in one statement. Each player
-has a row per game and one for every game together (``ALL_GAMES``) of each kind: cash,
-practice and tournament hands apart (``StatsKind``, migration v17). ``Stats.totals``
-reads one row: as fast at 20,000 hands as at 20.
+``cancel_hand`` voids without settling). It replays nothing: the table service computes
+what the hand adds from the hand it holds; this reads the players' current rows in one
+query and writes them back in one statement. Each player has a row per game and one for
+every game together (``ALL_GAMES``) of each kind: cash, practice and tournament hands
+apart (``StatsKind``, migration v17). ``Stats.totals`` reads one row: as fast at 20,000
+hands as at 20.
 """
 
 from __future__ import annotations
 
 import json
-import logging
+from collections.abc import Mapping
 from dataclasses import fields
 from typing import Any
 
-from bot.engine import Hand
-from bot.engine.record import RecordError, parse_record
-from bot.history.stats import ALL_GAMES, DRAWS, StatsKind, Totals, hand_stats
-from bot.storage import people
 from bot.storage.connection import Connection, Row
 from bot.storage.database import Database, all_rows
-
-log = logging.getLogger(__name__)
-
+from bot.storage.errors import BadSettlement
+from bot.storage.totals import ALL_GAMES, DRAWS, HandStats, StatsKind, Totals
 
 _COLUMNS = (
     "hands", "net", "vpip", "showdowns", "showdowns_won", "draws_json", "buys_left",
@@ -65,53 +61,36 @@ def _values(totals: Totals) -> tuple[Any, ...]:
     return tuple(out[c] for c in _COLUMNS)
 
 
-async def add_hand(conn: Connection, hand: Row, now: float) -> None:
-    """Add the settled hand ``hand`` (its ``hands`` row) to its people's statistics."""
+async def add_hand(conn: Connection, hand: Row, added: Mapping[int, HandStats], now: float) -> None:
+    """Add to its players' statistics what the settled hand ``hand`` (its ``hands`` row)
+    adds to each: ``added`` maps user_id -> their figures. Only the hand's people (user
+    ids above 0) are counted; naming anyone else raises BadSettlement (the caller's
+    transaction then writes nothing)."""
+    if not added:
+        return
     players = await all_rows(
         conn,
-        "SELECT hp.person_id, p.user_id FROM hand_players hp "
-        "JOIN people p ON p.person_id = hp.person_id WHERE hp.hand_id = ?",
+        "SELECT p.user_id FROM hand_players hp JOIN people p ON p.person_id = hp.person_id "
+        "WHERE hp.hand_id = ?",
         (hand["hand_id"],),
     )
     users = {int(p["user_id"]) for p in players if int(p["user_id"]) > 0}
-    ids = {people.token(int(p["person_id"])): str(p["user_id"]) for p in players}
-    if not users:
-        return
-    reshuffles = await all_rows(
-        conn, "SELECT cards_json FROM hand_reshuffles WHERE hand_id = ? ORDER BY idx",
-        (hand["hand_id"],),
-    )  # fmt: skip
-    actions = await all_rows(
-        conn, "SELECT action_json FROM hand_actions WHERE hand_id = ? ORDER BY idx",
-        (hand["hand_id"],),
-    )  # fmt: skip
-    record = {
-        **people.rename_players(json.loads(hand["header_json"]), ids),
-        "reshuffles": [json.loads(r[0]) for r in reshuffles],
-        "actions": [people.rename_players(json.loads(a[0]), ids) for a in actions],
-    }
-    try:
-        added = hand_stats(Hand.replay(parse_record(record)))
-    except (RecordError, KeyError, ValueError):
-        # Statistics never stand in the way of settling chips: a record that does not
-        # replay (none is stored by the bot; tests store bare headers) is left out.
-        log.warning("hand #%s: record does not replay, left out of /stats", hand["hand_id"])
-        return
+    strangers = sorted(set(added) - users)
+    if strangers:
+        raise BadSettlement(f"hand #{hand['hand_id']}: statistics for non-players {strangers}")
     guild, variant = hand["guild_id"], hand["variant"]
     kind = StatsKind.of(bool(hand["practice"]), hand["tournament_id"]).value
-    marks = ",".join("?" * len(users))
+    marks = ",".join("?" * len(added))
     rows = await all_rows(
         conn,
         f"SELECT * FROM player_stats WHERE guild_id = ? AND kind = ? AND user_id IN ({marks})"
         " AND variant IN (?, ?)",
-        (guild, kind, *sorted(users), variant, ALL_GAMES),
+        (guild, kind, *sorted(added), variant, ALL_GAMES),
     )
     current = {(int(r["user_id"]), r["variant"]): r for r in rows}
     writes = []
-    for user in sorted(users):
-        stats = added.get(str(user))
-        if stats is None:
-            continue
+    for user in sorted(added):
+        stats = added[user]
         for game in (variant, ALL_GAMES):
             totals = _totals(current.get((user, game))).add(stats, now)
             writes.append((guild, user, game, kind, *_values(totals)))

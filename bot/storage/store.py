@@ -22,9 +22,9 @@ from pathlib import Path
 from types import TracebackType
 
 from bot.storage.backend import Connection, Timeouts, open_connection
-from bot.storage.database import Clock, Database, one
+from bot.storage.database import Clock, Database, DbMetrics, one
 from bot.storage.dm_channels import DmChannels
-from bot.storage.exports import Exports
+from bot.storage.exports import ExportRows
 from bot.storage.hands import Hands
 from bot.storage.history import History
 from bot.storage.ledger import Ledger
@@ -43,12 +43,17 @@ class Store:
     """Async persistence API over one database connection. See the module docstring."""
 
     def __init__(
-        self, conn: Connection, clock: Clock = time.time, on_guilds_lost: GuildsLost | None = None
+        self,
+        conn: Connection,
+        clock: Clock = time.time,
+        on_guilds_lost: GuildsLost | None = None,
+        metrics: DbMetrics | None = None,
     ) -> None:
         """``on_guilds_lost(guild_ids)`` is called when a new PostgreSQL session (after a
         lost one) cannot re-claim guilds this process had claimed: another process runs
-        them now, so this one must stop serving them (its writes there are refused)."""
-        self.db = Database(conn, clock)  # the connection, its lock, transactions
+        them now, so this one must stop serving them (its writes there are refused).
+        ``metrics``: what the database counts into (None: ``database.default_metrics``)."""
+        self.db = Database(conn, clock, metrics)  # the connection, its lock, transactions
         self.tables = Tables(self.db)  # tables, seats, table messages
         self.ledger = Ledger(self.db)  # accounts, refills, leaderboard
         self.hands = Hands(self.db, self.ledger, self.tables)  # the writes of play
@@ -57,7 +62,7 @@ class Store:
         self.ownership = Ownership(self.db, on_guilds_lost)  # guild claims
         self.dms = DmChannels(self.db)  # the presenter's DM channels
         # read-only views for /replay, /export and /stats (bot/history builds on them)
-        self.exports = Exports(self.db)
+        self.exports = ExportRows(self.db)
         self.stats = Stats(self.db)
         self.tournaments = Tournaments(self.db)  # Sit & Gos (bot/tournaments drives them)
         self.seasons = Seasons(self.db)  # seasons and their standings (issue 37)
@@ -70,13 +75,14 @@ class Store:
         clock: Clock = time.time,
         timeouts: Timeouts | None = None,
         on_guilds_lost: GuildsLost | None = None,
+        metrics: DbMetrics | None = None,
     ) -> Store:
         """Open a SQLite file path or a ``postgresql://`` URL, migrated and repaired: a live
         hand whose table is closed (left by a close that came between a hand's last action
         and its settlement, before the database refused such closes) is cancelled.
         ``timeouts`` bound PostgreSQL (see ``postgres.Timeouts``); None: unbounded.
-        ``on_guilds_lost``: see the constructor."""
-        store = cls(await open_connection(target, timeouts), clock, on_guilds_lost)
+        ``on_guilds_lost`` and ``metrics``: see the constructor."""
+        store = cls(await open_connection(target, timeouts), clock, on_guilds_lost, metrics)
         try:
             for hand_id, channel_id in await store.hands.repair_orphans():
                 log.warning(

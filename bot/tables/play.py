@@ -6,9 +6,9 @@ shows them. One call, one transaction:
 - deal: the hand, the holds, the new button and the first deadline;
 - action or timeout: the action, any reshuffle it drew, the next deadline and the
   seat rows it changes (timeouts in a row, sitting out after two);
-- settle: the ledger, the released holds and the seats after the hand (leavers
-  gone, sleepers sitting out); a stop between a hand's last action and its
-  settlement is settled at start-up or by the dispatcher.
+- settle: the ledger, the released holds, the hand's /stats and the seats after the
+  hand (leavers gone, sleepers sitting out); a stop between a hand's last action and
+  its settlement is settled at start-up or by the dispatcher.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from bot.engine import (
     seat_view,
 )
 from bot.engine.cards import FULL_DECK, format_cards
+from bot.history.stats import hand_stats
 from bot.storage.errors import InsufficientChips, StorageError
 from bot.storage.rows import KEEP, SeatRow
 
@@ -344,7 +345,11 @@ class Play:
                 actions=len(hand.actions),
                 button=table.button,
             )
-        if not await self.store.hands.finish_hand(hand_id, net, seats=rows):
+        # /stats from the hand played here, written in the settlement's transaction; the
+        # computer players (ids below 1) have none
+        added = {table.hand_users[p]: s for p, s in hand_stats(hand).items()}
+        stats = {user: s for user, s in added.items() if user > 0}
+        if not await self.store.hands.finish_hand(hand_id, net, seats=rows, stats=stats):
             raise StorageError(f"hand #{hand_id} was already settled")  # reload: take the DB's
         result = public_view(hand)
         names = table.names()  # before leavers go: the result still names them

@@ -22,9 +22,9 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 import discord
 
+from bot.history.exports import Exports
 from bot.practice.driver import PracticeDriver
 from bot.settings import Settings
-from bot.storage.exports import Exports
 from bot.storage.stats import Stats
 from bot.tables.guild_settings import GuildSettingsBook
 from bot.tables.manager import TableManager

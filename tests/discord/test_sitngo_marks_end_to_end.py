@@ -21,6 +21,7 @@ import discord
 
 from bot.engine import VARIANTS, Hand, public_view
 from bot.engine.record import parse_record
+from bot.history.exports import Exports
 from bot.history.handtext import roman
 from bot.history.stats import StatsKind
 from bot.history.steps import replay_steps
@@ -192,7 +193,8 @@ async def test_a_sit_and_go_all_in_hand_replayed_exported_counted_and_ranked(tmp
 
         # --- the hand with a contested side pot
         ids = await store.exports.server_hand_ids(GUILD, 1000)
-        hands = [s for s in await store.exports.hands(ids) if s.tournament_id == number]
+        stored = await Exports(store.db).hands(ids)
+        hands = [s for s in stored if s.tournament_id == number]
         assert len(hands) == row.hands
         contested = [
             s

@@ -107,7 +107,7 @@ async def test_an_erase_leaves_the_id_in_no_row(store: Store, db_path: Target) -
     first_record = await store.history.hand_record(first)
     assert [s["player"] for s in first_record["seats"]] == [str(anon), str(BEN), str(CAT)]
     assert [a["player"] for a in first_record["actions"]] == [str(anon), str(BEN), str(CAT)]
-    (stored,) = await store.exports.hands([second])
+    (stored,) = await store.exports.hand_rows([second])
     assert stored.users == {str(BEN): BEN, str(anon): anon}
     assert stored.names == {str(BEN): f"name{BEN % 1000}", str(anon): "deleted player"}
     assert [h.net for h in await store.history.recent_hands(G, BEN)] == [7, -5]
