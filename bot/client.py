@@ -44,7 +44,7 @@ from bot.ui.handlers import TableController, apologize, refuse, reply
 from bot.ui.languages import ServerLanguages
 from bot.ui.limits import wait_seconds
 from bot.ui.mixed_menu import GameSelect
-from bot.ui.mtt import MttButton, MultiTable
+from bot.ui.mtt import MttButton, MultiTable, TableThreads
 from bot.ui.presenter import Presenter
 from bot.ui.rates import RateLimiter
 from bot.ui.reminders import Reminders
@@ -158,7 +158,10 @@ class PokerBot(commands.Bot):
         self.multi_tables = MultiTableService(
             store, self.tournaments, self._rng or secrets.SystemRandom()
         )
-        self.mtt_driver = MttDriver(self.manager, self.multi_tables, self.sng)
+        threads = TableThreads(self, self.languages)  # each table's thread
+        self.mtt_driver = MttDriver(
+            self.manager, self.multi_tables, self.sng, make_thread=threads.open
+        )
         # registration, threads, notices (a moved player's by DM, through the presenter)
         self.mtt = MultiTable(self, self.mtt_driver, self.presenter, self.languages)
         await self.sng.restore()

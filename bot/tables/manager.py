@@ -87,10 +87,7 @@ class TableManager:
             rng=self.rng,
             retry_delays=retry_delays,
         )
-        self.play = Play(self.steps, starting_grant=starting_grant)
-        # tournament tables' stakes and counted hands (Play takes them by attribute until
-        # bot/tables/play.py, changed on another branch, takes a keyword)
-        self.play.tournament = self.hooks
+        self.play = Play(self.steps, starting_grant=starting_grant, tournament=self.hooks)
         self.recovery = Recovery(self.steps, self.play, shards=shards, claim_retry=claim_retry)
         self.seating = Seating(
             self.steps,

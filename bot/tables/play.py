@@ -44,11 +44,13 @@ SMALLEST_MINIMUM = min(v.table_minimum for v in VARIANTS.values())
 
 
 class Play:
-    def __init__(self, steps: Steps, *, starting_grant: int) -> None:
+    def __init__(
+        self, steps: Steps, *, starting_grant: int, tournament: TournamentHooks | None = None
+    ) -> None:
         self.steps = steps
         self.store = steps.store
         self.starting_grant = starting_grant
-        self.tournament: TournamentHooks | None = None  # tournament tables' chips and stakes
+        self.tournament = tournament  # tournament tables' chips and stakes
 
     # ----- dealing ----------------------------------------------------------
 

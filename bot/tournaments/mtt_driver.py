@@ -9,7 +9,7 @@ every counted hand (and after a restart) ``sync`` makes each table's seats match
 between that table's hands. Before any deal ``header`` checks that the table's players
 and stacks are exactly the tournament's for that table (a move not yet carried out
 there holds it) and asks ``may_deal``. Tables live in threads the UI opens
-(``make_thread``); a moved player is told through ``moved`` listeners.
+(``make_thread``, given at construction); a moved player is told through ``moved`` listeners.
 """
 
 from __future__ import annotations
@@ -42,13 +42,18 @@ Moved = Callable[[TournamentRow, int, int, int], None]  # row, user, table numbe
 
 class MttDriver:
     def __init__(
-        self, manager: TableManager, mtt: MultiTableService, sng: TournamentDriver
+        self,
+        manager: TableManager,
+        mtt: MultiTableService,
+        sng: TournamentDriver,
+        *,
+        make_thread: ThreadMaker | None = None,
     ) -> None:
         self.manager = manager
         self.mtt = mtt
         self.service = mtt.sng
         self.sng = sng  # Sit & Go tables' hooks
-        self.make_thread: ThreadMaker | None = None
+        self.make_thread = make_thread  # (None: no table can open; the UI gives it)
         self._rows: dict[int, TournamentRow] = {}  # running multi-table tournaments
         self._names: dict[int, dict[int, str]] = {}  # tournament -> user -> name
         self._closing: set[int] = set()  # channels this driver closes itself

@@ -209,6 +209,27 @@ def summary_pages(row: TournamentRow, entries: list[EntryRow]) -> list[str]:
     return pages
 
 
+class TableThreads:
+    """Opens each multi-table tournament table's thread in the tournament's channel (the
+    driver is given ``open`` at construction)."""
+
+    def __init__(self, client: discord.Client, languages: ServerLanguages) -> None:
+        self.client = client
+        self.languages = languages
+
+    async def open(self, row: TournamentRow, number: int) -> int | None:
+        """A public thread of the tournament's channel for its table ``number``."""
+        parent = self.client.get_channel(row.channel_id)
+        if not isinstance(parent, discord.TextChannel):
+            return None
+        async with self.languages.public(row.guild_id):
+            name = t("mtt.thread.name", id=row.tournament_id, table=number)
+        thread = await parent.create_thread(
+            name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
+        )
+        return thread.id
+
+
 class MultiTable:
     """The Discord side of every multi-table tournament of the bot."""
 
@@ -229,7 +250,6 @@ class MultiTable:
         # registration messages being edited, and those to edit once more after that
         self._refreshing: set[int] = set()
         self._refresh_again: set[int] = set()
-        driver.make_thread = self._thread
         driver.moved.append(self._moved)
         driver.started.append(lambda row: self._spawn(self.refresh(row.tournament_id)))
         driver.ended.append(self._ended)
@@ -455,18 +475,6 @@ class MultiTable:
             await channel.get_partial_message(row.message_id).edit(embed=embed, view=view)
         except discord.HTTPException as exc:  # deleted by someone: nothing to keep up to date
             log.info("the registration message of tournament %d: %r", tournament_id, exc)
-
-    async def _thread(self, row: TournamentRow, number: int) -> int | None:
-        """A public thread of the tournament's channel for its table ``number``."""
-        parent = self.client.get_channel(row.channel_id)
-        if not isinstance(parent, discord.TextChannel):
-            return None
-        async with self.languages.public(row.guild_id):
-            name = t("mtt.thread.name", id=row.tournament_id, table=number)
-        thread = await parent.create_thread(
-            name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
-        )
-        return thread.id
 
     def _moved(self, row: TournamentRow, user_id: int, number: int, channel: int) -> None:
         self._spawn(self._notify_moved(row, user_id, number, channel))
