@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import random
 import resource
 import sys
@@ -65,6 +66,7 @@ from bench.discord import (  # noqa: E402
 from bench.loop_sampler import LoopSampler  # noqa: E402
 from bench.tables import choose  # noqa: E402
 from bot.client import PokerBot  # noqa: E402
+from bot.heap import freeze_heap, stop_freezing  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 from bot.tables.models import EventKind, TableEvent  # noqa: E402
 from bot.tables.table import Table  # noqa: E402
@@ -280,7 +282,17 @@ async def _play_table(
             await _move(h, channel, by_id, rng, stored, tally)
 
 
-async def run_once(
+async def run_once(*args: Any, **kwargs: Any) -> Figures:
+    """``_run_once``, with the bot's garbage-collector policy undone after it (the suite
+    runs it among other tests)."""
+    try:
+        return await _run_once(*args, **kwargs)
+    finally:
+        stop_freezing()
+        gc.unfreeze()
+
+
+async def _run_once(
     entrants: int,
     seed: int,
     latency: float | tuple[float, float],
@@ -301,6 +313,7 @@ async def run_once(
     harness = DiscordHarness if in_process else RemoteHarness
     async with harness(bot, latency_seed=seed, settle_timeout=STUCK, keep_payloads=False) as h:
         await h.connect(GUILD, {TABLE: "poker"}, members)
+        freeze_heap()  # the bot's garbage-collector policy, as `python -m bot` sets it
         stack = structures.smallest_stack(VARIANT)
         cap = entrants if entrants >= PAYABLE else entrants + 1
         created = await h.slash(

@@ -205,6 +205,15 @@ class TableManager:
     def view(self, channel_id: int) -> TableView:
         return self._view(self.table(channel_id))
 
+    def seats_of(self, channel_id: int) -> tuple[tuple[SeatState, ...], bool] | None:
+        """A table's seats (copies) and whether a hand is in play; None: no table. Cheaper
+        than its view, which builds the public hand: the multi-table driver reads every
+        table's after each counted hand (167 tables at 1,000 entrants)."""
+        table = self.steps.tables.get(channel_id)
+        if table is None:
+            return None
+        return tuple(replace(s) for s in table.seats), table.hand is not None
+
     def find_view(self, channel_id: int) -> TableView | None:
         """The table's view, or None if the channel has no table."""
         table = self.steps.tables.get(channel_id)

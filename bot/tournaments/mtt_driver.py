@@ -234,11 +234,11 @@ class MttDriver:
         names = self._names.get(tournament_id, {})
         channels = self.manager.tournament_tables(tournament_id)
         self._tournament_of.update({c: tournament_id for c in channels.values()})
-        where = {
+        where = {  # (seats, not full views: every table's, after each counted hand)
             s.user_id: number
             for number, channel in channels.items()
-            if (view := self.manager.find_view(channel)) is not None
-            for s in view.seats
+            if (here := self.manager.seats_of(channel)) is not None
+            for s in here[0]
         }
         for table in field.tables:
             seats = [
@@ -249,13 +249,14 @@ class MttDriver:
             if channel is None:
                 await self._open(row, table.number, seats)
                 continue
-            view = self.manager.find_view(channel)
-            if view is None:
+            here = self.manager.seats_of(channel)  # as it is now, after the awaits above
+            if here is None:
                 continue
-            if view.hand is not None and table.number != ending:
+            seated, in_hand = here
+            if in_hand and table.number != ending:
                 continue  # in a hand: after it
-            now = sorted((s.seat, s.user_id, s.stack) for s in view.seats)
-            if view.hand is None and now == sorted((s.seat, s.user_id, s.stack) for s in seats):
+            as_is = sorted((s.seat, s.user_id, s.stack) for s in seated)
+            if not in_hand and as_is == sorted((s.seat, s.user_id, s.stack) for s in seats):
                 continue
             try:  # (the hand ending now: once its step is over)
                 await self.manager.reseat_tournament(channel, seats)
