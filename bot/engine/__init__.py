@@ -4,7 +4,7 @@ from .cards import Card, CardError, format_card, parse_card, parse_cards, pretty
 from .hand import Award, Decision, Hand, IllegalAction, MarketOffer, Pot
 from .record import Action, ActionKind, BuySource, HandRecord, RecordError, Seat, parse_header
 from .stakes import Stakes
-from .variants import VARIANTS, Variant
+from .variants import VARIANTS, Phase, Variant
 from .views import PublicView, SeatInfo, SeatView, public_view, seat_view
 
 __all__ = [
@@ -20,6 +20,7 @@ __all__ = [
     "HandRecord",
     "IllegalAction",
     "MarketOffer",
+    "Phase",
     "Pot",
     "PublicView",
     "RecordError",

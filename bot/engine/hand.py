@@ -21,11 +21,28 @@ from typing import NoReturn
 
 from .cards import FULL_DECK, Card, format_card, format_cards, rank_of
 from .rankings import VALUE, describe
-from .record import BUY_SOURCES, Action, HandRecord, RecordError, new_header
+from .record import BUY_SOURCES, Action, ActionKind, BuySource, HandRecord, RecordError, new_header
 from .stakes import Stakes
-from .variants import MAX_BETS_PER_ROUND, VARIANTS, Variant
+from .variants import MAX_BETS_PER_ROUND, VARIANTS, Phase, Variant
 
-SLOTS = ("left", "right")
+SLOTS = (BuySource.LEFT, BuySource.RIGHT)
+
+# The members as module globals: the betting turns compare and build these on every
+# action, and a global is cheaper to read than ``ActionKind.CALL`` (a class attribute).
+CHECK, BET, CALL = ActionKind.CHECK, ActionKind.BET, ActionKind.CALL
+RAISE, FOLD = ActionKind.RAISE, ActionKind.FOLD
+DISCARD, BUY, BLIND = ActionKind.DISCARD, ActionKind.BUY, BuySource.BLIND
+BETTING, DRAW = Phase.BET, Phase.DRAW
+# What a betting turn may do, by situation (``_legal_from``, ``_bet_turn``).
+_CHECK_ONLY: tuple[ActionKind, ...] = (CHECK,)
+_CHECK_BET: tuple[ActionKind, ...] = (CHECK, BET)
+_CHECK_RAISE: tuple[ActionKind, ...] = (CHECK, RAISE)
+_CALL_FOLD: tuple[ActionKind, ...] = (CALL, FOLD)
+_CALL_RAISE_FOLD: tuple[ActionKind, ...] = (CALL, RAISE, FOLD)
+_DISCARD_ONLY: tuple[ActionKind, ...] = (DISCARD,)
+_BUY_ONLY: tuple[ActionKind, ...] = (BUY,)
+_AGGRESSIVE = frozenset((BET, RAISE))
+_FREE = frozenset((CHECK, FOLD))  # the betting actions that put no chips in
 
 # Why a tournament player may not bet or raise (RULES.md §8.3), by refusal code.
 _BLOCKS = {
@@ -50,7 +67,7 @@ class IllegalAction(ValueError):
 
 @dataclass(frozen=True)
 class MarketOffer:
-    source: str  # "left", "right" or "blind"
+    source: BuySource
     card: Card | None  # None for the blind (unknown) card
     price: int | None  # None for the blind card: charged after it is turned
 
@@ -61,8 +78,8 @@ class Decision:
 
     player: str
     seat: int
-    phase: str  # "bet", "draw" or "buy"
-    legal: tuple[str, ...]
+    phase: Phase  # BET, DRAW or BUY
+    legal: tuple[ActionKind, ...]
     to_call: int  # chips owed to stay in (betting)
     bet_size: int  # the round's fixed bet size (betting)
     raises_left: int
@@ -147,7 +164,7 @@ class Hand:
         self.market: list[Card | None] = [None, None]
         self.street = -1
         self.bet_round = -1
-        self.phase = "deal"
+        self.phase = Phase.DEAL
         self.to_act: int | None = None
         self.queue: list[int] = []  # draw / buy order
         self.round_bets = [0] * self.n
@@ -162,7 +179,7 @@ class Hand:
         self.first_bettor: int | None = None  # of the first betting round
         # What the player to act may do, worked out once when the turn passes (agents
         # and ``apply`` both read it) and only then, so a refused action leaves it as is.
-        self._legal: tuple[str, ...] = ()
+        self._legal: tuple[ActionKind, ...] = ()
         self.awards: list[Award] = []
         self.payouts: list[int] | None = None
         self.showdown = False
@@ -203,7 +220,7 @@ class Hand:
             self.contributed = [min(ante, stack) for stack in self.stack0]
             self.is_all_in = [stack <= ante for stack in self.stack0]
             self.with_chips = self.is_all_in.count(False)
-        if self.variant.streets[0] != "buy":
+        if self.variant.streets[0] != Phase.BUY:
             # Five cards each, one at a time clockwise from the dealer's left: the
             # i-th seat in that order gets stub cards i, i + n, i + 2n, …
             order = self._clockwise(self.dealer + 1)
@@ -238,18 +255,18 @@ class Hand:
         """What ``seat`` has behind: its header stack less everything it has put in."""
         return self.stack0[seat] - self.contributed[seat]
 
-    def legal_actions(self) -> tuple[str, ...]:
+    def legal_actions(self) -> tuple[ActionKind, ...]:
         """The action names the player to act may use now (``Decision.legal``); () when complete."""
         return self._legal
 
-    def buy_sources(self) -> tuple[str, ...]:
+    def buy_sources(self) -> tuple[BuySource, ...]:
         """Buying round: where the player to act may buy from (``Decision.market`` sources)."""
         if self.to_act is not None and self.is_all_in[self.to_act]:
-            return ("blind",)  # an all-in player gets the stub's top card, free (§8.4)
+            return (BLIND,)  # an all-in player gets the stub's top card, free (§8.4)
         if None not in self.market:
             return BUY_SOURCES  # always, in practice: the stub never runs out in Abyssinia
         market = zip(SLOTS, self.market, strict=True)
-        return (*(slot for slot, card in market if card is not None), "blind")
+        return (*(slot for slot, card in market if card is not None), BLIND)
 
     def seat_of(self, player: str) -> int:
         return self.players.index(player)
@@ -283,14 +300,14 @@ class Hand:
         if seat is None:
             return None
         player = self.players[seat]
-        if self.phase == "draw":
+        if self.phase == DRAW:
             hand = tuple(self.holdings[seat])
-            return Decision(player, seat, "draw", ("discard",), 0, 0, 0, {}, hand, ())
-        if self.phase == "buy":
+            return Decision(player, seat, DRAW, _DISCARD_ONLY, 0, 0, 0, {}, hand, ())
+        if self.phase == Phase.BUY:
             offers = self._offers()
             if self.is_all_in[seat]:
                 offers = offers[-1:]  # only the blind card, free (§8.4)
-            return Decision(player, seat, "buy", ("buy",), 0, 0, 0, {}, (), offers)
+            return Decision(player, seat, Phase.BUY, _BUY_ONLY, 0, 0, 0, {}, (), offers)
         return self._bet_decision(seat)
 
     def _bet_decision(self, seat: int) -> Decision:
@@ -298,9 +315,9 @@ class Hand:
         owed = self._owed(seat)
         raises_left = MAX_BETS_PER_ROUND - self.bet_count
         legal = self._bet_legal(seat)
-        costs = {kind: self._bet_cost(seat, kind) for kind in legal}
+        costs: dict[str, int] = {kind: self._bet_cost(seat, kind) for kind in legal}
         player = self.players[seat]
-        return Decision(player, seat, "bet", legal, owed, size, raises_left, costs, (), ())
+        return Decision(player, seat, BETTING, legal, owed, size, raises_left, costs, (), ())
 
     def _owed(self, seat: int) -> int:
         """The amount to call (RULES.md §8.3): the level less this round's chips, except that
@@ -352,23 +369,23 @@ class Hand:
             return "not_reopened"  # only incomplete all-ins since this player acted
         return None
 
-    def _bet_legal(self, seat: int) -> tuple[str, ...]:
+    def _bet_legal(self, seat: int) -> tuple[ActionKind, ...]:
         """The betting actions legal for ``seat`` now, in display order (RULES.md §3, §8.3)."""
         owed = self._owed(seat)
         return self._legal_from(owed, self._may_raise(seat, owed))
 
-    def _legal_from(self, owed: int, can_raise: bool) -> tuple[str, ...]:
+    def _legal_from(self, owed: int, can_raise: bool) -> tuple[ActionKind, ...]:
         if owed == 0:  # nothing owed: check, or bet (raise: the big blind's option)
             if not can_raise:
-                return ("check",)
-            return ("check", "bet") if self.current_bet == 0 else ("check", "raise")
-        return ("call", "raise", "fold") if can_raise else ("call", "fold")
+                return _CHECK_ONLY
+            return _CHECK_BET if self.current_bet == 0 else _CHECK_RAISE
+        return _CALL_RAISE_FOLD if can_raise else _CALL_FOLD
 
     def _bet_cost(self, seat: int, kind: str) -> int:
         """The chips a legal betting action of ``seat`` puts in now."""
-        if kind == "check" or kind == "fold":
+        if kind in _FREE:
             return 0
-        if kind == "call":
+        if kind == CALL:
             cost = self._owed_now if seat == self.to_act else self._owed(seat)
         else:  # a bet or raise goes one increment above the full level
             cost = self.full_bet + self.bet_sizes[self.bet_round] - self.round_bets[seat]
@@ -383,22 +400,22 @@ class Hand:
             for slot, card in zip(SLOTS, self.market, strict=True)
             if card is not None
         ]
-        return (*offers, MarketOffer("blind", None, None))
+        return (*offers, MarketOffer(BLIND, None, None))
 
     def default_action(self) -> Action | None:
         """A timed-out player checks or folds, stands pat, or buys the cheaper market card."""
         d = self.decision()
         if d is None:
             return None
-        if d.phase == "draw":
-            return Action(d.player, "discard", cards=())
-        if d.phase == "buy":
+        if d.phase == DRAW:
+            return Action(d.player, DISCARD, cards=())
+        if d.phase == Phase.BUY:
             priced = [o for o in d.market if o.price is not None]
             if not priced:  # an all-in player: the free blind card
-                return Action(d.player, "buy", source="blind")
+                return Action(d.player, BUY, source=BLIND)
             cheapest = min(priced, key=lambda o: o.price or 0)  # min keeps the left on a tie
-            return Action(d.player, "buy", source=cheapest.source)
-        return Action(d.player, "check" if d.to_call == 0 else "fold")
+            return Action(d.player, BUY, source=cheapest.source)
+        return Action(d.player, CHECK if d.to_call == 0 else FOLD)
 
     # ----- transitions --------------------------------------------------
 
@@ -409,13 +426,13 @@ class Hand:
             self._refuse_turn(action)
         kind = action.action
         phase = self.phase
-        if phase == "bet":
+        if phase == BETTING:
             self._bet_action(seat, kind)
-        elif phase == "draw":
-            self._expect(kind, ("discard",), "it is the draw: discard cards or stand pat")
+        elif phase == DRAW:
+            self._expect(kind, _DISCARD_ONLY, "it is the draw: discard cards or stand pat")
             self._discard(seat, action.cards or ())
         else:
-            self._expect(kind, ("buy",), "it is the buying round: buy left, right or blind")
+            self._expect(kind, _BUY_ONLY, "it is the buying round: buy left, right or blind")
             self._buy(seat, action.source or "")
         self.actions.append(action)
 
@@ -431,7 +448,7 @@ class Hand:
             f"it is {to_act}'s turn, not {action.player}'s", "not_your_turn", to_act=to_act
         )
 
-    def _expect(self, kind: str, allowed: tuple[str, ...], why: str) -> None:
+    def _expect(self, kind: str, allowed: tuple[ActionKind, ...], why: str) -> None:
         if kind not in allowed:
             raise IllegalAction(
                 f"{kind} is not allowed now: {why}", "wrong_phase", phase=self.phase, legal=allowed
@@ -447,9 +464,9 @@ class Hand:
             return
         bets = self.round_bets
         size = self.bet_sizes[self.bet_round]
-        if kind == "call":
+        if kind == CALL:
             cost = self._owed_now
-        elif kind == "bet" or kind == "raise":  # one increment above the full level
+        elif kind in _AGGRESSIVE:  # one increment above the full level
             cost = self.full_bet + size - bets[seat]
         else:
             cost = 0
@@ -460,7 +477,7 @@ class Hand:
             self.with_chips -= 1
         self.contributed[seat] += cost
         bets[seat] += cost
-        if kind == "bet" or kind == "raise":
+        if kind in _AGGRESSIVE:
             level = bets[seat]
             if 2 * (level - self.full_bet) >= size:
                 # A full bet or raise (small all-ins that add up count too): it counts
@@ -474,7 +491,7 @@ class Hand:
             self.current_bet = level
             if self.first_bettor is None and self.bet_round == 0:
                 self.first_bettor = seat
-        elif kind == "fold":
+        elif kind == FOLD:
             self.folded[seat] = True
             self.with_chips -= 1  # a folding player had chips: all-in players do not act
             self.in_seats = tuple(s for s in self.in_seats if s != seat)
@@ -486,21 +503,21 @@ class Hand:
     def _cash_bet_action(self, seat: int, kind: str) -> None:
         """A legal betting action of a cash hand: nobody runs short, every bet or raise
         is a full one (RULES.md §3). The hot path of the bot's tables: kept lean."""
-        if kind == "call":
+        if kind == CALL:
             cost = self._owed_now
-        elif kind == "bet" or kind == "raise":  # a raise calls, then adds a bet
+        elif kind in _AGGRESSIVE:  # a raise calls, then adds a bet
             cost = self._owed_now + self.bet_sizes[self.bet_round]
         else:
             cost = 0
         self.contributed[seat] += cost
         self.round_bets[seat] += cost
-        if kind == "bet" or kind == "raise":
+        if kind in _AGGRESSIVE:
             self.current_bet = self.full_bet = self.round_bets[seat]
             self.bet_count += 1
             self.pending = set(self.in_seats)
             if self.first_bettor is None and self.bet_round == 0:
                 self.first_bettor = seat
-        elif kind == "fold":
+        elif kind == FOLD:
             self.folded[seat] = True
             self.in_seats = tuple(s for s in self.in_seats if s != seat)
             self.dead.extend(self.holdings[seat])
@@ -516,14 +533,14 @@ class Hand:
         """The refusal's code and its message."""
         legal = ", ".join(d.legal)
         block = self._raise_block(d.seat, d.to_call) if self.allin else None
-        if kind in ("bet", "raise") and block in _BLOCKS and kind not in d.legal:
+        if kind in _AGGRESSIVE and block in _BLOCKS and kind not in d.legal:
             return block, f"{kind} is not allowed now: {_BLOCKS[block]}; legal now: {legal}"
-        reasons = {
-            "fold": ("nothing_owed", "you may not fold when nothing is owed"),
-            "check": ("owes", f"you owe {d.to_call} to stay in"),
-            "call": ("no_bet", "there is no bet to call"),
-            "bet": ("bet_exists", "there is already a bet: call or raise it"),
-            "raise": ("capped", "the betting is capped (one bet and three raises)")
+        reasons: dict[str, tuple[str, str]] = {
+            FOLD: ("nothing_owed", "you may not fold when nothing is owed"),
+            CHECK: ("owes", f"you owe {d.to_call} to stay in"),
+            CALL: ("no_bet", "there is no bet to call"),
+            BET: ("bet_exists", "there is already a bet: call or raise it"),
+            RAISE: ("capped", "the betting is capped (one bet and three raises)")
             if d.raises_left <= 0
             else ("no_bet", "there is no bet to raise"),
         }
@@ -592,7 +609,7 @@ class Hand:
         self.stub, self.stub_pos = list(stub), 0
 
     def _buy(self, seat: int, source: str) -> None:
-        if self.is_all_in[seat] and source == "blind":  # the stub's top card, free (§8.4)
+        if self.is_all_in[seat] and source == BLIND:  # the stub's top card, free (§8.4)
             self.holdings[seat].append(self._take())
             self.queue.pop(0)
             self._after_queue()
@@ -607,12 +624,12 @@ class Hand:
             )
         if source not in sources:
             raise IllegalAction(
-                f"buy from {', '.join(sources)}, not {source!r}",
+                f"buy from {', '.join(sources)}, not {str(source)!r}",
                 "bad_source",
                 source=source,
                 sources=sources,
             )
-        if source == "blind":
+        if source == BLIND:
             card = self._take()
         else:
             slot = SLOTS.index(source)
@@ -667,11 +684,11 @@ class Hand:
         level = self.current_bet
         owed = self._owed_now = level - self.round_bets[seat]
         if level == 0:
-            self._legal = ("check", "bet")
+            self._legal = _CHECK_BET
         elif self.bet_count >= MAX_BETS_PER_ROUND:
-            self._legal = ("call", "fold") if owed else ("check",)
+            self._legal = _CALL_FOLD if owed else _CHECK_ONLY
         else:
-            self._legal = ("call", "raise", "fold") if owed else ("check", "raise")
+            self._legal = _CALL_RAISE_FOLD if owed else _CHECK_RAISE
 
     def _next_street(self) -> None:
         self.street += 1
@@ -679,12 +696,12 @@ class Hand:
             self._showdown()
             return
         self.phase = self.variant.streets[self.street]
-        if self.phase == "bet":
+        if self.phase == BETTING:
             self._begin_betting()
         else:
             self.queue = self._clockwise(self.dealer + 1)
             self.to_act = self.queue[0]  # the street's one legal action holds for the whole queue
-            self._legal = ("discard",) if self.phase == "draw" else ("buy",)
+            self._legal = _DISCARD_ONLY if self.phase == DRAW else _BUY_ONLY
 
     def _begin_betting(self) -> None:
         self.bet_round += 1
@@ -729,7 +746,7 @@ class Hand:
         self._pay([Award("pot", self.pot, {self.players[winner]: self.pot}, {})])
 
     def _showdown(self) -> None:
-        self.phase, self.to_act, self.showdown = "showdown", None, True
+        self.phase, self.to_act, self.showdown = Phase.SHOWDOWN, None, True
         awards: list[Award] = []
         order = self._clockwise(self.dealer + 1)  # ties: first winner left of the dealer
         rankings = ("high", "a5") if self.variant.split else (self.variant.ranking,)
@@ -837,7 +854,7 @@ class Hand:
             for player, chips in award.shares.items():
                 payouts[self.players.index(player)] += chips
         self.awards, self.payouts = awards, payouts
-        self.phase, self.to_act, self.queue, self.pending = "complete", None, [], set()
+        self.phase, self.to_act, self.queue, self.pending = Phase.COMPLETE, None, [], set()
         self._legal = ()
 
     # ----- small helpers --------------------------------------------------

@@ -11,9 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 
-from bot.engine import Hand
+from bot.engine import ActionKind, BuySource, Hand
 
 DRAWS = 3  # the most draws of any game (triple draw)
+# A bet, a call or a raise: chips put in of a player's own will (VPIP).
+_VOLUNTARY = frozenset((ActionKind.BET, ActionKind.CALL, ActionKind.RAISE))
+_SOURCES = (BuySource.LEFT, BuySource.RIGHT, BuySource.BLIND)  # HandStats.buys' order
 SERIES_POINTS = 120
 ALL_GAMES = "*"  # the totals row of every game together
 
@@ -52,11 +55,11 @@ class HandStats:
 def hand_stats(hand: Hand) -> dict[str, HandStats]:
     """Each seat's player key -> what this finished hand adds to their totals."""
     net = hand.net()
-    voluntary = {a.player for a in hand.actions if a.action in ("bet", "call", "raise")}
+    voluntary = {a.player for a in hand.actions if a.action in _VOLUNTARY}
     buys: dict[str, list[int]] = {p: [0, 0, 0] for p in hand.players}
     for a in hand.actions:
-        if a.action == "buy" and a.source is not None:
-            buys[a.player][("left", "right", "blind").index(a.source)] += 1
+        if a.action == ActionKind.BUY and a.source is not None:
+            buys[a.player][_SOURCES.index(a.source)] += 1
     winners: dict[str, set[str]] = {}
     for award in hand.awards:
         if not award.hand_names:  # chips back from a pot nobody else could win: not a win
