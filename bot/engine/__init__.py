@@ -1,7 +1,8 @@
 """The rules engine: pure, synchronous and deterministic (no I/O, clock or global random)."""
 
 from .cards import Card, CardError, format_card, parse_card, parse_cards, pretty_card
-from .hand import Award, Decision, Hand, IllegalAction, MarketOffer, Pot
+from .hand import Award, AwardLabel, Decision, Hand, IllegalAction, MarketOffer, Pot
+from .rankings import Category, Ranking
 from .record import Action, ActionKind, BuySource, HandRecord, RecordError, Seat, parse_header
 from .stakes import Stakes
 from .variants import VARIANTS, Phase, Variant
@@ -12,9 +13,11 @@ __all__ = [
     "Action",
     "ActionKind",
     "Award",
+    "AwardLabel",
     "BuySource",
     "Card",
     "CardError",
+    "Category",
     "Decision",
     "Hand",
     "HandRecord",
@@ -23,6 +26,7 @@ __all__ = [
     "Phase",
     "Pot",
     "PublicView",
+    "Ranking",
     "RecordError",
     "Seat",
     "SeatInfo",

@@ -16,11 +16,12 @@ import random
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import lru_cache
 from typing import NoReturn
 
 from .cards import FULL_DECK, Card, format_card, format_cards, rank_of
-from .rankings import VALUE, describe
+from .rankings import VALUE, Ranking, describe
 from .record import BUY_SOURCES, Action, ActionKind, BuySource, HandRecord, RecordError, new_header
 from .stakes import Stakes
 from .variants import MAX_BETS_PER_ROUND, VARIANTS, Phase, Variant
@@ -88,11 +89,19 @@ class Decision:
     market: tuple[MarketOffer, ...]  # buy: the two market cards and the blind
 
 
+class AwardLabel(StrEnum):
+    """What an award pays: a whole pot, or Abyssinia's high or low half of one."""
+
+    POT = "pot"
+    HIGH = "high"
+    LOW = "low"
+
+
 @dataclass(frozen=True)
 class Award:
     """One pot or half paid out: who won it, with what, and how much each got."""
 
-    label: str  # "pot", "high" or "low"
+    label: AwardLabel
     amount: int
     shares: dict[str, int]
     hand_names: dict[str, str]  # winners' hand names (empty when uncontested)
@@ -743,18 +752,20 @@ class Hand:
 
     def _finish_uncontested(self) -> None:
         winner = self.active[0]  # takes every pot (RULES.md §8.5): one pot, all theirs
-        self._pay([Award("pot", self.pot, {self.players[winner]: self.pot}, {})])
+        self._pay([Award(AwardLabel.POT, self.pot, {self.players[winner]: self.pot}, {})])
 
     def _showdown(self) -> None:
         self.phase, self.to_act, self.showdown = Phase.SHOWDOWN, None, True
         awards: list[Award] = []
         order = self._clockwise(self.dealer + 1)  # ties: first winner left of the dealer
-        rankings = ("high", "a5") if self.variant.split else (self.variant.ranking,)
+        high_low = (Ranking.HIGH, Ranking.A5)
+        rankings = high_low if self.variant.split else (self.variant.ranking,)
         held = self.holdings
         scores = {r: {s: VALUE[r](held[s]) for s in self.in_seats} for r in rankings}
         for index, (pot, eligible) in enumerate(self._layers()):
             if len(eligible) == 1:  # a bet nobody could call comes back (§8.5)
-                awards.append(Award("pot", pot, {self.players[eligible[0]]: pot}, {}, index))
+                award = Award(AwardLabel.POT, pot, {self.players[eligible[0]]: pot}, {}, index)
+                awards.append(award)
                 continue
             if len(eligible) == len(order):
                 seats = order
@@ -763,11 +774,18 @@ class Hand:
                 seats = [s for s in order if s in chosen]
             if self.variant.split:
                 high = pot - pot // 2  # an odd chip of the pot goes to the high half
-                awards.append(self._award("high", "high", high, seats, scores["high"], index))
-                awards.append(self._award("low", "a5", pot // 2, seats, scores["a5"], index))
+                by_high, by_low = scores[Ranking.HIGH], scores[Ranking.A5]
+                awards.append(
+                    self._award(AwardLabel.HIGH, Ranking.HIGH, high, seats, by_high, index)
+                )
+                awards.append(
+                    self._award(AwardLabel.LOW, Ranking.A5, pot // 2, seats, by_low, index)
+                )
             else:
                 ranking = self.variant.ranking
-                awards.append(self._award("pot", ranking, pot, seats, scores[ranking], index))
+                awards.append(
+                    self._award(AwardLabel.POT, ranking, pot, seats, scores[ranking], index)
+                )
         self._pay(awards)
 
     def _layers(self) -> list[tuple[int, list[int]]]:
@@ -809,26 +827,27 @@ class Hand:
 
     def _pot_winners(self, index: int) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
         """(winners, high, low) of pot ``index``, each in seat order."""
-        by_label: dict[str, set[str]] = {"pot": set(), "high": set(), "low": set()}
+        by_label: dict[AwardLabel, set[str]] = {label: set() for label in AwardLabel}
         for award in self.awards:
             if award.pot == index:
                 by_label[award.label].update(award.shares)
         order = self.players
         if self.variant.split:
-            high = by_label["high"] | by_label["pot"]
-            low = by_label["low"] | by_label["pot"]
+            whole = by_label[AwardLabel.POT]
+            high = by_label[AwardLabel.HIGH] | whole
+            low = by_label[AwardLabel.LOW] | whole
             both = high | low
             return (
                 tuple(p for p in order if p in both),
                 tuple(p for p in order if p in high),
                 tuple(p for p in order if p in low),
             )
-        return tuple(p for p in order if p in by_label["pot"]), (), ()
+        return tuple(p for p in order if p in by_label[AwardLabel.POT]), (), ()
 
     def _award(
         self,
-        label: str,
-        ranking: str,
+        label: AwardLabel,
+        ranking: Ranking,
         amount: int,
         seats: list[int],
         scores: dict[int, int],

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from .rankings import Ranking
+
 
 class Phase(StrEnum):
     """Where a hand is: dealt, a street (betting, draw or buying round), or over."""
@@ -32,7 +34,7 @@ class Variant:
     blinds: tuple[int, int] | None  # (small, big), posted in the first betting round
     bet_sizes: tuple[int, ...]  # fixed bet size of each betting round, in order
     streets: tuple[Phase, ...]  # BET, DRAW or BUY phases in order; showdown follows
-    ranking: str  # ranking of the whole pot, or of the low half when split
+    ranking: Ranking  # ranking of the whole pot, or of the low half when split
     split: bool = False  # Abyssinia: high half by `high`, low half by `ranking`
 
     @property
@@ -46,10 +48,28 @@ VARIANTS: dict[str, Variant] = {
     v.id: v
     for v in (
         Variant(
-            "a6-draw", "Ace-to-Six Lowball Draw", 2, 5, 13, 1, None, (1, 2), _SINGLE_DRAW, "a6"
+            "a6-draw",
+            "Ace-to-Six Lowball Draw",
+            2,
+            5,
+            13,
+            1,
+            None,
+            (1, 2),
+            _SINGLE_DRAW,
+            Ranking.A6,
         ),
         Variant(
-            "a5-draw", "Ace-to-Five Lowball Draw", 2, 5, 13, 1, None, (1, 2), _SINGLE_DRAW, "a5"
+            "a5-draw",
+            "Ace-to-Five Lowball Draw",
+            2,
+            5,
+            13,
+            1,
+            None,
+            (1, 2),
+            _SINGLE_DRAW,
+            Ranking.A5,
         ),
         Variant(
             "a5-triple",
@@ -61,7 +81,7 @@ VARIANTS: dict[str, Variant] = {
             (1, 2),
             (2, 2, 4, 4),
             (Phase.BET, Phase.DRAW) * 3 + (Phase.BET,),
-            "a5",
+            Ranking.A5,
         ),
         Variant(
             "abyssinia",
@@ -73,7 +93,7 @@ VARIANTS: dict[str, Variant] = {
             None,
             (1,) * 5,
             (Phase.BUY, Phase.BET) * 5,
-            "a5",
+            Ranking.A5,
             split=True,
         ),
     )

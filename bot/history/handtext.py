@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Iterator
 
-from bot.engine import VARIANTS, ActionKind, Award, BuySource, PublicView, Stakes
+from bot.engine import VARIANTS, ActionKind, Award, AwardLabel, BuySource, PublicView, Stakes
 from bot.engine.cards import format_cards
 from bot.engine.variants import Phase
 
@@ -140,7 +140,7 @@ def _lines(stored: StoredHand, viewer: str) -> Iterator[str]:
     pot_names = _pot_names(final, returned)
     for award in contested:
         pot = pot_names[award.pot]
-        if award.label != "pot":
+        if award.label != AwardLabel.POT:
             pot = f"{award.label} {pot}"
         for p, chips in award.shares.items():
             named = f" with {award.hand_names[p]}" if p in award.hand_names else ""

@@ -12,7 +12,7 @@ import io
 import time
 from collections.abc import Iterable, Iterator
 
-from bot.engine import VARIANTS, ActionKind, BuySource
+from bot.engine import VARIANTS, ActionKind, AwardLabel, BuySource
 from bot.engine.cards import format_cards
 
 from .handtext import limits
@@ -72,7 +72,7 @@ def public_entries(stored: StoredHand) -> Iterator[str]:
         yield f"{who(p)} shows a {', '.join(format_cards(held))}."
     several = len(final.pots) > 1
     for award in final.awards:
-        pot = {"pot": "the pot", "high": "the high half", "low": "the low half"}[award.label]
+        pot = _WHOLE[award.label]
         if several:  # a tournament hand's side pots (RULES.md §8.5)
             pot = _pot_name(award.label, award.pot)
         for p, chips in award.shares.items():
@@ -87,9 +87,16 @@ def _all_in(flag: bool) -> str:
     return " and go all in" if flag else ""
 
 
+_WHOLE = {
+    AwardLabel.POT: "the pot",
+    AwardLabel.HIGH: "the high half",
+    AwardLabel.LOW: "the low half",
+}
+
+
 def _pot_name(label: str, index: int) -> str:
     pot = "the main pot" if index == 0 else f"side pot {index}"
-    return pot if label == "pot" else f"the {label} half of {pot.removeprefix('the ')}"
+    return pot if label == AwardLabel.POT else f"the {label} half of {pot.removeprefix('the ')}"
 
 
 def public_log_csv(

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 
-from bot.engine import ActionKind, BuySource, Hand
+from bot.engine import ActionKind, AwardLabel, BuySource, Hand
 
 DRAWS = 3  # the most draws of any game (triple draw)
 # A bet, a call or a raise: chips put in of a player's own will (VPIP).
@@ -77,8 +77,8 @@ def hand_stats(hand: Hand) -> dict[str, HandStats]:
             showdown_won=int(at_showdown and bool(won)),
             draws=tuple(hand.drawn[seat]),
             buys=(buys[p][0], buys[p][1], buys[p][2]),
-            won_high=int(at_showdown and "high" in won),
-            won_low=int(at_showdown and "low" in won),
+            won_high=int(at_showdown and AwardLabel.HIGH in won),
+            won_low=int(at_showdown and AwardLabel.LOW in won),
         )
     return out
 
