@@ -1,7 +1,7 @@
 """The rules engine: pure, synchronous and deterministic (no I/O, clock or global random)."""
 
 from .cards import Card, CardError, format_card, parse_card, parse_cards, pretty_card
-from .hand import Award, AwardLabel, Decision, Hand, IllegalAction, MarketOffer, Pot
+from .hand import Award, AwardLabel, Decision, Hand, IllegalAction, MarketOffer, Pot, Refusal
 from .rankings import Category, Ranking
 from .record import Action, ActionKind, BuySource, HandRecord, RecordError, Seat, parse_header
 from .stakes import Stakes
@@ -28,6 +28,7 @@ __all__ = [
     "PublicView",
     "Ranking",
     "RecordError",
+    "Refusal",
     "Seat",
     "SeatInfo",
     "SeatView",

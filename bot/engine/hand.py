@@ -45,11 +45,34 @@ _BUY_ONLY: tuple[ActionKind, ...] = (BUY,)
 _AGGRESSIVE = frozenset((BET, RAISE))
 _FREE = frozenset((CHECK, FOLD))  # the betting actions that put no chips in
 
+
+class Refusal(StrEnum):
+    """Why the hand refused an action (``IllegalAction.code``)."""
+
+    ILLEGAL = "illegal"  # any other reason: the message says it
+    HAND_COMPLETE = "hand_complete"
+    NOT_IN_HAND = "not_in_hand"
+    NOT_YOUR_TURN = "not_your_turn"
+    WRONG_PHASE = "wrong_phase"  # not an action of this street
+    NOTHING_OWED = "nothing_owed"  # a fold when nothing is owed
+    OWES = "owes"  # a check when a bet is owed
+    NO_BET = "no_bet"  # a call or raise with no bet to answer
+    BET_EXISTS = "bet_exists"  # a bet when there is one already
+    CAPPED = "capped"  # a raise past the cap (one bet and three raises)
+    SHORT = "short"  # RULES.md §8.3: cannot cover more than the call
+    NOT_REOPENED = "not_reopened"  # only an incomplete all-in raise since this player acted
+    OTHERS_ALL_IN = "others_all_in"  # nobody could answer a bet
+    NOT_HELD = "not_held"  # a discard of a card not held
+    NAMED_TWICE = "named_twice"  # a discard naming a card twice
+    BAD_SOURCE = "bad_source"  # a buy from a place not on offer
+    ALL_IN_BUYS_BLIND = "all_in_buys_blind"  # RULES.md §8.4
+
+
 # Why a tournament player may not bet or raise (RULES.md §8.3), by refusal code.
 _BLOCKS = {
-    "short": "you cannot cover more than the call: call all-in or fold",
-    "not_reopened": "only an incomplete all-in raise came since you acted: call or fold",
-    "others_all_in": "every other player still in is all-in, so nobody could answer",
+    Refusal.SHORT: "you cannot cover more than the call: call all-in or fold",
+    Refusal.NOT_REOPENED: "only an incomplete all-in raise came since you acted: call or fold",
+    Refusal.OTHERS_ALL_IN: "every other player still in is all-in, so nobody could answer",
 }
 
 
@@ -60,7 +83,7 @@ class IllegalAction(ValueError):
     ``params`` say the same as data, for callers that word it themselves.
     """
 
-    def __init__(self, message: str, code: str = "illegal", **params: object) -> None:
+    def __init__(self, message: str, code: Refusal = Refusal.ILLEGAL, **params: object) -> None:
         super().__init__(message)
         self.code = code
         self.params = params
@@ -365,17 +388,17 @@ class Hand:
             return owed, False
         return owed, True
 
-    def _raise_block(self, seat: int, owed: int) -> str | None:
+    def _raise_block(self, seat: int, owed: int) -> Refusal | None:
         """Why a tournament player may not bet or raise now, as a refusal code, or None."""
         if self.bet_count >= MAX_BETS_PER_ROUND:
-            return "capped"
+            return Refusal.CAPPED
         if not self._others_have_chips(seat):
-            return "others_all_in"  # nobody could answer
+            return Refusal.OTHERS_ALL_IN  # nobody could answer
         if self.chips_left(seat) <= owed:
-            return "short"  # cannot cover more than the call
+            return Refusal.SHORT  # cannot cover more than the call
         last = self.acted_at[seat]
         if last is not None and 2 * (self.current_bet - last) < self.bet_sizes[self.bet_round]:
-            return "not_reopened"  # only incomplete all-ins since this player acted
+            return Refusal.NOT_REOPENED  # only incomplete all-ins since this player acted
         return None
 
     def _bet_legal(self, seat: int) -> tuple[ActionKind, ...]:
@@ -448,19 +471,22 @@ class Hand:
     def _refuse_turn(self, action: Action) -> NoReturn:
         """Why ``action`` is not the turn's (to_act is None exactly when the hand is complete)."""
         if self.complete:
-            raise IllegalAction("the hand is complete; no more actions", "hand_complete")
+            raise IllegalAction("the hand is complete; no more actions", Refusal.HAND_COMPLETE)
         if action.player not in self.players:
-            raise IllegalAction(f"{action.player} is not seated in this hand", "not_in_hand")
+            raise IllegalAction(f"{action.player} is not seated in this hand", Refusal.NOT_IN_HAND)
         assert self.to_act is not None
         to_act = self.players[self.to_act]
         raise IllegalAction(
-            f"it is {to_act}'s turn, not {action.player}'s", "not_your_turn", to_act=to_act
+            f"it is {to_act}'s turn, not {action.player}'s", Refusal.NOT_YOUR_TURN, to_act=to_act
         )
 
     def _expect(self, kind: str, allowed: tuple[ActionKind, ...], why: str) -> None:
         if kind not in allowed:
             raise IllegalAction(
-                f"{kind} is not allowed now: {why}", "wrong_phase", phase=self.phase, legal=allowed
+                f"{kind} is not allowed now: {why}",
+                Refusal.WRONG_PHASE,
+                phase=self.phase,
+                legal=allowed,
             )
 
     def _bet_action(self, seat: int, kind: str) -> None:
@@ -538,22 +564,22 @@ class Hand:
         else:
             self._bet_turn(self._first_pending(seat + 1))
 
-    def _refusal(self, kind: str, d: Decision) -> tuple[str, str]:
+    def _refusal(self, kind: str, d: Decision) -> tuple[Refusal, str]:
         """The refusal's code and its message."""
         legal = ", ".join(d.legal)
         block = self._raise_block(d.seat, d.to_call) if self.allin else None
         if kind in _AGGRESSIVE and block in _BLOCKS and kind not in d.legal:
             return block, f"{kind} is not allowed now: {_BLOCKS[block]}; legal now: {legal}"
-        reasons: dict[str, tuple[str, str]] = {
-            FOLD: ("nothing_owed", "you may not fold when nothing is owed"),
-            CHECK: ("owes", f"you owe {d.to_call} to stay in"),
-            CALL: ("no_bet", "there is no bet to call"),
-            BET: ("bet_exists", "there is already a bet: call or raise it"),
-            RAISE: ("capped", "the betting is capped (one bet and three raises)")
+        reasons: dict[str, tuple[Refusal, str]] = {
+            FOLD: (Refusal.NOTHING_OWED, "you may not fold when nothing is owed"),
+            CHECK: (Refusal.OWES, f"you owe {d.to_call} to stay in"),
+            CALL: (Refusal.NO_BET, "there is no bet to call"),
+            BET: (Refusal.BET_EXISTS, "there is already a bet: call or raise it"),
+            RAISE: (Refusal.CAPPED, "the betting is capped (one bet and three raises)")
             if d.raises_left <= 0
-            else ("no_bet", "there is no bet to raise"),
+            else (Refusal.NO_BET, "there is no bet to raise"),
         }
-        code, why = reasons.get(kind, ("wrong_phase", f"{kind} is not a betting action"))
+        code, why = reasons.get(kind, (Refusal.WRONG_PHASE, f"{kind} is not a betting action"))
         return code, f"{kind} is not allowed now: {why}; legal now: {legal}"
 
     def _discard(self, seat: int, cards: Sequence[Card]) -> None:
@@ -583,11 +609,11 @@ class Hand:
             mine = " ".join(format_cards(held))
             raise IllegalAction(
                 f"you don't hold {format_card(foreign[0])}; your cards are {mine}",
-                "not_held",
+                Refusal.NOT_HELD,
                 card=foreign[0],
                 held=tuple(held),
             )
-        raise IllegalAction("a card is named twice in the discard", "named_twice")
+        raise IllegalAction("a card is named twice in the discard", Refusal.NAMED_TWICE)
 
     def _reshuffle_for(self, need: int) -> list[Card] | None:
         """The next stub when this draw runs the stub out, checked against the dead cards."""
@@ -627,14 +653,14 @@ class Hand:
         if source not in sources and self.is_all_in[seat] and source in SLOTS:
             raise IllegalAction(
                 "you are all-in: you receive the stub's top card free (buy blind)",
-                "all_in_buys_blind",
+                Refusal.ALL_IN_BUYS_BLIND,
                 source=source,
                 sources=sources,
             )
         if source not in sources:
             raise IllegalAction(
                 f"buy from {', '.join(sources)}, not {str(source)!r}",
-                "bad_source",
+                Refusal.BAD_SOURCE,
                 source=source,
                 sources=sources,
             )
