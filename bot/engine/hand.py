@@ -33,7 +33,9 @@ SLOTS = (BuySource.LEFT, BuySource.RIGHT)
 CHECK, BET, CALL = ActionKind.CHECK, ActionKind.BET, ActionKind.CALL
 RAISE, FOLD = ActionKind.RAISE, ActionKind.FOLD
 DISCARD, BUY, BLIND = ActionKind.DISCARD, ActionKind.BUY, BuySource.BLIND
-BETTING, DRAW = Phase.BET, Phase.DRAW
+BETTING, DRAW, BUYING = Phase.BET, Phase.DRAW, Phase.BUY
+DEAL, SHOWDOWN, COMPLETE = Phase.DEAL, Phase.SHOWDOWN, Phase.COMPLETE
+_HIGH, _LOW = Ranking.HIGH, Ranking.A5  # the rankings of Abyssinia's high and low halves
 # What a betting turn may do, by situation (``_legal_from``, ``_bet_turn``).
 _CHECK_ONLY: tuple[ActionKind, ...] = (CHECK,)
 _CHECK_BET: tuple[ActionKind, ...] = (CHECK, BET)
@@ -120,6 +122,9 @@ class AwardLabel(StrEnum):
     LOW = "low"
 
 
+POT, HIGH_HALF, LOW_HALF = AwardLabel.POT, AwardLabel.HIGH, AwardLabel.LOW  # as above
+
+
 @dataclass(frozen=True)
 class Award:
     """One pot or half paid out: who won it, with what, and how much each got."""
@@ -196,7 +201,7 @@ class Hand:
         self.market: list[Card | None] = [None, None]
         self.street = -1
         self.bet_round = -1
-        self.phase = Phase.DEAL
+        self.phase = DEAL
         self.to_act: int | None = None
         self.queue: list[int] = []  # draw / buy order
         self.round_bets = [0] * self.n
@@ -252,7 +257,7 @@ class Hand:
             self.contributed = [min(ante, stack) for stack in self.stack0]
             self.is_all_in = [stack <= ante for stack in self.stack0]
             self.with_chips = self.is_all_in.count(False)
-        if self.variant.streets[0] != Phase.BUY:
+        if self.variant.streets[0] != BUYING:
             # Five cards each, one at a time clockwise from the dealer's left: the
             # i-th seat in that order gets stub cards i, i + n, i + 2n, …
             order = self._clockwise(self.dealer + 1)
@@ -335,11 +340,11 @@ class Hand:
         if self.phase == DRAW:
             hand = tuple(self.holdings[seat])
             return Decision(player, seat, DRAW, _DISCARD_ONLY, 0, 0, 0, {}, hand, ())
-        if self.phase == Phase.BUY:
+        if self.phase == BUYING:
             offers = self._offers()
             if self.is_all_in[seat]:
                 offers = offers[-1:]  # only the blind card, free (§8.4)
-            return Decision(player, seat, Phase.BUY, _BUY_ONLY, 0, 0, 0, {}, (), offers)
+            return Decision(player, seat, BUYING, _BUY_ONLY, 0, 0, 0, {}, (), offers)
         return self._bet_decision(seat)
 
     def _bet_decision(self, seat: int) -> Decision:
@@ -441,7 +446,7 @@ class Hand:
             return None
         if d.phase == DRAW:
             return Action(d.player, DISCARD, cards=())
-        if d.phase == Phase.BUY:
+        if d.phase == BUYING:
             priced = [o for o in d.market if o.price is not None]
             if not priced:  # an all-in player: the free blind card
                 return Action(d.player, BUY, source=BLIND)
@@ -778,20 +783,18 @@ class Hand:
 
     def _finish_uncontested(self) -> None:
         winner = self.active[0]  # takes every pot (RULES.md §8.5): one pot, all theirs
-        self._pay([Award(AwardLabel.POT, self.pot, {self.players[winner]: self.pot}, {})])
+        self._pay([Award(POT, self.pot, {self.players[winner]: self.pot}, {})])
 
     def _showdown(self) -> None:
-        self.phase, self.to_act, self.showdown = Phase.SHOWDOWN, None, True
+        self.phase, self.to_act, self.showdown = SHOWDOWN, None, True
         awards: list[Award] = []
         order = self._clockwise(self.dealer + 1)  # ties: first winner left of the dealer
-        high_low = (Ranking.HIGH, Ranking.A5)
-        rankings = high_low if self.variant.split else (self.variant.ranking,)
+        rankings = (_HIGH, _LOW) if self.variant.split else (self.variant.ranking,)
         held = self.holdings
         scores = {r: {s: VALUE[r](held[s]) for s in self.in_seats} for r in rankings}
         for index, (pot, eligible) in enumerate(self._layers()):
             if len(eligible) == 1:  # a bet nobody could call comes back (§8.5)
-                award = Award(AwardLabel.POT, pot, {self.players[eligible[0]]: pot}, {}, index)
-                awards.append(award)
+                awards.append(Award(POT, pot, {self.players[eligible[0]]: pot}, {}, index))
                 continue
             if len(eligible) == len(order):
                 seats = order
@@ -800,18 +803,12 @@ class Hand:
                 seats = [s for s in order if s in chosen]
             if self.variant.split:
                 high = pot - pot // 2  # an odd chip of the pot goes to the high half
-                by_high, by_low = scores[Ranking.HIGH], scores[Ranking.A5]
-                awards.append(
-                    self._award(AwardLabel.HIGH, Ranking.HIGH, high, seats, by_high, index)
-                )
-                awards.append(
-                    self._award(AwardLabel.LOW, Ranking.A5, pot // 2, seats, by_low, index)
-                )
+                by_high, by_low = scores[_HIGH], scores[_LOW]
+                awards.append(self._award(HIGH_HALF, _HIGH, high, seats, by_high, index))
+                awards.append(self._award(LOW_HALF, _LOW, pot // 2, seats, by_low, index))
             else:
                 ranking = self.variant.ranking
-                awards.append(
-                    self._award(AwardLabel.POT, ranking, pot, seats, scores[ranking], index)
-                )
+                awards.append(self._award(POT, ranking, pot, seats, scores[ranking], index))
         self._pay(awards)
 
     def _layers(self) -> list[tuple[int, list[int]]]:
@@ -859,16 +856,15 @@ class Hand:
                 by_label[award.label].update(award.shares)
         order = self.players
         if self.variant.split:
-            whole = by_label[AwardLabel.POT]
-            high = by_label[AwardLabel.HIGH] | whole
-            low = by_label[AwardLabel.LOW] | whole
+            high = by_label[HIGH_HALF] | by_label[POT]
+            low = by_label[LOW_HALF] | by_label[POT]
             both = high | low
             return (
                 tuple(p for p in order if p in both),
                 tuple(p for p in order if p in high),
                 tuple(p for p in order if p in low),
             )
-        return tuple(p for p in order if p in by_label[AwardLabel.POT]), (), ()
+        return tuple(p for p in order if p in by_label[POT]), (), ()
 
     def _award(
         self,
@@ -899,7 +895,7 @@ class Hand:
             for player, chips in award.shares.items():
                 payouts[self.players.index(player)] += chips
         self.awards, self.payouts = awards, payouts
-        self.phase, self.to_act, self.queue, self.pending = Phase.COMPLETE, None, [], set()
+        self.phase, self.to_act, self.queue, self.pending = COMPLETE, None, [], set()
         self._legal = ()
 
     # ----- small helpers --------------------------------------------------

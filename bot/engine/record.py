@@ -41,6 +41,7 @@ BUY_SOURCES: tuple[BuySource, ...] = tuple(BuySource)
 # A record's strings to the members, so a parsed record holds members, not copies.
 _KINDS: dict[str, ActionKind] = {kind.value: kind for kind in ActionKind}
 _SOURCES: dict[str, BuySource] = {source.value: source for source in BuySource}
+_DISCARD, _BUY = ActionKind.DISCARD, ActionKind.BUY  # read per parsed action: globals
 FULL_DECK_SET = frozenset(FULL_DECK)
 
 
@@ -77,9 +78,9 @@ class Action:
         if kind is None:
             raise ValueError(f"unknown action {shown(name)}; actions are {', '.join(ACTION_NAMES)}")
         cards = source = None
-        if kind is ActionKind.DISCARD:
+        if kind is _DISCARD:
             cards = _parse_discards(obj.get("cards"))
-        if kind is ActionKind.BUY:
+        if kind is _BUY:
             raw = obj.get("from")
             source = _SOURCES.get(raw) if isinstance(raw, str) else None
             if source is None:

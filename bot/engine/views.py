@@ -77,12 +77,13 @@ def _round(hand: Hand) -> tuple[int, int]:
 def public_view(hand: Hand) -> PublicView:
     d = hand.decision()
     stacks = hand.stacks()
+    betting = Phase.BET  # read once, not once a seat
     seats = tuple(
         SeatInfo(
             player=p,
             stack=stacks[p],
             in_pot=hand.contributed[s],
-            bet=0 if hand.phase != Phase.BET else hand.round_bets[s],
+            bet=0 if hand.phase != betting else hand.round_bets[s],
             folded=hand.folded[s],
             card_count=len(hand.holdings[s]),
             drawn=tuple(hand.drawn[s]),
