@@ -43,7 +43,7 @@ if __package__ in (None, ""):  # run as a script: make ``bot`` and ``bench`` imp
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.rankings_bench import bench_rankings
-from bot.engine import VARIANTS, Hand, HandRecord, Stakes
+from bot.engine import VARIANTS, ActionKind, Hand, HandRecord, Stakes
 from bot.engine.cards import FULL_DECK
 from bot.engine.simulate import play_random_hand, random_action
 
@@ -122,7 +122,7 @@ def _records(variant: str, seats: int, n_hands: int, seed: int, tournament: bool
             hand = Hand.start(variant, players, dealer, deck, rng)
         while not hand.complete:
             action = random_action(hand, rng)
-            while action.action == "fold":  # to a showdown: see bench_replay
+            while action.action == ActionKind.FOLD:  # to a showdown: see bench_replay
                 action = random_action(hand, rng)
             hand.apply(action)
         out.append(hand.record())

@@ -58,7 +58,17 @@ from pathlib import Path
 if not __package__:  # run as `python bench/opponents.py`: make the repo importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.engine import VARIANTS, Action, Hand, public_view  # noqa: E402
+from bot.engine import (  # noqa: E402
+    VARIANTS,
+    Action,
+    ActionKind,
+    BuySource,
+    Category,
+    Hand,
+    Phase,
+    Ranking,
+    public_view,
+)
 from bot.engine.cards import FULL_DECK, Card, rank_of  # noqa: E402
 from bot.engine.rankings import a5_value, category, high_value  # noqa: E402
 from bot.opponents import (  # noqa: E402
@@ -72,6 +82,7 @@ from bot.opponents import (  # noqa: E402
     record,
     warm_up,
 )
+from bot.opponents.actions import AGGRESSIVE, BETTING  # noqa: E402
 
 GAMES = ("a6-draw", "a5-draw", "a5-triple", "abyssinia")
 MIXED = "mixed"  # a mixed table: each deck deals the next game of GAMES in turn
@@ -320,7 +331,7 @@ class LowRead:
 
 
 def read_low(cards: Sequence[Card], ranking: str) -> LowRead:
-    made = category(ranking, cards) == "no pair"
+    made = category(ranking, cards) == Category.NO_PAIR
     made_top = max(_low(c) for c in cards) if made else None
     draw = _lows(cards, 8)[:4]
     if ranking == "a6" and len(draw) == 4:
@@ -349,24 +360,29 @@ class Baseline:
     def decide(self, obs: Observation) -> Action:
         d = obs.decision
         game = VARIANTS[obs.public.variant]
-        if d.phase == "buy":
-            return Action(obs.player, "buy", source=self._buy(obs))
-        if d.phase == "draw":
+        if d.phase == Phase.BUY:
+            return Action(obs.player, ActionKind.BUY, source=self._buy(obs))
+        if d.phase == Phase.DRAW:
             r = read_low(obs.cards, game.ranking)
             left = game.draws - len(obs.public.seats[obs.seat].drawn)
             if r.made_top is not None and r.made_top <= PAT[self.kind][min(left, 3)]:
-                return Action(obs.player, "discard", cards=())
+                return Action(obs.player, ActionKind.DISCARD, cards=())
             keep = r.draw
-            return Action(obs.player, "discard", cards=tuple(c for c in obs.cards if c not in keep))
+            return Action(
+                obs.player, ActionKind.DISCARD, cards=tuple(c for c in obs.cards if c not in keep)
+            )
         want = self._want(obs)  # 0 fold, 1 call or check, 2 bet or raise
         legal = d.legal
-        if want >= 2 and "bet" in legal:
-            return Action(obs.player, "bet")
-        if want >= 2 and "raise" in legal:
-            return Action(obs.player, "raise")
-        if "check" in legal:
-            return Action(obs.player, "check")
-        return Action(obs.player, "call" if want >= 1 or "fold" not in legal else "fold")
+        if want >= 2 and ActionKind.BET in legal:
+            return Action(obs.player, ActionKind.BET)
+        if want >= 2 and ActionKind.RAISE in legal:
+            return Action(obs.player, ActionKind.RAISE)
+        if ActionKind.CHECK in legal:
+            return Action(obs.player, ActionKind.CHECK)
+        return Action(
+            obs.player,
+            ActionKind.CALL if want >= 1 or ActionKind.FOLD not in legal else ActionKind.FOLD,
+        )
 
     # -- betting ------------------------------------------------------------------
 
@@ -382,7 +398,7 @@ class Baseline:
         r = read_low(obs.cards, game.ranking)
         drawn = obs.public.seats[obs.seat].drawn
         left = game.draws - len(drawn)
-        raises = sum(1 for a in _current(obs) if a.action in ("bet", "raise"))
+        raises = sum(1 for a in _current(obs) if a.action in AGGRESSIVE)
         if game.draws == 3 and left == 3:
             raises += 1  # the big blind is the first bet
         nit = self.kind == "nit"
@@ -437,7 +453,7 @@ class Baseline:
             s.open_cards for i, s in enumerate(obs.public.seats) if i != obs.seat and not s.folded
         ]
         lead = _halves_ahead(obs.cards, others)
-        raises = sum(1 for a in _current(obs) if a.action in ("bet", "raise"))
+        raises = sum(1 for a in _current(obs) if a.action in AGGRESSIVE)
         if len(obs.cards) == 5 and all(len(o) == 5 for o in others):
             # Everything is open: the result is known.
             pot_odds = d.to_call / (obs.public.pot + d.to_call) if d.to_call else 0.0
@@ -456,7 +472,7 @@ class Baseline:
 
     def _buy(self, obs: Observation) -> str:
         held = list(obs.cards)
-        best, best_score = "blind", _card_score(held, None)
+        best, best_score = BuySource.BLIND, _card_score(held, None)
         for o in obs.decision.market:
             if o.card is None:
                 continue
@@ -469,7 +485,7 @@ class Baseline:
 def _current(obs: Observation) -> list[PublicAction]:
     out: list[PublicAction] = []
     for a in reversed(obs.history):
-        if a.action not in ("check", "bet", "call", "raise", "fold"):
+        if a.action not in BETTING:
             break
         out.append(a)
     return out
@@ -568,7 +584,7 @@ def _td_ranks(cards: Sequence[Card]) -> list[int]:
 
 def _td_made(cards: Sequence[Card]) -> int | None:
     """The top card of a made low (five distinct ranks), else None."""
-    return max(_low(c) for c in cards) if category("a5", cards) == "no pair" else None
+    return max(_low(c) for c in cards) if category(Ranking.A5, cards) == Category.NO_PAIR else None
 
 
 def td_pat_top(left: int, opp_draw: int, multiway: bool, ranks: Sequence[int]) -> int:
@@ -647,30 +663,35 @@ class TripleDrawPro:
 
     def decide(self, obs: Observation) -> Action:
         game = VARIANTS[obs.public.variant]
-        if game.draws != 3 or game.ranking != "a5":
+        if game.draws != 3 or game.ranking != Ranking.A5:
             return self.other.decide(obs)
         d = obs.decision
         left = game.draws - len(obs.public.seats[obs.seat].drawn)
         others = [s for i, s in enumerate(obs.public.seats) if i != obs.seat and not s.folded]
         opp_draw = min((s.drawn[-1] if s.drawn else 3) for s in others)
         multiway = len(others) > 1
-        if d.phase == "draw":
+        if d.phase == Phase.DRAW:
             keep = td_keep(obs.cards, left, opp_draw, multiway)
-            return Action(obs.player, "discard", cards=tuple(c for c in obs.cards if c not in keep))
+            return Action(
+                obs.player, ActionKind.DISCARD, cards=tuple(c for c in obs.cards if c not in keep)
+            )
         want = self._want(obs, left, opp_draw, multiway, len(others))
-        if want >= 2 and "bet" in d.legal:
-            return Action(obs.player, "bet")
-        if want >= 2 and "raise" in d.legal:
-            return Action(obs.player, "raise")
-        if "check" in d.legal:
-            return Action(obs.player, "check")
-        return Action(obs.player, "call" if want >= 1 or "fold" not in d.legal else "fold")
+        if want >= 2 and ActionKind.BET in d.legal:
+            return Action(obs.player, ActionKind.BET)
+        if want >= 2 and ActionKind.RAISE in d.legal:
+            return Action(obs.player, ActionKind.RAISE)
+        if ActionKind.CHECK in d.legal:
+            return Action(obs.player, ActionKind.CHECK)
+        return Action(
+            obs.player,
+            ActionKind.CALL if want >= 1 or ActionKind.FOLD not in d.legal else ActionKind.FOLD,
+        )
 
     def _want(self, obs: Observation, left: int, opp_draw: int, multiway: bool, n: int) -> int:
         """0 fold (or check), 1 call (or check), 2 bet or raise."""
         d = obs.decision
         current = _current(obs)
-        raises = sum(1 for a in current if a.action in ("bet", "raise"))
+        raises = sum(1 for a in current if a.action in AGGRESSIVE)
         if left == 3:
             return self._first_round(obs, raises + 1, n)
         pot_odds = d.to_call / (obs.public.pot + d.to_call) if d.to_call else 0.0

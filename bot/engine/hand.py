@@ -16,22 +16,65 @@ import random
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import lru_cache
 from typing import NoReturn
 
 from .cards import FULL_DECK, Card, format_card, format_cards, rank_of
-from .rankings import VALUE, describe
-from .record import BUY_SOURCES, Action, HandRecord, RecordError, new_header
+from .rankings import VALUE, Ranking, describe
+from .record import BUY_SOURCES, Action, ActionKind, BuySource, HandRecord, RecordError, new_header
 from .stakes import Stakes
-from .variants import MAX_BETS_PER_ROUND, VARIANTS, Variant
+from .variants import MAX_BETS_PER_ROUND, VARIANTS, Phase, Variant
 
-SLOTS = ("left", "right")
+SLOTS = (BuySource.LEFT, BuySource.RIGHT)
+
+# The members as module globals: the betting turns compare and build these on every
+# action, and a global is cheaper to read than ``ActionKind.CALL`` (a class attribute).
+CHECK, BET, CALL = ActionKind.CHECK, ActionKind.BET, ActionKind.CALL
+RAISE, FOLD = ActionKind.RAISE, ActionKind.FOLD
+DISCARD, BUY, BLIND = ActionKind.DISCARD, ActionKind.BUY, BuySource.BLIND
+BETTING, DRAW, BUYING = Phase.BET, Phase.DRAW, Phase.BUY
+DEAL, SHOWDOWN, COMPLETE = Phase.DEAL, Phase.SHOWDOWN, Phase.COMPLETE
+_HIGH, _LOW = Ranking.HIGH, Ranking.A5  # the rankings of Abyssinia's high and low halves
+# What a betting turn may do, by situation (``_legal_from``, ``_bet_turn``).
+_CHECK_ONLY: tuple[ActionKind, ...] = (CHECK,)
+_CHECK_BET: tuple[ActionKind, ...] = (CHECK, BET)
+_CHECK_RAISE: tuple[ActionKind, ...] = (CHECK, RAISE)
+_CALL_FOLD: tuple[ActionKind, ...] = (CALL, FOLD)
+_CALL_RAISE_FOLD: tuple[ActionKind, ...] = (CALL, RAISE, FOLD)
+_DISCARD_ONLY: tuple[ActionKind, ...] = (DISCARD,)
+_BUY_ONLY: tuple[ActionKind, ...] = (BUY,)
+_AGGRESSIVE = frozenset((BET, RAISE))
+_FREE = frozenset((CHECK, FOLD))  # the betting actions that put no chips in
+
+
+class Refusal(StrEnum):
+    """Why the hand refused an action (``IllegalAction.code``)."""
+
+    ILLEGAL = "illegal"  # any other reason: the message says it
+    HAND_COMPLETE = "hand_complete"
+    NOT_IN_HAND = "not_in_hand"
+    NOT_YOUR_TURN = "not_your_turn"
+    WRONG_PHASE = "wrong_phase"  # not an action of this street
+    NOTHING_OWED = "nothing_owed"  # a fold when nothing is owed
+    OWES = "owes"  # a check when a bet is owed
+    NO_BET = "no_bet"  # a call or raise with no bet to answer
+    BET_EXISTS = "bet_exists"  # a bet when there is one already
+    CAPPED = "capped"  # a raise past the cap (one bet and three raises)
+    SHORT = "short"  # RULES.md §8.3: cannot cover more than the call
+    NOT_REOPENED = "not_reopened"  # only an incomplete all-in raise since this player acted
+    OTHERS_ALL_IN = "others_all_in"  # nobody could answer a bet
+    NOT_HELD = "not_held"  # a discard of a card not held
+    NAMED_TWICE = "named_twice"  # a discard naming a card twice
+    BAD_SOURCE = "bad_source"  # a buy from a place not on offer
+    ALL_IN_BUYS_BLIND = "all_in_buys_blind"  # RULES.md §8.4
+
 
 # Why a tournament player may not bet or raise (RULES.md §8.3), by refusal code.
 _BLOCKS = {
-    "short": "you cannot cover more than the call: call all-in or fold",
-    "not_reopened": "only an incomplete all-in raise came since you acted: call or fold",
-    "others_all_in": "every other player still in is all-in, so nobody could answer",
+    Refusal.SHORT: "you cannot cover more than the call: call all-in or fold",
+    Refusal.NOT_REOPENED: "only an incomplete all-in raise came since you acted: call or fold",
+    Refusal.OTHERS_ALL_IN: "every other player still in is all-in, so nobody could answer",
 }
 
 
@@ -42,7 +85,7 @@ class IllegalAction(ValueError):
     ``params`` say the same as data, for callers that word it themselves.
     """
 
-    def __init__(self, message: str, code: str = "illegal", **params: object) -> None:
+    def __init__(self, message: str, code: Refusal = Refusal.ILLEGAL, **params: object) -> None:
         super().__init__(message)
         self.code = code
         self.params = params
@@ -50,7 +93,7 @@ class IllegalAction(ValueError):
 
 @dataclass(frozen=True)
 class MarketOffer:
-    source: str  # "left", "right" or "blind"
+    source: BuySource
     card: Card | None  # None for the blind (unknown) card
     price: int | None  # None for the blind card: charged after it is turned
 
@@ -61,8 +104,8 @@ class Decision:
 
     player: str
     seat: int
-    phase: str  # "bet", "draw" or "buy"
-    legal: tuple[str, ...]
+    phase: Phase  # BET, DRAW or BUY
+    legal: tuple[ActionKind, ...]
     to_call: int  # chips owed to stay in (betting)
     bet_size: int  # the round's fixed bet size (betting)
     raises_left: int
@@ -71,11 +114,22 @@ class Decision:
     market: tuple[MarketOffer, ...]  # buy: the two market cards and the blind
 
 
+class AwardLabel(StrEnum):
+    """What an award pays: a whole pot, or Abyssinia's high or low half of one."""
+
+    POT = "pot"
+    HIGH = "high"
+    LOW = "low"
+
+
+POT, HIGH_HALF, LOW_HALF = AwardLabel.POT, AwardLabel.HIGH, AwardLabel.LOW  # as above
+
+
 @dataclass(frozen=True)
 class Award:
     """One pot or half paid out: who won it, with what, and how much each got."""
 
-    label: str  # "pot", "high" or "low"
+    label: AwardLabel
     amount: int
     shares: dict[str, int]
     hand_names: dict[str, str]  # winners' hand names (empty when uncontested)
@@ -147,7 +201,7 @@ class Hand:
         self.market: list[Card | None] = [None, None]
         self.street = -1
         self.bet_round = -1
-        self.phase = "deal"
+        self.phase = DEAL
         self.to_act: int | None = None
         self.queue: list[int] = []  # draw / buy order
         self.round_bets = [0] * self.n
@@ -162,7 +216,7 @@ class Hand:
         self.first_bettor: int | None = None  # of the first betting round
         # What the player to act may do, worked out once when the turn passes (agents
         # and ``apply`` both read it) and only then, so a refused action leaves it as is.
-        self._legal: tuple[str, ...] = ()
+        self._legal: tuple[ActionKind, ...] = ()
         self.awards: list[Award] = []
         self.payouts: list[int] | None = None
         self.showdown = False
@@ -203,7 +257,7 @@ class Hand:
             self.contributed = [min(ante, stack) for stack in self.stack0]
             self.is_all_in = [stack <= ante for stack in self.stack0]
             self.with_chips = self.is_all_in.count(False)
-        if self.variant.streets[0] != "buy":
+        if self.variant.streets[0] != BUYING:
             # Five cards each, one at a time clockwise from the dealer's left: the
             # i-th seat in that order gets stub cards i, i + n, i + 2n, …
             order = self._clockwise(self.dealer + 1)
@@ -238,18 +292,18 @@ class Hand:
         """What ``seat`` has behind: its header stack less everything it has put in."""
         return self.stack0[seat] - self.contributed[seat]
 
-    def legal_actions(self) -> tuple[str, ...]:
+    def legal_actions(self) -> tuple[ActionKind, ...]:
         """The action names the player to act may use now (``Decision.legal``); () when complete."""
         return self._legal
 
-    def buy_sources(self) -> tuple[str, ...]:
+    def buy_sources(self) -> tuple[BuySource, ...]:
         """Buying round: where the player to act may buy from (``Decision.market`` sources)."""
         if self.to_act is not None and self.is_all_in[self.to_act]:
-            return ("blind",)  # an all-in player gets the stub's top card, free (§8.4)
+            return (BLIND,)  # an all-in player gets the stub's top card, free (§8.4)
         if None not in self.market:
             return BUY_SOURCES  # always, in practice: the stub never runs out in Abyssinia
         market = zip(SLOTS, self.market, strict=True)
-        return (*(slot for slot, card in market if card is not None), "blind")
+        return (*(slot for slot, card in market if card is not None), BLIND)
 
     def seat_of(self, player: str) -> int:
         return self.players.index(player)
@@ -283,14 +337,14 @@ class Hand:
         if seat is None:
             return None
         player = self.players[seat]
-        if self.phase == "draw":
+        if self.phase == DRAW:
             hand = tuple(self.holdings[seat])
-            return Decision(player, seat, "draw", ("discard",), 0, 0, 0, {}, hand, ())
-        if self.phase == "buy":
+            return Decision(player, seat, DRAW, _DISCARD_ONLY, 0, 0, 0, {}, hand, ())
+        if self.phase == BUYING:
             offers = self._offers()
             if self.is_all_in[seat]:
                 offers = offers[-1:]  # only the blind card, free (§8.4)
-            return Decision(player, seat, "buy", ("buy",), 0, 0, 0, {}, (), offers)
+            return Decision(player, seat, BUYING, _BUY_ONLY, 0, 0, 0, {}, (), offers)
         return self._bet_decision(seat)
 
     def _bet_decision(self, seat: int) -> Decision:
@@ -298,9 +352,9 @@ class Hand:
         owed = self._owed(seat)
         raises_left = MAX_BETS_PER_ROUND - self.bet_count
         legal = self._bet_legal(seat)
-        costs = {kind: self._bet_cost(seat, kind) for kind in legal}
+        costs: dict[str, int] = {kind: self._bet_cost(seat, kind) for kind in legal}
         player = self.players[seat]
-        return Decision(player, seat, "bet", legal, owed, size, raises_left, costs, (), ())
+        return Decision(player, seat, BETTING, legal, owed, size, raises_left, costs, (), ())
 
     def _owed(self, seat: int) -> int:
         """The amount to call (RULES.md §8.3): the level less this round's chips, except that
@@ -339,36 +393,36 @@ class Hand:
             return owed, False
         return owed, True
 
-    def _raise_block(self, seat: int, owed: int) -> str | None:
+    def _raise_block(self, seat: int, owed: int) -> Refusal | None:
         """Why a tournament player may not bet or raise now, as a refusal code, or None."""
         if self.bet_count >= MAX_BETS_PER_ROUND:
-            return "capped"
+            return Refusal.CAPPED
         if not self._others_have_chips(seat):
-            return "others_all_in"  # nobody could answer
+            return Refusal.OTHERS_ALL_IN  # nobody could answer
         if self.chips_left(seat) <= owed:
-            return "short"  # cannot cover more than the call
+            return Refusal.SHORT  # cannot cover more than the call
         last = self.acted_at[seat]
         if last is not None and 2 * (self.current_bet - last) < self.bet_sizes[self.bet_round]:
-            return "not_reopened"  # only incomplete all-ins since this player acted
+            return Refusal.NOT_REOPENED  # only incomplete all-ins since this player acted
         return None
 
-    def _bet_legal(self, seat: int) -> tuple[str, ...]:
+    def _bet_legal(self, seat: int) -> tuple[ActionKind, ...]:
         """The betting actions legal for ``seat`` now, in display order (RULES.md §3, §8.3)."""
         owed = self._owed(seat)
         return self._legal_from(owed, self._may_raise(seat, owed))
 
-    def _legal_from(self, owed: int, can_raise: bool) -> tuple[str, ...]:
+    def _legal_from(self, owed: int, can_raise: bool) -> tuple[ActionKind, ...]:
         if owed == 0:  # nothing owed: check, or bet (raise: the big blind's option)
             if not can_raise:
-                return ("check",)
-            return ("check", "bet") if self.current_bet == 0 else ("check", "raise")
-        return ("call", "raise", "fold") if can_raise else ("call", "fold")
+                return _CHECK_ONLY
+            return _CHECK_BET if self.current_bet == 0 else _CHECK_RAISE
+        return _CALL_RAISE_FOLD if can_raise else _CALL_FOLD
 
     def _bet_cost(self, seat: int, kind: str) -> int:
         """The chips a legal betting action of ``seat`` puts in now."""
-        if kind == "check" or kind == "fold":
+        if kind in _FREE:
             return 0
-        if kind == "call":
+        if kind == CALL:
             cost = self._owed_now if seat == self.to_act else self._owed(seat)
         else:  # a bet or raise goes one increment above the full level
             cost = self.full_bet + self.bet_sizes[self.bet_round] - self.round_bets[seat]
@@ -383,22 +437,22 @@ class Hand:
             for slot, card in zip(SLOTS, self.market, strict=True)
             if card is not None
         ]
-        return (*offers, MarketOffer("blind", None, None))
+        return (*offers, MarketOffer(BLIND, None, None))
 
     def default_action(self) -> Action | None:
         """A timed-out player checks or folds, stands pat, or buys the cheaper market card."""
         d = self.decision()
         if d is None:
             return None
-        if d.phase == "draw":
-            return Action(d.player, "discard", cards=())
-        if d.phase == "buy":
+        if d.phase == DRAW:
+            return Action(d.player, DISCARD, cards=())
+        if d.phase == BUYING:
             priced = [o for o in d.market if o.price is not None]
             if not priced:  # an all-in player: the free blind card
-                return Action(d.player, "buy", source="blind")
+                return Action(d.player, BUY, source=BLIND)
             cheapest = min(priced, key=lambda o: o.price or 0)  # min keeps the left on a tie
-            return Action(d.player, "buy", source=cheapest.source)
-        return Action(d.player, "check" if d.to_call == 0 else "fold")
+            return Action(d.player, BUY, source=cheapest.source)
+        return Action(d.player, CHECK if d.to_call == 0 else FOLD)
 
     # ----- transitions --------------------------------------------------
 
@@ -409,32 +463,35 @@ class Hand:
             self._refuse_turn(action)
         kind = action.action
         phase = self.phase
-        if phase == "bet":
+        if phase == BETTING:
             self._bet_action(seat, kind)
-        elif phase == "draw":
-            self._expect(kind, ("discard",), "it is the draw: discard cards or stand pat")
+        elif phase == DRAW:
+            self._expect(kind, _DISCARD_ONLY, "it is the draw: discard cards or stand pat")
             self._discard(seat, action.cards or ())
         else:
-            self._expect(kind, ("buy",), "it is the buying round: buy left, right or blind")
+            self._expect(kind, _BUY_ONLY, "it is the buying round: buy left, right or blind")
             self._buy(seat, action.source or "")
         self.actions.append(action)
 
     def _refuse_turn(self, action: Action) -> NoReturn:
         """Why ``action`` is not the turn's (to_act is None exactly when the hand is complete)."""
         if self.complete:
-            raise IllegalAction("the hand is complete; no more actions", "hand_complete")
+            raise IllegalAction("the hand is complete; no more actions", Refusal.HAND_COMPLETE)
         if action.player not in self.players:
-            raise IllegalAction(f"{action.player} is not seated in this hand", "not_in_hand")
+            raise IllegalAction(f"{action.player} is not seated in this hand", Refusal.NOT_IN_HAND)
         assert self.to_act is not None
         to_act = self.players[self.to_act]
         raise IllegalAction(
-            f"it is {to_act}'s turn, not {action.player}'s", "not_your_turn", to_act=to_act
+            f"it is {to_act}'s turn, not {action.player}'s", Refusal.NOT_YOUR_TURN, to_act=to_act
         )
 
-    def _expect(self, kind: str, allowed: tuple[str, ...], why: str) -> None:
+    def _expect(self, kind: str, allowed: tuple[ActionKind, ...], why: str) -> None:
         if kind not in allowed:
             raise IllegalAction(
-                f"{kind} is not allowed now: {why}", "wrong_phase", phase=self.phase, legal=allowed
+                f"{kind} is not allowed now: {why}",
+                Refusal.WRONG_PHASE,
+                phase=self.phase,
+                legal=allowed,
             )
 
     def _bet_action(self, seat: int, kind: str) -> None:
@@ -447,9 +504,9 @@ class Hand:
             return
         bets = self.round_bets
         size = self.bet_sizes[self.bet_round]
-        if kind == "call":
+        if kind == CALL:
             cost = self._owed_now
-        elif kind == "bet" or kind == "raise":  # one increment above the full level
+        elif kind in _AGGRESSIVE:  # one increment above the full level
             cost = self.full_bet + size - bets[seat]
         else:
             cost = 0
@@ -460,7 +517,7 @@ class Hand:
             self.with_chips -= 1
         self.contributed[seat] += cost
         bets[seat] += cost
-        if kind == "bet" or kind == "raise":
+        if kind in _AGGRESSIVE:
             level = bets[seat]
             if 2 * (level - self.full_bet) >= size:
                 # A full bet or raise (small all-ins that add up count too): it counts
@@ -474,7 +531,7 @@ class Hand:
             self.current_bet = level
             if self.first_bettor is None and self.bet_round == 0:
                 self.first_bettor = seat
-        elif kind == "fold":
+        elif kind == FOLD:
             self.folded[seat] = True
             self.with_chips -= 1  # a folding player had chips: all-in players do not act
             self.in_seats = tuple(s for s in self.in_seats if s != seat)
@@ -486,21 +543,21 @@ class Hand:
     def _cash_bet_action(self, seat: int, kind: str) -> None:
         """A legal betting action of a cash hand: nobody runs short, every bet or raise
         is a full one (RULES.md §3). The hot path of the bot's tables: kept lean."""
-        if kind == "call":
+        if kind == CALL:
             cost = self._owed_now
-        elif kind == "bet" or kind == "raise":  # a raise calls, then adds a bet
+        elif kind in _AGGRESSIVE:  # a raise calls, then adds a bet
             cost = self._owed_now + self.bet_sizes[self.bet_round]
         else:
             cost = 0
         self.contributed[seat] += cost
         self.round_bets[seat] += cost
-        if kind == "bet" or kind == "raise":
+        if kind in _AGGRESSIVE:
             self.current_bet = self.full_bet = self.round_bets[seat]
             self.bet_count += 1
             self.pending = set(self.in_seats)
             if self.first_bettor is None and self.bet_round == 0:
                 self.first_bettor = seat
-        elif kind == "fold":
+        elif kind == FOLD:
             self.folded[seat] = True
             self.in_seats = tuple(s for s in self.in_seats if s != seat)
             self.dead.extend(self.holdings[seat])
@@ -512,22 +569,22 @@ class Hand:
         else:
             self._bet_turn(self._first_pending(seat + 1))
 
-    def _refusal(self, kind: str, d: Decision) -> tuple[str, str]:
+    def _refusal(self, kind: str, d: Decision) -> tuple[Refusal, str]:
         """The refusal's code and its message."""
         legal = ", ".join(d.legal)
         block = self._raise_block(d.seat, d.to_call) if self.allin else None
-        if kind in ("bet", "raise") and block in _BLOCKS and kind not in d.legal:
+        if kind in _AGGRESSIVE and block in _BLOCKS and kind not in d.legal:
             return block, f"{kind} is not allowed now: {_BLOCKS[block]}; legal now: {legal}"
-        reasons = {
-            "fold": ("nothing_owed", "you may not fold when nothing is owed"),
-            "check": ("owes", f"you owe {d.to_call} to stay in"),
-            "call": ("no_bet", "there is no bet to call"),
-            "bet": ("bet_exists", "there is already a bet: call or raise it"),
-            "raise": ("capped", "the betting is capped (one bet and three raises)")
+        reasons: dict[str, tuple[Refusal, str]] = {
+            FOLD: (Refusal.NOTHING_OWED, "you may not fold when nothing is owed"),
+            CHECK: (Refusal.OWES, f"you owe {d.to_call} to stay in"),
+            CALL: (Refusal.NO_BET, "there is no bet to call"),
+            BET: (Refusal.BET_EXISTS, "there is already a bet: call or raise it"),
+            RAISE: (Refusal.CAPPED, "the betting is capped (one bet and three raises)")
             if d.raises_left <= 0
-            else ("no_bet", "there is no bet to raise"),
+            else (Refusal.NO_BET, "there is no bet to raise"),
         }
-        code, why = reasons.get(kind, ("wrong_phase", f"{kind} is not a betting action"))
+        code, why = reasons.get(kind, (Refusal.WRONG_PHASE, f"{kind} is not a betting action"))
         return code, f"{kind} is not allowed now: {why}; legal now: {legal}"
 
     def _discard(self, seat: int, cards: Sequence[Card]) -> None:
@@ -557,11 +614,11 @@ class Hand:
             mine = " ".join(format_cards(held))
             raise IllegalAction(
                 f"you don't hold {format_card(foreign[0])}; your cards are {mine}",
-                "not_held",
+                Refusal.NOT_HELD,
                 card=foreign[0],
                 held=tuple(held),
             )
-        raise IllegalAction("a card is named twice in the discard", "named_twice")
+        raise IllegalAction("a card is named twice in the discard", Refusal.NAMED_TWICE)
 
     def _reshuffle_for(self, need: int) -> list[Card] | None:
         """The next stub when this draw runs the stub out, checked against the dead cards."""
@@ -592,7 +649,7 @@ class Hand:
         self.stub, self.stub_pos = list(stub), 0
 
     def _buy(self, seat: int, source: str) -> None:
-        if self.is_all_in[seat] and source == "blind":  # the stub's top card, free (§8.4)
+        if self.is_all_in[seat] and source == BLIND:  # the stub's top card, free (§8.4)
             self.holdings[seat].append(self._take())
             self.queue.pop(0)
             self._after_queue()
@@ -601,18 +658,18 @@ class Hand:
         if source not in sources and self.is_all_in[seat] and source in SLOTS:
             raise IllegalAction(
                 "you are all-in: you receive the stub's top card free (buy blind)",
-                "all_in_buys_blind",
+                Refusal.ALL_IN_BUYS_BLIND,
                 source=source,
                 sources=sources,
             )
         if source not in sources:
             raise IllegalAction(
-                f"buy from {', '.join(sources)}, not {source!r}",
-                "bad_source",
+                f"buy from {', '.join(sources)}, not {str(source)!r}",
+                Refusal.BAD_SOURCE,
                 source=source,
                 sources=sources,
             )
-        if source == "blind":
+        if source == BLIND:
             card = self._take()
         else:
             slot = SLOTS.index(source)
@@ -667,11 +724,11 @@ class Hand:
         level = self.current_bet
         owed = self._owed_now = level - self.round_bets[seat]
         if level == 0:
-            self._legal = ("check", "bet")
+            self._legal = _CHECK_BET
         elif self.bet_count >= MAX_BETS_PER_ROUND:
-            self._legal = ("call", "fold") if owed else ("check",)
+            self._legal = _CALL_FOLD if owed else _CHECK_ONLY
         else:
-            self._legal = ("call", "raise", "fold") if owed else ("check", "raise")
+            self._legal = _CALL_RAISE_FOLD if owed else _CHECK_RAISE
 
     def _next_street(self) -> None:
         self.street += 1
@@ -679,12 +736,12 @@ class Hand:
             self._showdown()
             return
         self.phase = self.variant.streets[self.street]
-        if self.phase == "bet":
+        if self.phase == BETTING:
             self._begin_betting()
         else:
             self.queue = self._clockwise(self.dealer + 1)
             self.to_act = self.queue[0]  # the street's one legal action holds for the whole queue
-            self._legal = ("discard",) if self.phase == "draw" else ("buy",)
+            self._legal = _DISCARD_ONLY if self.phase == DRAW else _BUY_ONLY
 
     def _begin_betting(self) -> None:
         self.bet_round += 1
@@ -726,18 +783,18 @@ class Hand:
 
     def _finish_uncontested(self) -> None:
         winner = self.active[0]  # takes every pot (RULES.md §8.5): one pot, all theirs
-        self._pay([Award("pot", self.pot, {self.players[winner]: self.pot}, {})])
+        self._pay([Award(POT, self.pot, {self.players[winner]: self.pot}, {})])
 
     def _showdown(self) -> None:
-        self.phase, self.to_act, self.showdown = "showdown", None, True
+        self.phase, self.to_act, self.showdown = SHOWDOWN, None, True
         awards: list[Award] = []
         order = self._clockwise(self.dealer + 1)  # ties: first winner left of the dealer
-        rankings = ("high", "a5") if self.variant.split else (self.variant.ranking,)
+        rankings = (_HIGH, _LOW) if self.variant.split else (self.variant.ranking,)
         held = self.holdings
         scores = {r: {s: VALUE[r](held[s]) for s in self.in_seats} for r in rankings}
         for index, (pot, eligible) in enumerate(self._layers()):
             if len(eligible) == 1:  # a bet nobody could call comes back (§8.5)
-                awards.append(Award("pot", pot, {self.players[eligible[0]]: pot}, {}, index))
+                awards.append(Award(POT, pot, {self.players[eligible[0]]: pot}, {}, index))
                 continue
             if len(eligible) == len(order):
                 seats = order
@@ -746,11 +803,12 @@ class Hand:
                 seats = [s for s in order if s in chosen]
             if self.variant.split:
                 high = pot - pot // 2  # an odd chip of the pot goes to the high half
-                awards.append(self._award("high", "high", high, seats, scores["high"], index))
-                awards.append(self._award("low", "a5", pot // 2, seats, scores["a5"], index))
+                by_high, by_low = scores[_HIGH], scores[_LOW]
+                awards.append(self._award(HIGH_HALF, _HIGH, high, seats, by_high, index))
+                awards.append(self._award(LOW_HALF, _LOW, pot // 2, seats, by_low, index))
             else:
                 ranking = self.variant.ranking
-                awards.append(self._award("pot", ranking, pot, seats, scores[ranking], index))
+                awards.append(self._award(POT, ranking, pot, seats, scores[ranking], index))
         self._pay(awards)
 
     def _layers(self) -> list[tuple[int, list[int]]]:
@@ -792,26 +850,26 @@ class Hand:
 
     def _pot_winners(self, index: int) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
         """(winners, high, low) of pot ``index``, each in seat order."""
-        by_label: dict[str, set[str]] = {"pot": set(), "high": set(), "low": set()}
+        by_label: dict[AwardLabel, set[str]] = {label: set() for label in AwardLabel}
         for award in self.awards:
             if award.pot == index:
                 by_label[award.label].update(award.shares)
         order = self.players
         if self.variant.split:
-            high = by_label["high"] | by_label["pot"]
-            low = by_label["low"] | by_label["pot"]
+            high = by_label[HIGH_HALF] | by_label[POT]
+            low = by_label[LOW_HALF] | by_label[POT]
             both = high | low
             return (
                 tuple(p for p in order if p in both),
                 tuple(p for p in order if p in high),
                 tuple(p for p in order if p in low),
             )
-        return tuple(p for p in order if p in by_label["pot"]), (), ()
+        return tuple(p for p in order if p in by_label[POT]), (), ()
 
     def _award(
         self,
-        label: str,
-        ranking: str,
+        label: AwardLabel,
+        ranking: Ranking,
         amount: int,
         seats: list[int],
         scores: dict[int, int],
@@ -837,7 +895,7 @@ class Hand:
             for player, chips in award.shares.items():
                 payouts[self.players.index(player)] += chips
         self.awards, self.payouts = awards, payouts
-        self.phase, self.to_act, self.queue, self.pending = "complete", None, [], set()
+        self.phase, self.to_act, self.queue, self.pending = COMPLETE, None, [], set()
         self._legal = ()
 
     # ----- small helpers --------------------------------------------------

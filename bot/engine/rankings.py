@@ -23,6 +23,7 @@ The functions take a sequence of exactly five distinct card ints (see
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from enum import StrEnum
 from itertools import combinations_with_replacement
 
 from .cards import PRIMES, RANKS, Card
@@ -30,6 +31,8 @@ from .cards import PRIMES, RANKS, Card
 __all__ = [
     "CATEGORIES",
     "RANKINGS",
+    "Category",
+    "Ranking",
     "VALUE",
     "a5_value",
     "a6_value",
@@ -40,32 +43,58 @@ __all__ = [
     "shape",
 ]
 
-RANKINGS = ("high", "a5", "a6")
+
+class Ranking(StrEnum):
+    """How five cards are ranked (RULES.md §2)."""
+
+    HIGH = "high"  # high hand: the usual poker ranking
+    A5 = "a5"  # ace-to-five low: straights and flushes do not count
+    A6 = "a6"  # ace-to-six low: the ace is low, straights and flushes count against
+
+
+class Category(StrEnum):
+    """A kind of five-card hand (its value is the name ``describe`` starts from)."""
+
+    STRAIGHT_FLUSH = "straight flush"
+    QUADS = "quads"
+    FULL_HOUSE = "full house"
+    FLUSH = "flush"
+    STRAIGHT = "straight"
+    TRIPS = "trips"
+    TWO_PAIR = "two pair"
+    PAIR = "pair"
+    NO_PAIR = "no pair"
+
+
+RANKINGS = tuple(Ranking)
+# Module globals: ``_analyse`` runs ~22,000 times at import (a class attribute costs more).
+_HIGH, _A5, _A6 = Ranking.HIGH, Ranking.A5, Ranking.A6
+_C = Category
 
 # Categories of each ranking, from best to worst.
-CATEGORIES: dict[str, tuple[str, ...]] = {
-    "high": (
-        "straight flush",
-        "quads",
-        "full house",
-        "flush",
-        "straight",
-        "trips",
-        "two pair",
-        "pair",
-        "no pair",
+CATEGORIES: dict[str, tuple[Category, ...]] = {
+    _HIGH: (
+        _C.STRAIGHT_FLUSH,
+        _C.QUADS,
+        _C.FULL_HOUSE,
+        _C.FLUSH,
+        _C.STRAIGHT,
+        _C.TRIPS,
+        _C.TWO_PAIR,
+        _C.PAIR,
+        _C.NO_PAIR,
     ),
-    "a5": ("no pair", "pair", "two pair", "trips", "full house", "quads"),
-    "a6": (
-        "no pair",
-        "pair",
-        "two pair",
-        "trips",
-        "straight",
-        "flush",
-        "full house",
-        "quads",
-        "straight flush",
+    _A5: (_C.NO_PAIR, _C.PAIR, _C.TWO_PAIR, _C.TRIPS, _C.FULL_HOUSE, _C.QUADS),
+    _A6: (
+        _C.NO_PAIR,
+        _C.PAIR,
+        _C.TWO_PAIR,
+        _C.TRIPS,
+        _C.STRAIGHT,
+        _C.FLUSH,
+        _C.FULL_HOUSE,
+        _C.QUADS,
+        _C.STRAIGHT_FLUSH,
     ),
 }
 
@@ -92,16 +121,16 @@ _BROADWAY_BITS = 0b1_1111_0000_0000  # A K Q J T
 
 
 _GROUP_CATEGORY = {
-    (1, 1, 1, 1, 1): "no pair",
-    (2, 1, 1, 1): "pair",
-    (2, 2, 1): "two pair",
-    (3, 1, 1): "trips",
-    (3, 2): "full house",
-    (4, 1): "quads",
+    (1, 1, 1, 1, 1): _C.NO_PAIR,
+    (2, 1, 1, 1): _C.PAIR,
+    (2, 2, 1): _C.TWO_PAIR,
+    (3, 1, 1): _C.TRIPS,
+    (3, 2): _C.FULL_HOUSE,
+    (4, 1): _C.QUADS,
 }
 
 
-def _facts(ranks: Sequence[int]) -> tuple[str, list[int], list[int], int]:
+def _facts(ranks: Sequence[int]) -> tuple[Category, list[int], list[int], int]:
     """Suit-blind facts of five ranks (rank indexes, 2=0 … A=12).
 
     Returns the pairing category, the ranks ordered by group size then rank
@@ -125,39 +154,41 @@ def _straight_top(ranking: str, high: list[int], bits: int) -> int | None:
     ``a6``: ace-low strength of the top card (A=0 … K=12), T-J-Q-K-A is 13.
     Arguments: the five distinct ranks sorted ace-high first, and their rank bits.
     """
-    if ranking == "a5" or not bits:
+    if ranking == _A5 or not bits:
         return None
     if bits == _WHEEL_BITS:
-        return 3 if ranking == "high" else 4
+        return 3 if ranking == _HIGH else 4
     if bits == _BROADWAY_BITS:
-        return 12 if ranking == "high" else 13
+        return 12 if ranking == _HIGH else 13
     if high[0] - high[4] != 4:
         return None
-    return high[0] if ranking == "high" else high[0] + 1
+    return high[0] if ranking == _HIGH else high[0] + 1
 
 
-_Facts = tuple[str, list[int], list[int], int]
+_Facts = tuple[Category, list[int], list[int], int]
 
 
-def _analyse(ranking: str, facts: _Facts, flush: bool) -> tuple[str, tuple[int, tuple[int, ...]]]:
+def _analyse(
+    ranking: str, facts: _Facts, flush: bool
+) -> tuple[Category, tuple[int, tuple[int, ...]]]:
     """Category and a sort key (greater = better) of a hand under ``ranking``."""
     cat, high, low, bits = facts
     cats = CATEGORIES[ranking]
     top = _straight_top(ranking, high, bits)
-    if ranking != "a5" and bits:
+    if ranking != _A5 and bits:
         if top is not None:
-            cat = "straight flush" if flush else "straight"
+            cat = _C.STRAIGHT_FLUSH if flush else _C.STRAIGHT
         elif flush:
-            cat = "flush"
+            cat = _C.FLUSH
     strength = len(cats) - cats.index(cat)
-    if ranking == "high":
+    if ranking == _HIGH:
         return cat, (strength, (top,) if top is not None else tuple(high))
     if top is not None:
         return cat, (strength, (-top,))
     return cat, (strength, tuple(-((r + 1) % 13) for r in low))
 
 
-def _build() -> tuple[dict[str, dict[int, int]], dict[str, list[int]], dict[str, list[str]]]:
+def _build() -> tuple[dict[str, dict[int, int]], dict[str, list[int]], dict[str, list[Category]]]:
     """Product dicts, flush lists and value→category lists for every ranking."""
     classes: list[tuple[tuple[int, ...], bool, _Facts]] = []
     for ranks in combinations_with_replacement(range(13), 5):
@@ -169,14 +200,14 @@ def _build() -> tuple[dict[str, dict[int, int]], dict[str, list[int]], dict[str,
 
     products: dict[str, dict[int, int]] = {}
     flushes: dict[str, list[int]] = {}
-    cat_of: dict[str, list[str]] = {}
+    cat_of: dict[str, list[Category]] = {}
     for ranking in RANKINGS:
         analysed = [_analyse(ranking, facts, flush) for _, flush, facts in classes]
         keys = sorted({key for _, key in analysed})
         dense = {key: i for i, key in enumerate(keys)}
         prod: dict[int, int] = {}
         flush_table = [-1] * 8192
-        cats = [""] * len(keys)
+        cats = [_C.NO_PAIR] * len(keys)  # every entry is set below
         for (multiset, flush, facts), (cat, key) in zip(classes, analysed, strict=True):
             value = dense[key]
             cats[value] = cat
@@ -209,11 +240,11 @@ def _flush_marked(products: dict[int, int], flushes: list[int]) -> dict[int, int
 
 
 _PRODUCTS, _FLUSHES, _CATEGORY_OF = _build()
-_HIGH_MARKED = _flush_marked(_PRODUCTS["high"], _FLUSHES["high"])
-_HIGH_FLUSH = _FLUSHES["high"]
-_A5_PROD = _PRODUCTS["a5"]
-_A6_MARKED = _flush_marked(_PRODUCTS["a6"], _FLUSHES["a6"])
-_A6_FLUSH = _FLUSHES["a6"]
+_HIGH_MARKED = _flush_marked(_PRODUCTS[_HIGH], _FLUSHES[_HIGH])
+_HIGH_FLUSH = _FLUSHES[_HIGH]
+_A5_PROD = _PRODUCTS[_A5]
+_A6_MARKED = _flush_marked(_PRODUCTS[_A6], _FLUSHES[_A6])
+_A6_FLUSH = _FLUSHES[_A6]
 
 
 def high_value(cards: Sequence[Card]) -> int:
@@ -245,18 +276,18 @@ def a6_value(cards: Sequence[Card]) -> int:
 
 
 VALUE: dict[str, Callable[[Sequence[Card]], int]] = {
-    "high": high_value,
-    "a5": a5_value,
-    "a6": a6_value,
+    _HIGH: high_value,
+    _A5: a5_value,
+    _A6: a6_value,
 }
 
 
-def category(ranking: str, cards: Sequence[Card]) -> str:
+def category(ranking: str, cards: Sequence[Card]) -> Category:
     """Category name of five cards under ``ranking``, one of ``CATEGORIES[ranking]``."""
     return _CATEGORY_OF[ranking][VALUE[ranking](cards)]
 
 
-def shape(ranking: str, cards: Sequence[Card]) -> tuple[str, tuple[int, ...]]:
+def shape(ranking: str, cards: Sequence[Card]) -> tuple[Category, tuple[int, ...]]:
     """The category of five cards under ``ranking`` and their ranks (2=0 … A=12) in the
     order the hand is read: groups first, then highest first, the ace low in the lowball
     rankings; a straight from its top card (the wheel's ace last). Callers name and
@@ -265,8 +296,8 @@ def shape(ranking: str, cards: Sequence[Card]) -> tuple[str, tuple[int, ...]]:
     flush = bool(cards[0] & cards[1] & cards[2] & cards[3] & cards[4] & 0xF000)
     facts = _facts(ranks)
     cat, _ = _analyse(ranking, facts, flush)
-    order = facts[2] if ranking != "high" else facts[1]
-    if cat in ("straight", "straight flush"):  # read from the top card; the wheel's is the 5
+    order = facts[2] if ranking != _HIGH else facts[1]
+    if cat in (_C.STRAIGHT, _C.STRAIGHT_FLUSH):  # read from the top card; the wheel's is the 5
         wheel = facts[3] == _WHEEL_BITS
         order = [3, 2, 1, 0, _ACE] if wheel else sorted(ranks, reverse=True)
     return cat, tuple(order)
@@ -302,27 +333,27 @@ def describe(ranking: str, cards: Sequence[Card]) -> str:
     flush = bool(cards[0] & cards[1] & cards[2] & cards[3] & cards[4] & 0xF000)
     facts = _facts(ranks)
     cat, _ = _analyse(ranking, facts, flush)
-    low = ranking != "high"
+    low = ranking != _HIGH
     shape = facts[2] if low else facts[1]
     first = shape[0]
-    if cat == "no pair":
+    if cat == _C.NO_PAIR:
         if low:
             return "-".join(RANKS[r] for r in shape) + f", {_SINGULAR[first]} low"
         return f"{_SINGULAR[first]} high"
-    if cat == "pair":
+    if cat == _C.PAIR:
         return f"pair of {_PLURAL[first]}"
-    if cat == "two pair":
+    if cat == _C.TWO_PAIR:
         return f"two pair, {_PLURAL[first]} and {_PLURAL[shape[2]]}"
-    if cat == "trips":
+    if cat == _C.TRIPS:
         return f"three {_PLURAL[first]}"
-    if cat == "full house":
+    if cat == _C.FULL_HOUSE:
         return f"full house, {_PLURAL[first]} over {_PLURAL[shape[3]]}"
-    if cat == "quads":
+    if cat == _C.QUADS:
         return f"four {_PLURAL[first]}"
-    if cat == "flush":
+    if cat == _C.FLUSH:
         return f"flush, {_SINGULAR[first]} high"
     # Straight or straight flush: name the top card. Ace high except the wheel.
     top_rank = 3 if facts[3] == _WHEEL_BITS else facts[1][0]
-    if cat == "straight flush" and ranking == "high" and top_rank == _ACE:
+    if cat == _C.STRAIGHT_FLUSH and ranking == _HIGH and top_rank == _ACE:
         return "royal flush"
     return f"{cat}, {_SINGULAR[top_rank]} high"

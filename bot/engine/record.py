@@ -36,8 +36,12 @@ class BuySource(StrEnum):
     BLIND = "blind"
 
 
-ACTION_NAMES: tuple[str, ...] = tuple(ActionKind)
-BUY_SOURCES: tuple[str, ...] = tuple(BuySource)
+ACTION_NAMES: tuple[ActionKind, ...] = tuple(ActionKind)
+BUY_SOURCES: tuple[BuySource, ...] = tuple(BuySource)
+# A record's strings to the members, so a parsed record holds members, not copies.
+_KINDS: dict[str, ActionKind] = {kind.value: kind for kind in ActionKind}
+_SOURCES: dict[str, BuySource] = {source.value: source for source in BuySource}
+_DISCARD, _BUY = ActionKind.DISCARD, ActionKind.BUY  # read per parsed action: globals
 FULL_DECK_SET = frozenset(FULL_DECK)
 
 
@@ -50,9 +54,9 @@ class Seat:
 @dataclass(frozen=True)
 class Action:
     player: str
-    action: str
+    action: str  # an ActionKind; any other text is an action the hand refuses
     cards: tuple[Card, ...] | None = None  # discard only
-    source: str | None = None  # buy only: "left", "right" or "blind" (JSON key "from")
+    source: str | None = None  # buy only: a BuySource (JSON key "from")
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"player": self.player, "action": self.action}
@@ -70,16 +74,18 @@ class Action:
         player, name = obj.get("player"), obj.get("action")
         if not isinstance(player, str) or not player:
             raise ValueError("an action needs a 'player' name")
-        if name not in ACTION_NAMES:
+        kind = _KINDS.get(name) if isinstance(name, str) else None
+        if kind is None:
             raise ValueError(f"unknown action {shown(name)}; actions are {', '.join(ACTION_NAMES)}")
         cards = source = None
-        if name == ActionKind.DISCARD:
+        if kind is _DISCARD:
             cards = _parse_discards(obj.get("cards"))
-        if name == ActionKind.BUY:
-            source = obj.get("from")
-            if source not in BUY_SOURCES:
-                raise ValueError(f"buy needs 'from': left, right or blind (got {shown(source)})")
-        return cls(player, name, cards, source)
+        if kind is _BUY:
+            raw = obj.get("from")
+            source = _SOURCES.get(raw) if isinstance(raw, str) else None
+            if source is None:
+                raise ValueError(f"buy needs 'from': left, right or blind (got {shown(raw)})")
+        return cls(player, kind, cards, source)
 
 
 def _parse_discards(raw: Any) -> tuple[Card, ...]:

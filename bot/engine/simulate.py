@@ -15,7 +15,11 @@ from typing import Any
 
 from .cards import FULL_DECK, format_card
 from .hand import Decision, Hand
-from .record import Action
+from .record import Action, ActionKind
+from .variants import Phase
+
+# Module globals: read on every turn of millions (a class attribute costs more).
+_DRAW, _BUYING, _DISCARD, _BUY = Phase.DRAW, Phase.BUY, ActionKind.DISCARD, ActionKind.BUY
 
 
 def random_action(hand: Hand, rng: random.Random) -> Action:
@@ -29,14 +33,14 @@ def random_action(hand: Hand, rng: random.Random) -> Action:
     assert seat is not None, "the hand is complete"
     player = hand.players[seat]
     pick = rng.random
-    if hand.phase == "draw":
+    if hand.phase == _DRAW:
         held = hand.holdings[seat]
         subsets = _subsets(len(held), int(pick() * (len(held) + 1)))
         chosen = subsets[int(pick() * len(subsets))]
-        return Action(player, "discard", cards=tuple(map(held.__getitem__, chosen)))
-    if hand.phase == "buy":
+        return Action(player, _DISCARD, cards=tuple(map(held.__getitem__, chosen)))
+    if hand.phase == _BUYING:
         sources = hand.buy_sources()
-        return _simple_action(player, "buy", sources[int(pick() * len(sources))])
+        return _simple_action(player, _BUY, sources[int(pick() * len(sources))])
     legal = hand.legal_actions()
     return _simple_action(player, legal[int(pick() * len(legal))])
 
@@ -77,12 +81,18 @@ def weighted_move(
     Betting leans passive (check/call 4, bet 2, raise 1, fold ``fold``; a zero
     weight never picks it); draws throw up to ``max_discard`` cards.
     """
-    if decision.phase == "draw":
+    if decision.phase == Phase.DRAW:
         count = rng.randint(0, min(max_discard, len(decision.discardable)))
         cards = rng.sample(list(decision.discardable), count)
-        return {"action": "discard", "cards": [format_card(c) for c in cards]}
-    if decision.phase == "buy":
-        return {"action": "buy", "source": rng.choice(decision.market).source}
-    weights = {"check": 4, "call": 4, "bet": 2, "raise": 1, "fold": fold}
+        return {"action": ActionKind.DISCARD, "cards": [format_card(c) for c in cards]}
+    if decision.phase == Phase.BUY:
+        return {"action": ActionKind.BUY, "source": rng.choice(decision.market).source}
+    weights: dict[str, float] = {
+        ActionKind.CHECK: 4,
+        ActionKind.CALL: 4,
+        ActionKind.BET: 2,
+        ActionKind.RAISE: 1,
+        ActionKind.FOLD: fold,
+    }
     legal = [a for a in decision.legal if weights[a] > 0]
     return {"action": rng.choices(legal, [weights[a] for a in legal])[0]}

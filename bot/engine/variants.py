@@ -3,6 +3,21 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
+
+from .rankings import Ranking
+
+
+class Phase(StrEnum):
+    """Where a hand is: dealt, a street (betting, draw or buying round), or over."""
+
+    DEAL = "deal"
+    BET = "bet"
+    DRAW = "draw"
+    BUY = "buy"
+    SHOWDOWN = "showdown"
+    COMPLETE = "complete"
+
 
 # A round allows one bet and at most three raises (RULES.md §3).
 MAX_BETS_PER_ROUND = 4
@@ -18,25 +33,43 @@ class Variant:
     ante: int
     blinds: tuple[int, int] | None  # (small, big), posted in the first betting round
     bet_sizes: tuple[int, ...]  # fixed bet size of each betting round, in order
-    streets: tuple[str, ...]  # "bet", "draw" or "buy" phases in order; showdown follows
-    ranking: str  # ranking of the whole pot, or of the low half when split
+    streets: tuple[Phase, ...]  # BET, DRAW or BUY phases in order; showdown follows
+    ranking: Ranking  # ranking of the whole pot, or of the low half when split
     split: bool = False  # Abyssinia: high half by `high`, low half by `ranking`
 
     @property
     def draws(self) -> int:
-        return self.streets.count("draw")
+        return self.streets.count(Phase.DRAW)
 
 
-_SINGLE_DRAW = ("bet", "draw", "bet")
+_SINGLE_DRAW = (Phase.BET, Phase.DRAW, Phase.BET)
 
 VARIANTS: dict[str, Variant] = {
     v.id: v
     for v in (
         Variant(
-            "a6-draw", "Ace-to-Six Lowball Draw", 2, 5, 13, 1, None, (1, 2), _SINGLE_DRAW, "a6"
+            "a6-draw",
+            "Ace-to-Six Lowball Draw",
+            2,
+            5,
+            13,
+            1,
+            None,
+            (1, 2),
+            _SINGLE_DRAW,
+            Ranking.A6,
         ),
         Variant(
-            "a5-draw", "Ace-to-Five Lowball Draw", 2, 5, 13, 1, None, (1, 2), _SINGLE_DRAW, "a5"
+            "a5-draw",
+            "Ace-to-Five Lowball Draw",
+            2,
+            5,
+            13,
+            1,
+            None,
+            (1, 2),
+            _SINGLE_DRAW,
+            Ranking.A5,
         ),
         Variant(
             "a5-triple",
@@ -47,8 +80,8 @@ VARIANTS: dict[str, Variant] = {
             0,
             (1, 2),
             (2, 2, 4, 4),
-            ("bet", "draw") * 3 + ("bet",),
-            "a5",
+            (Phase.BET, Phase.DRAW) * 3 + (Phase.BET,),
+            Ranking.A5,
         ),
         Variant(
             "abyssinia",
@@ -59,8 +92,8 @@ VARIANTS: dict[str, Variant] = {
             1,
             None,
             (1,) * 5,
-            ("buy", "bet") * 5,
-            "a5",
+            (Phase.BUY, Phase.BET) * 5,
+            Ranking.A5,
             split=True,
         ),
     )

@@ -11,7 +11,9 @@ from dataclasses import dataclass, field
 
 from .cards import Card
 from .hand import Award, Decision, Hand, MarketOffer, Pot
+from .record import ActionKind
 from .stakes import Stakes
+from .variants import Phase
 
 
 @dataclass(frozen=True)
@@ -31,7 +33,7 @@ class SeatInfo:
 @dataclass(frozen=True)
 class PublicView:
     variant: str
-    phase: str  # "bet", "draw", "buy" or "complete"
+    phase: Phase  # BET, DRAW, BUY or COMPLETE
     round: int  # which round of this phase it is (1-based): betting round 2 of 4 -> 2
     rounds: int  # how many rounds of this phase the game has: betting round 2 of 4 -> 4
     pot: int
@@ -39,7 +41,7 @@ class PublicView:
     to_call: int
     bet_size: int
     raises_left: int
-    legal: tuple[str, ...]
+    legal: tuple[ActionKind, ...]
     seats: tuple[SeatInfo, ...]
     market: tuple[MarketOffer, ...]
     stub_left: int
@@ -75,12 +77,13 @@ def _round(hand: Hand) -> tuple[int, int]:
 def public_view(hand: Hand) -> PublicView:
     d = hand.decision()
     stacks = hand.stacks()
+    betting = Phase.BET  # read once, not once a seat
     seats = tuple(
         SeatInfo(
             player=p,
             stack=stacks[p],
             in_pot=hand.contributed[s],
-            bet=0 if hand.phase != "bet" else hand.round_bets[s],
+            bet=0 if hand.phase != betting else hand.round_bets[s],
             folded=hand.folded[s],
             card_count=len(hand.holdings[s]),
             drawn=tuple(hand.drawn[s]),
@@ -94,7 +97,7 @@ def public_view(hand: Hand) -> PublicView:
     shown = {hand.players[s]: tuple(hand.holdings[s]) for s in hand.active} if hand.showdown else {}
     return PublicView(
         variant=hand.variant.id,
-        phase="complete" if hand.complete else hand.phase,
+        phase=Phase.COMPLETE if hand.complete else hand.phase,
         round=number,
         rounds=total,
         pot=hand.pot,

@@ -14,11 +14,12 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Iterator
 
-from bot.engine import VARIANTS, Award, PublicView, Stakes
+from bot.engine import VARIANTS, ActionKind, Award, AwardLabel, BuySource, PublicView, Stakes
 from bot.engine.cards import format_cards
+from bot.engine.variants import Phase
 
 from .rows import StoredHand
-from .steps import Step, replay_steps
+from .steps import Step, StepKind, replay_steps
 
 ORDINAL = ("FIRST", "SECOND", "THIRD", "FOURTH", "FIFTH")
 
@@ -108,21 +109,21 @@ def _lines(stored: StoredHand, viewer: str) -> Iterator[str]:
         yield "*** DEALING HANDS ***"
         if deal.cards:
             yield f"Dealt to {name(viewer)} {cards(deal.cards)}"
-    phase = (v.streets[0], 1)
+    phase: tuple[str, int] = (v.streets[0], 1)
     folded_on: dict[str, str] = {}
     for step in steps[1:]:
-        if step.kind != "action":
+        if step.kind != StepKind.ACTION:
             continue
         assert step.actor is not None
         if (step.phase, step.round) != phase:
             phase = (step.phase, step.round)
-            if step.phase == "draw":
+            if step.phase == Phase.DRAW:
                 yield f"*** {ORDINAL[step.round - 1]} DRAW ***"
-            elif step.phase == "buy":
+            elif step.phase == Phase.BUY:
                 yield f"*** BUYING ROUND {step.round} ***"
         who = name(step.actor)
         yield from _action(step, who, viewer)
-        if step.action == "fold":
+        if step.action == ActionKind.FOLD:
             folded_on[step.actor] = _street(step)
     final = steps[-1].public
     if not final.complete:
@@ -139,7 +140,7 @@ def _lines(stored: StoredHand, viewer: str) -> Iterator[str]:
     pot_names = _pot_names(final, returned)
     for award in contested:
         pot = pot_names[award.pot]
-        if award.label != "pot":
+        if award.label != AwardLabel.POT:
             pot = f"{award.label} {pot}"
         for p, chips in award.shares.items():
             named = f" with {award.hand_names[p]}" if p in award.hand_names else ""
@@ -197,7 +198,7 @@ def _total_line(final: PublicView, returned: list[Award]) -> str:
 
 
 def _street(step: Step) -> str:
-    if step.phase == "bet":
+    if step.phase == Phase.BET:
         return f"in betting round {step.round}"
     return f"in {step.phase} round {step.round}"
 
@@ -205,18 +206,18 @@ def _street(step: Step) -> str:
 def _action(step: Step, who: str, viewer: str) -> Iterator[str]:
     action = step.action
     tail = _all_in(step.all_in)
-    if action == "check":
+    if action == ActionKind.CHECK:
         yield f"{who}: checks"
-    elif action == "bet":
+    elif action == ActionKind.BET:
         yield f"{who}: bets {step.amount}{tail}"
-    elif action == "call":
+    elif action == ActionKind.CALL:
         yield f"{who}: calls {step.amount}{tail}"
-    elif action == "raise":
+    elif action == ActionKind.RAISE:
         seat = next(s for s in step.public.seats if s.player == step.actor)
         yield f"{who}: raises {step.amount - step.to_call} to {seat.bet}{tail}"
-    elif action == "fold":
+    elif action == ActionKind.FOLD:
         yield f"{who}: folds"
-    elif action == "discard":
+    elif action == ActionKind.DISCARD:
         if step.thrown == 0:
             yield f"{who}: stands pat"
         else:
@@ -225,9 +226,9 @@ def _action(step: Step, who: str, viewer: str) -> Iterator[str]:
             yield f"{who}: discards {step.thrown} {plural}{mine}"
         if step.actor == viewer:
             yield f"Dealt to {who} {cards(step.cards)}"
-    elif action == "buy":
+    elif action == ActionKind.BUY:
         assert step.bought is not None
-        source = "blind" if step.source == "blind" else f"from the {step.source}"
+        source = "blind" if step.source == BuySource.BLIND else f"from the {step.source}"
         if step.amount == 0:  # every price is at least 1: an all-in player's free card
             yield f"{who}: receives {cards([step.bought])} blind, free (all-in)"
         else:

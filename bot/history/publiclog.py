@@ -12,12 +12,12 @@ import io
 import time
 from collections.abc import Iterable, Iterator
 
-from bot.engine import VARIANTS
+from bot.engine import VARIANTS, ActionKind, AwardLabel, BuySource
 from bot.engine.cards import format_cards
 
 from .handtext import limits
 from .rows import StoredHand
-from .steps import replay_steps
+from .steps import StepKind, replay_steps
 
 HEADER = ("entry", "at", "order")
 
@@ -46,23 +46,23 @@ def public_entries(stored: StoredHand) -> Iterator[str]:
     )
     steps = replay_steps(record, None)  # a spectator's steps: public by construction
     for step in steps[1:]:
-        if step.kind != "action":
+        if step.kind != StepKind.ACTION:
             continue
         assert step.actor is not None
         name = who(step.actor)
-        if step.action == "discard":
+        if step.action == ActionKind.DISCARD:
             yield f"{name} stands pat" if not step.thrown else f"{name} draws {step.thrown}"
-        elif step.action == "buy":
+        elif step.action == ActionKind.BUY:
             assert step.bought is not None
             card = format_cards([step.bought])[0]
-            where = "blind" if step.source == "blind" else f"from the {step.source}"
+            where = "blind" if step.source == BuySource.BLIND else f"from the {step.source}"
             if step.amount == 0:  # prices are at least 1: an all-in player's free card
                 yield f"{name} receives {card} blind, free (all-in)"
             else:
                 yield f"{name} buys {card} {where} for {step.amount}{_all_in(step.all_in)}"
-        elif step.action in ("bet", "call"):
+        elif step.action in (ActionKind.BET, ActionKind.CALL):
             yield f"{name} {step.action}s {step.amount}{_all_in(step.all_in)}"
-        elif step.action == "raise":
+        elif step.action == ActionKind.RAISE:
             seat = next(s for s in step.public.seats if s.player == step.actor)
             yield f"{name} raises to {seat.bet}{_all_in(step.all_in)}"
         else:
@@ -72,7 +72,7 @@ def public_entries(stored: StoredHand) -> Iterator[str]:
         yield f"{who(p)} shows a {', '.join(format_cards(held))}."
     several = len(final.pots) > 1
     for award in final.awards:
-        pot = {"pot": "the pot", "high": "the high half", "low": "the low half"}[award.label]
+        pot = _WHOLE[award.label]
         if several:  # a tournament hand's side pots (RULES.md §8.5)
             pot = _pot_name(award.label, award.pot)
         for p, chips in award.shares.items():
@@ -87,9 +87,16 @@ def _all_in(flag: bool) -> str:
     return " and go all in" if flag else ""
 
 
+_WHOLE = {
+    AwardLabel.POT: "the pot",
+    AwardLabel.HIGH: "the high half",
+    AwardLabel.LOW: "the low half",
+}
+
+
 def _pot_name(label: str, index: int) -> str:
     pot = "the main pot" if index == 0 else f"side pot {index}"
-    return pot if label == "pot" else f"the {label} half of {pot.removeprefix('the ')}"
+    return pot if label == AwardLabel.POT else f"the {label} half of {pot.removeprefix('the ')}"
 
 
 def public_log_csv(

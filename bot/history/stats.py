@@ -7,7 +7,7 @@ folds it (``Totals.add``, in ``bot.storage.totals``) into the totals kept in the
 
 from __future__ import annotations
 
-from bot.engine import Hand
+from bot.engine import ActionKind, AwardLabel, BuySource, Hand
 from bot.storage.totals import ALL_GAMES, DRAWS, SERIES_POINTS, HandStats, StatsKind, Totals
 
 # The row types are the storage's (it writes them without importing the engine); the
@@ -24,15 +24,19 @@ __all__ = [
     "rate",
 ]
 
+# A bet, a call or a raise: chips put in of a player's own will (VPIP).
+_VOLUNTARY = frozenset((ActionKind.BET, ActionKind.CALL, ActionKind.RAISE))
+_SOURCES = (BuySource.LEFT, BuySource.RIGHT, BuySource.BLIND)  # HandStats.buys' order
+
 
 def hand_stats(hand: Hand) -> dict[str, HandStats]:
     """Each seat's player key -> what this finished hand adds to their totals."""
     net = hand.net()
-    voluntary = {a.player for a in hand.actions if a.action in ("bet", "call", "raise")}
+    voluntary = {a.player for a in hand.actions if a.action in _VOLUNTARY}
     buys: dict[str, list[int]] = {p: [0, 0, 0] for p in hand.players}
     for a in hand.actions:
-        if a.action == "buy" and a.source is not None:
-            buys[a.player][("left", "right", "blind").index(a.source)] += 1
+        if a.action == ActionKind.BUY and a.source is not None:
+            buys[a.player][_SOURCES.index(a.source)] += 1
     winners: dict[str, set[str]] = {}
     for award in hand.awards:
         if not award.hand_names:  # chips back from a pot nobody else could win: not a win
@@ -50,8 +54,8 @@ def hand_stats(hand: Hand) -> dict[str, HandStats]:
             showdown_won=int(at_showdown and bool(won)),
             draws=tuple(hand.drawn[seat]),
             buys=(buys[p][0], buys[p][1], buys[p][2]),
-            won_high=int(at_showdown and "high" in won),
-            won_low=int(at_showdown and "low" in won),
+            won_high=int(at_showdown and AwardLabel.HIGH in won),
+            won_low=int(at_showdown and AwardLabel.LOW in won),
         )
     return out
 

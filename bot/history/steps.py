@@ -8,25 +8,36 @@ was dealt in, that viewer's own cards from ``seat_view``. Nothing else of the re
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 
-from bot.engine import Hand, HandRecord, PublicView, public_view, seat_view
+from bot.engine import ActionKind, Hand, HandRecord, PublicView, public_view, seat_view
 from bot.engine.cards import Card
+from bot.engine.variants import Phase
+
+
+class StepKind(StrEnum):
+    """What moment of the hand a step is."""
+
+    DEAL = "deal"
+    ACTION = "action"
+    SHOWDOWN = "showdown"
+    RESULT = "result"
 
 
 @dataclass(frozen=True)
 class Step:
-    kind: str  # "deal", "action", "showdown" or "result"
+    kind: StepKind
     public: PublicView  # the table as everyone saw it after this step
     cards: tuple[Card, ...] = ()  # the viewer's own cards then (none for a spectator)
     actor: str | None = None  # action steps: who acted
-    action: str | None = None  # check, bet, call, raise, fold, discard, buy
+    action: str | None = None  # an ActionKind
     amount: int = 0  # chips the action put in (a bet, a call, a purchase)
     thrown: int = 0  # discard: how many cards (public)
     own_thrown: tuple[Card, ...] = ()  # discard by the viewer: the cards they threw
-    source: str | None = None  # buy: left, right or blind
+    source: str | None = None  # buy: a BuySource
     bought: Card | None = None  # buy: the card, face up for everyone
     round: int = 0  # which round of its phase the action was in (1-based)
-    phase: str = ""  # the phase the action was in: bet, draw or buy
+    phase: str = ""  # the Phase the action was in: BET, DRAW or BUY
     to_call: int = 0  # bet: what the actor owed before acting
     all_in: bool = False  # the action left the actor all-in (a tournament hand, RULES.md §8)
     shown: dict[str, tuple[Card, ...]] = field(default_factory=dict)  # public hands now
@@ -42,27 +53,27 @@ def replay_steps(record: HandRecord, viewer: str | None = None) -> list[Step]:
     def own() -> tuple[Card, ...]:
         return seat_view(hand, me).cards if me is not None else ()
 
-    steps = [Step("deal", public_view(hand), own())]
+    steps = [Step(StepKind.DEAL, public_view(hand), own())]
     for action in record.actions:
         before = public_view(hand)
         seat = hand.seat_of(action.player)
         paid = hand.contributed[seat]
         decision = hand.decision()
-        owed = decision.to_call if decision is not None and decision.phase == "bet" else 0
+        owed = decision.to_call if decision is not None and decision.phase == Phase.BET else 0
         was_all_in = hand.is_all_in[seat]
         hand.apply(action)
         after = public_view(hand)
-        bought = hand.holdings[seat][-1] if action.action == "buy" else None
+        bought = hand.holdings[seat][-1] if action.action == ActionKind.BUY else None
         thrown = action.cards or ()
         steps.append(
             Step(
-                "action",
+                StepKind.ACTION,
                 after,
                 own(),
                 actor=action.player,
                 action=action.action,
                 amount=hand.contributed[seat] - paid,
-                thrown=len(thrown) if action.action == "discard" else 0,
+                thrown=len(thrown) if action.action == ActionKind.DISCARD else 0,
                 own_thrown=tuple(thrown) if action.player == me else (),
                 source=action.source,
                 bought=bought,
@@ -76,6 +87,6 @@ def replay_steps(record: HandRecord, viewer: str | None = None) -> list[Step]:
     if hand.complete:
         final = public_view(hand)
         if hand.showdown:
-            steps.append(Step("showdown", final, own(), shown=dict(final.shown)))
-        steps.append(Step("result", final, own(), shown=dict(final.shown)))
+            steps.append(Step(StepKind.SHOWDOWN, final, own(), shown=dict(final.shown)))
+        steps.append(Step(StepKind.RESULT, final, own(), shown=dict(final.shown)))
     return steps

@@ -17,8 +17,9 @@ from functools import lru_cache
 
 from bot.engine.cards import FULL_DECK, Card, rank_of
 from bot.engine.rankings import a5_value, high_value
+from bot.engine.record import ActionKind, BuySource
 from bot.engine.stakes import Stakes
-from bot.engine.variants import buy_price
+from bot.engine.variants import Phase, buy_price
 
 from .observation import Observation
 
@@ -45,12 +46,12 @@ def read_table(obs: Observation) -> Table:
     pub = obs.public
     me = obs.seat
     seen = {c for s in pub.seats for c in s.open_cards}
-    market = {o.source: o.card for o in pub.market if o.card is not None}
+    market: dict[str, Card] = {o.source: o.card for o in pub.market if o.card is not None}
     seen.update(market.values())
     others = tuple(s.open_cards for i, s in enumerate(pub.seats) if i != me and not s.folded)
     # One buy precedes each of the five betting rounds.
     bought = len(obs.cards)
-    bets_left = 5 - bought + (1 if pub.phase == "bet" else 0)
+    bets_left = 5 - bought + (1 if pub.phase == Phase.BET else 0)
     return Table(
         tuple(obs.cards),
         others,
@@ -153,7 +154,7 @@ def option_values(
             if option == "none":
                 first: list[Card] = []
             else:
-                first = [blind if option == "blind" else table.market[option]]
+                first = [blind if option == BuySource.BLIND else table.market[option]]
             new_cards = [*first, *rest[pos : pos + 5 - len(table.mine) - len(first)]]
             paid = sum(price[c] for c in new_cards)
             pot = table.pot + paid + others_paid + bets
@@ -187,11 +188,11 @@ def known_result_move(obs: Observation, share: float, winnable: int | None = Non
     by default), else check or fold."""
     d = obs.decision
     if share > 0.5:
-        for aggressive in ("bet", "raise"):
+        for aggressive in (ActionKind.BET, ActionKind.RAISE):
             if aggressive in d.legal:
                 return aggressive
     if d.to_call == 0:
-        return "check"
-    cost = d.costs.get("call", d.to_call)  # a short stack calls all-in for less
+        return ActionKind.CHECK
+    cost = d.costs.get(ActionKind.CALL, d.to_call)  # a short stack calls all-in for less
     total = obs.public.pot + d.to_call if winnable is None else winnable
-    return "call" if share > 0 and share * total >= cost else "fold"
+    return ActionKind.CALL if share > 0 and share * total >= cost else ActionKind.FOLD

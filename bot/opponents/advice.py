@@ -11,7 +11,7 @@ import dataclasses
 import random
 from dataclasses import dataclass
 
-from bot.engine import Action, Hand, HandRecord
+from bot.engine import Action, ActionKind, Hand, HandRecord
 
 from .observation import observe
 from .strategies import LEVELS, Strategy
@@ -33,8 +33,8 @@ class Review:
     @property
     def same(self) -> bool:
         return self.played == self.advice.action or (
-            self.played.action == "discard"
-            and self.advice.action.action == "discard"
+            self.played.action == ActionKind.DISCARD
+            and self.advice.action.action == ActionKind.DISCARD
             and set(self.played.cards or ()) == set(self.advice.action.cards or ())
         )
 
@@ -47,7 +47,7 @@ def advise(hand: Hand, player: str, level: str) -> Advice:
     rng = random.Random(f"advice/{level}/{player}/{len(obs.history)}")
     action = Strategy(level, rng).decide(obs)
     kept = tuple(c for c in obs.cards if c not in (action.cards or ()))
-    return Advice(level, action, kept if action.action == "discard" else ())
+    return Advice(level, action, kept if action.action == ActionKind.DISCARD else ())
 
 
 def review(record: HandRecord, player: str, level: str) -> list[Review]:

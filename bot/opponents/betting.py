@@ -10,12 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.engine.cards import Card
+from bot.engine.record import ActionKind
+from bot.engine.variants import Phase
 
 from . import ranges
+from .actions import AGGRESSIVE, BETTING
 from .observation import Observation
 from .profiles import Tendency, tendency
-
-BETTING = ("check", "bet", "call", "raise", "fold")
 
 
 def own_discards(obs: Observation) -> list[Card]:
@@ -51,7 +52,7 @@ def opponent_reads(obs: Observation, adapt: bool = False) -> dict[str, ranges.Re
     previous = done[-1] if done else []
     # What a player's shown last-round bets say counts in the last round only: earlier
     # bets also come from draws ahead on the count, which no showdown shows.
-    last = obs.public.phase == "bet" and obs.public.round == obs.public.rounds
+    last = obs.public.phase == Phase.BET and obs.public.round == obs.public.rounds
     out = {}
     for s in obs.public.seats:
         if s.player == obs.player:
@@ -59,11 +60,11 @@ def opponent_reads(obs: Observation, adapt: bool = False) -> dict[str, ranges.Re
         mine = [a for p, a in current if p == s.player]
         t = tendency(obs.profiles.get(s.player)) if adapt else Tendency()
         out[s.player] = ranges.Read(
-            aggression=sum(1 for a in mine if a in ("bet", "raise")),
-            called="call" in mine,
-            checked=bool(mine) and all(a == "check" for a in mine),
-            earlier=sum(1 for p, a in previous if p == s.player and a in ("bet", "raise")),
-            opened=mine == ["bet"],
+            aggression=sum(1 for a in mine if a in AGGRESSIVE),
+            called=ActionKind.CALL in mine,
+            checked=bool(mine) and all(a == ActionKind.CHECK for a in mine),
+            earlier=sum(1 for p, a in previous if p == s.player and a in AGGRESSIVE),
+            opened=mine == [ActionKind.BET],
             loose=t.loose,
             sticky=t.sticky,
             passive=t.passive,
@@ -91,14 +92,14 @@ def acting_after_the_draw(obs: Observation) -> int:
 def raisers_by_others(obs: Observation) -> list[str]:
     """Who made each bet and raise by other players in the current betting round."""
     current = current_round(obs)
-    return [p for p, a in current if p != obs.player and a in ("bet", "raise")]
+    return [p for p, a in current if p != obs.player and a in AGGRESSIVE]
 
 
 def last_aggressor(obs: Observation) -> str | None:
     """Who made the last bet or raise of the latest betting round that had one."""
     for actions in reversed(betting_rounds(obs)):
         for p, a in reversed(actions):
-            if a in ("bet", "raise"):
+            if a in AGGRESSIVE:
                 return p
     return None
 
@@ -117,7 +118,7 @@ def winnable_pots(obs: Observation) -> list[PotShare]:
     everyone still in. Chips an all-in seat cannot win are left out."""
     seats = obs.public.seats
     me = obs.seat
-    cost = obs.decision.costs.get("call", 0)
+    cost = obs.decision.costs.get(ActionKind.CALL, 0)
     put = [s.in_pot for s in seats]
     put[me] += cost
     all_in = [s.all_in for s in seats]
@@ -139,6 +140,6 @@ def winnable_pots(obs: Observation) -> list[PotShare]:
 
 def call_price(obs: Observation, pots: list[PotShare]) -> float:
     """The share of the chips it can win that a call costs (the pot odds); 0 when free."""
-    cost = obs.decision.costs.get("call", 0)
+    cost = obs.decision.costs.get(ActionKind.CALL, 0)
     total = sum(p.amount for p in pots)
     return cost / total if total else 0.0

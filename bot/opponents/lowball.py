@@ -17,7 +17,7 @@ from functools import cache, lru_cache
 from itertools import combinations
 
 from bot.engine.cards import FULL_DECK, Card, make_card
-from bot.engine.rankings import VALUE, category
+from bot.engine.rankings import VALUE, Category, Ranking, category
 
 CAP = 8  # the highest card worth keeping for a draw
 # The highest top card to stand pat with, by the number of draws left (this one included).
@@ -39,7 +39,7 @@ def top(cards: Sequence[Card]) -> int:
 
 def is_made(cards: Sequence[Card], ranking: str) -> bool:
     """Five different ranks, and in Ace-to-Six no straight or flush."""
-    return len(cards) == 5 and category(ranking, cards) == "no pair"
+    return len(cards) == 5 and category(ranking, cards) == Category.NO_PAIR
 
 
 _LOW = {c: low(c) for c in FULL_DECK}
@@ -167,7 +167,8 @@ def final_values(
     ranking: str, draws_left: int, kept: tuple[Card, ...], samples: int = FINAL_SAMPLES
 ) -> tuple[int, ...]:
     """Sampled final values after keeping ``kept`` now and drawing by rule afterwards."""
-    rng = random.Random(zlib.crc32(repr((ranking, draws_left, kept)).encode()))
+    # str(): the seed is the ranking's text, a Ranking member's repr is not.
+    rng = random.Random(zlib.crc32(repr((str(ranking), draws_left, kept)).encode()))
     value = VALUE[ranking]
     rest = [c for c in FULL_DECK if c not in kept]
     out = []
@@ -312,7 +313,7 @@ def strength(cards: Sequence[Card], ranking: str, draws: int, draws_left: int) -
     return beats(_value_or_worst(VALUE[ranking])(cards), reference(ranking, draws).all)
 
 
-GAMES = (("a6", 1), ("a5", 1), ("a5", 3))  # (ranking, draws) of the draw games
+GAMES = ((Ranking.A6, 1), (Ranking.A5, 1), (Ranking.A5, 3))  # (ranking, draws) of the draw games
 
 
 def warm_up() -> None:

@@ -14,8 +14,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from bot.engine.cards import Card
+from bot.engine.record import ActionKind
 
-from .actions import PublicAction
+from .actions import AGGRESSIVE, BETTING, PublicAction
 from .lowball import PAT_TOP, low, top
 
 # A sound fixed-limit player's rates, and how many actions the prior weighs.
@@ -34,6 +35,8 @@ PRIOR_BET_WEIGHT = 4
 WEAK_BET = 10  # a ten
 SOUND_PAT_TOP = PAT_TOP[1]  # the roughest hand a sound player stands pat on, one draw left
 CAP = 4  # bets and raises a betting round allows (RULES.md §3)
+# The betting actions that answer a bet: what a player facing one may do.
+_FACING = frozenset((ActionKind.CALL, ActionKind.RAISE, ActionKind.FOLD))
 
 
 @dataclass(frozen=True)
@@ -130,26 +133,26 @@ def record(
     bettor: str | None = None  # the last bettor or raiser of the latest betting round
     bought = False  # Abyssinia: its shown cards say nothing of a lowball bet
     for a in history:
-        if a.action == "discard" and a.drew is not None:
+        if a.action == ActionKind.DISCARD and a.drew is not None:
             last_draw[a.player] = a.drew
-        if a.action not in ("check", "bet", "call", "raise", "fold"):
+        if a.action not in BETTING:
             raised = 0  # a draw or a buy: the next action opens a new betting round
             bettor = None
-            bought = bought or a.action == "buy"
+            bought = bought or a.action == ActionKind.BUY
             continue
-        if a.action in ("bet", "raise"):
+        if a.action in AGGRESSIVE:
             bettor = a.player
         p = out.get(a.player, Profile())
         # Once a round is capped (a bet and three raises) a call is all a player may do:
         # it says nothing of how aggressive they are.
         open_ = raised < CAP
-        raised += a.action in ("bet", "raise")
+        raised += a.action in AGGRESSIVE
         out[a.player] = replace(
             p,
             actions=p.actions + open_,
-            aggressive=p.aggressive + (a.action in ("bet", "raise")),
-            faced=p.faced + (a.action in ("call", "raise", "fold")),
-            folds=p.folds + (a.action == "fold"),
+            aggressive=p.aggressive + (a.action in AGGRESSIVE),
+            faced=p.faced + (a.action in _FACING),
+            folds=p.folds + (a.action == ActionKind.FOLD),
         )
     for player, cards in (shown or {}).items():
         if player == bettor and not bought and len(cards) == 5:

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.engine import Action
+from bot.engine import Action, ActionKind
 from bot.engine.cards import Card
 from bot.engine.stakes import Stakes
+from bot.engine.variants import Phase
 
 from .lowball import low
 from .observation import Observation
@@ -65,19 +66,21 @@ def pushes(variant: str, cards: Sequence[Card], desperate: bool) -> bool:
 def push(obs: Observation) -> Action:
     """As much as the rules let it put in now."""
     legal = obs.decision.legal
-    action = next(a for a in ("raise", "bet", "call", "check") if a in legal)
+    most = (ActionKind.RAISE, ActionKind.BET, ActionKind.CALL, ActionKind.CHECK)
+    action = next(a for a in most if a in legal)
     return Action(obs.player, action)
 
 
 def fold(obs: Observation) -> Action:
     """Out, unless staying in is free."""
-    return Action(obs.player, "check" if "check" in obs.decision.legal else "fold")
+    check = ActionKind.CHECK
+    return Action(obs.player, check if check in obs.decision.legal else ActionKind.FOLD)
 
 
 def decide(obs: Observation) -> Action | None:
     """The push-or-fold move of a short stack in a betting round; None: not short, or
     past the first round and not committed (its level decides)."""
-    if obs.decision.phase != "bet":
+    if obs.decision.phase != Phase.BET:
         return None
     deep = depth(obs)
     if deep is None or deep >= SHORT_BIG_BETS:

@@ -28,10 +28,12 @@ import zlib
 from collections.abc import Callable
 from dataclasses import replace
 
-from bot.engine import VARIANTS, Action, SeatInfo, Stakes
+from bot.engine import VARIANTS, Action, ActionKind, BuySource, SeatInfo, Stakes
 from bot.engine.cards import FULL_DECK, Card
+from bot.engine.variants import Phase
 
 from . import abyssinia, lowball, push_fold, ranges
+from .actions import AGGRESSIVE
 from .baselines import random_move, station_move
 from .betting import (
     PotShare,
@@ -60,6 +62,8 @@ from .styles import (
 LEVELS = ("easy", "normal", "hard")
 BASELINES = ("random", "station")
 KINDS = LEVELS + BASELINES
+# The betting actions that put chips in of a player's own will.
+_VOLUNTARY = frozenset((ActionKind.BET, ActionKind.RAISE, ActionKind.CALL))
 
 
 class Strategy:
@@ -99,14 +103,16 @@ class Strategy:
         keep = obs.cards
         if draws_left:
             keep = tuple(lowball.choose_keep(obs.cards, ranking, draws_left, dead))
-        if obs.decision.phase == "draw":
+        if obs.decision.phase == Phase.DRAW:
             if style.ranges and draws_left == 1:
                 keep = self._pat_when_it_wins_more(obs, keep, in_hand, dead)
                 keep = self._break_against_a_pat_bettor(obs, keep, in_hand, dead)
             if style.ranges and draws_left == 2 and game.draws > 1:
                 keep = self._break_a_nine_with_two_draws_left(obs, keep, in_hand)
             keep = self._adjust_keep(obs, keep, draws_left, opps)
-            return Action(obs.player, "discard", cards=tuple(c for c in obs.cards if c not in keep))
+            return Action(
+                obs.player, ActionKind.DISCARD, cards=tuple(c for c in obs.cards if c not in keep)
+            )
         mine = lowball.finals_of(obs.cards, ranking, draws_left, keep)
         if style.ranges:
             equity = self._equity_per_pot(
@@ -323,12 +329,12 @@ class Strategy:
         rng = self.rng
         d = obs.decision
         legal = d.legal
-        aggressive = "bet" if "bet" in legal else "raise"
+        aggressive = ActionKind.BET if ActionKind.BET in legal else ActionKind.RAISE
         players = 1 + len(opps)
         fair = 1 / players
         current = current_round(obs)
-        voluntary = [a for p, a in current if a in ("bet", "raise", "call")]
-        first_in = not any(a in ("bet", "raise") for _, a in current)
+        voluntary = [a for p, a in current if a in _VOLUNTARY]
+        first_in = not any(a in AGGRESSIVE for _, a in current)
         in_position = {p for p, _ in current} >= {
             s.player for i, s in enumerate(obs.public.seats) if i != obs.seat and not s.folded
         }
@@ -345,8 +351,8 @@ class Strategy:
         if d.to_call == 0 or (first_in and not voluntary and aggressive in legal):
             # Nothing owed, or only the blinds in: the opening bet or raise.
             edge = (style.bet_edge - (0.04 if in_position else 0.0)) * (1.0 - them.sticky)
-            limpers = sum(1 for _, a in current if a == "call")
-            if multiway_triple and aggressive == "raise" and limpers:
+            limpers = sum(1 for _, a in current if a == ActionKind.CALL)
+            if multiway_triple and aggressive == ActionKind.RAISE and limpers:
                 # The big blind's option: a raise into limpers is a raise, not an opening bet.
                 edge = (style.raise_edge + LIMPER_RAISE_EDGE * limpers) * (1.0 - them.sticky)
             if aggressive in legal and equity >= fair + edge:
@@ -358,16 +364,16 @@ class Strategy:
             ):
                 return aggressive
             if d.to_call == 0:
-                return "check"
+                return ActionKind.CHECK
         pot_odds = call_price(obs, winnable_pots(obs))
-        raises = sum(1 for _, a in current if a in ("bet", "raise"))
+        raises = sum(1 for _, a in current if a in AGGRESSIVE)
         # A player who bets anything re-raises anything too: each raise then puts in a
         # bet of theirs for one of ours, which pays as soon as we win more than half.
         loose = them.loose if them.loose >= MANIAC_LOOSE else 0.75 * them.loose
         raise_edge = style.raise_edge * (1.0 - max(loose, 0.75 * them.sticky))
         escalation = 0.05 * max(0, raises - 1) * (1.0 - them.loose)
-        if "raise" in legal and equity >= fair + raise_edge + escalation:
-            return "raise"
+        if ActionKind.RAISE in legal and equity >= fair + raise_edge + escalation:
+            return ActionKind.RAISE
         # The margin pays for later bets made with a hand that is often behind: several
         # players still in pay them too, and a loose player's bets come with any hand.
         margin = CALL_MARGIN[min(draws_left, 3)] * (1.0 - them.loose) / len(opps)
@@ -389,13 +395,13 @@ class Strategy:
         ):
             # Two cards or more to draw against players who drew fewer, before the second
             # draw: the next round's bet is a big one, which the draw folds when it misses.
-            return "fold"
+            return ActionKind.FOLD
         if equity >= pot_odds + margin:
-            return "call"
+            return ActionKind.CALL
         hero = 0.04 * (1.0 - them.honest)  # … against a player who bluffs at all
         if draws_left == 0 and players == 2 and rng.random() < hero and pot_odds < 0.2:
-            return "call"  # a rare hero call keeps bluffs against us from being free
-        return "fold"
+            return ActionKind.CALL  # a rare hero call keeps bluffs against us from being free
+        return ActionKind.FOLD
 
     def _pays_to_the_big_bets(
         self,
@@ -412,7 +418,7 @@ class Strategy:
         sampled hand is the reference's, scaled to the range read of now (``equity``)."""
         game = VARIANTS[obs.public.variant]
         ranking = game.ranking
-        cost = obs.decision.costs.get("call", 0)
+        cost = obs.decision.costs.get(ActionKind.CALL, 0)
         pot = obs.public.pot + cost
         big = max(_bet_sizes(obs))
         players = 1 + len(opps)
@@ -472,17 +478,17 @@ class Strategy:
         table = abyssinia.read_table(obs)
         players = 1 + len(table.others)
         budget = min(style.samples, ABYSSINIA_SAMPLES) or 120
-        if obs.decision.phase == "buy":
+        if obs.decision.phase == Phase.BUY:
             options = [o.source for o in obs.decision.market]
-            if options == ["blind"]:  # all-in: the stub's top card, free (RULES.md §8.4)
-                return Action(obs.player, "buy", source="blind")
+            if options == [BuySource.BLIND]:  # all-in: the stub's top card, free (RULES.md §8.4)
+                return Action(obs.player, ActionKind.BUY, source=BuySource.BLIND)
             if style.mistakes and rng.random() < style.mistakes:
-                return Action(obs.player, "buy", source=rng.choice(options))
+                return Action(obs.player, ActionKind.BUY, source=rng.choice(options))
             samples = max(12, 2 * budget // players)
             bet = obs.public.stakes.bet if obs.public.stakes else 1
             values = abyssinia.option_values(table, options, samples, rng, 0.8 * bet)
             best = max(options, key=lambda o: values[o])
-            return Action(obs.player, "buy", source=best)
+            return Action(obs.player, ActionKind.BUY, source=best)
         if table.known:
             # Every card is open: the share is certain and the others see it too, so a
             # bet gains only with more than half, and a call needs only the pot odds.
@@ -543,7 +549,7 @@ class Strategy:
         assert style is not None
         d = obs.decision
         legal = d.legal
-        aggressive = "bet" if "bet" in legal else "raise"
+        aggressive = ActionKind.BET if ActionKind.BET in legal else ActionKind.RAISE
         players = sum(1 for s in obs.public.seats if not s.folded)
         fair = 1 / players
         them = self._tendencies(obs)
@@ -552,19 +558,20 @@ class Strategy:
             loose = tendency(obs.profiles.get(raiser)).loose if style.adapt else 0.0
             equity *= style.respect + (1.0 - style.respect) * loose
         if style.mistakes and self.rng.random() < style.mistakes / 2:
-            return "call" if "call" in legal else "check"  # the passive player's default
+            # The passive player's default.
+            return ActionKind.CALL if ActionKind.CALL in legal else ActionKind.CHECK
         if d.to_call == 0:
             edge = style.bet_edge * (1.0 - thin * them.sticky)
             if aggressive in legal and (equity >= fair + edge or bluff):
                 return aggressive
-            return "check"
+            return ActionKind.CHECK
         pot_odds = call_price(obs, winnable_pots(obs))
         raise_edge = style.raise_edge * (1.0 - 0.75 * max(them.loose, them.sticky))
-        if "raise" in legal and equity >= fair + raise_edge:
-            return "raise"
+        if ActionKind.RAISE in legal and equity >= fair + raise_edge:
+            return ActionKind.RAISE
         if equity >= pot_odds * style.call_factor * (1.0 - implied * them.loose):
-            return "call"
-        return "fold"
+            return ActionKind.CALL
+        return ActionKind.FOLD
 
 
 def _bet_sizes(obs: Observation) -> tuple[int, ...]:

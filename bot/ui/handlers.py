@@ -14,7 +14,7 @@ from typing import Any, ParamSpec
 
 import discord
 
-from bot.engine import VARIANTS, ActionKind, BuySource
+from bot.engine import VARIANTS, ActionKind, BuySource, Phase
 from bot.tables.manager import TableManager
 from bot.tables.models import Code, Done, Refused, TableView
 
@@ -239,7 +239,7 @@ async def open_picker(
             raise Refused(Code.STALE_BUTTON)
         if seat is None:
             raise outside(view, interaction.user.id)
-        if seat.decision is None or seat.decision.phase != Button.DRAW:
+        if seat.decision is None or seat.decision.phase != Phase.DRAW:
             raise Refused(
                 Code.NOT_YOUR_TURN, name=view.name(view.hand.to_act or "") if view.hand else ""
             )

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
 
+from bot.engine.__main__ import main
+from bot.engine.record import parse_record
 from tests.support.engine_helpers import RULES_EXAMPLE, deck_for, record
 
 
@@ -59,3 +62,45 @@ def test_bad_header_and_bad_json_exit_non_zero_with_index_null():
 def test_missing_file_is_an_error_not_a_traceback(tmp_path):
     code, out, err = run(["replay", str(tmp_path / "nope.json")])
     assert code != 0 and "Traceback" not in err and out["error"]["index"] is None
+
+
+def test_refusals_print_the_records_words_byte_for_byte():
+    """The engine matches actions and phases with enums (StrEnum): what the CLI prints,
+    the refusal messages and legal lists included, is the record's text, unchanged."""
+    acts = RULES_EXAMPLE["actions"]
+    hands = (
+        '"hands": {"lena": ["8c", "4h", "3s", "2d", "Ac"], "mike": ["6s", "5d", "3c", "2h", "Ad"]}'
+    )
+    cases = [
+        (
+            [*acts[:2], {"player": "lena", "action": "bet"}],
+            '{"complete": false, "pot": 4, "to_act": "lena", "legal": ["discard"], '
+            '"payouts": {"lena": 0, "mike": 0}, "net": {"lena": -2, "mike": -2}, '
+            f'{hands}, "error": {{"index": 2, "message": '
+            '"bet is not allowed now: it is the draw: discard cards or stand pat"}}',
+        ),
+        (
+            [{"player": "lena", "action": "fold"}],
+            '{"complete": false, "pot": 2, "to_act": "lena", "legal": ["check", "bet"], '
+            '"payouts": {"lena": 0, "mike": 0}, "net": {"lena": -1, "mike": -1}, '
+            f'{hands}, "error": {{"index": 0, "message": "fold is not allowed now: '
+            'you may not fold when nothing is owed; legal now: check, bet"}}',
+        ),
+        (
+            [acts[0], {"player": "mike", "action": "check"}],
+            '{"complete": false, "pot": 3, "to_act": "mike", "legal": ["call", "raise", "fold"], '
+            '"payouts": {"lena": 0, "mike": 0}, "net": {"lena": -2, "mike": -1}, '
+            f'{hands}, "error": {{"index": 1, "message": "check is not allowed now: '
+            'you owe 1 to stay in; legal now: call, raise, fold"}}',
+        ),
+    ]
+    for actions, expected in cases:
+        text = json.dumps(dict(RULES_EXAMPLE, actions=actions)).encode()
+        out = io.BytesIO()
+        assert main(["replay", "-"], stdin=io.BytesIO(text), stdout=out) == 1
+        assert out.getvalue() == expected.encode() + b"\n"
+
+
+def test_a_parsed_record_writes_back_the_same_text():
+    parsed = parse_record(json.loads(json.dumps(RULES_EXAMPLE)))
+    assert json.dumps(parsed.to_json()) == json.dumps(RULES_EXAMPLE)
