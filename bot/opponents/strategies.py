@@ -52,6 +52,7 @@ from .styles import (
     LIMPER_RAISE_EDGE,
     MANIAC_LOOSE,
     NEXT_DRAW_SAMPLES,
+    OUT_OF_POSITION_MARGIN,
     RANGE_SAMPLES,
     STYLES,
     Style,
@@ -376,6 +377,12 @@ class Strategy:
             # calls won, as every player still in pays the later bets too; before the
             # first draw one raise is called a little below the pot odds, more by them.
             margin = -0.03 if draws_left == 3 and raises <= 1 else 0.0
+        if multiway_triple and draws_left == game.draws and raises and acting_after_the_draw(obs):
+            # Measured (docs/benchmarks.md, --diagnose): a blind calling a raise multiway
+            # acts before a player still in after every draw, for three rounds: it pays
+            # their bets when it misses and is checked behind when it gets there, so its
+            # equity comes in short of a showdown's. The blinds' calls lost most there.
+            margin = OUT_OF_POSITION_MARGIN
         if draws_left == 1 and not made and len(keep) == 4:
             margin = -0.02  # a good one-card draw late: the big bets it wins pay for it
         behind = all(o and 5 - len(keep) > o[-1] for o in opps)
