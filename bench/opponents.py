@@ -188,6 +188,12 @@ class HandNotes:
             end = f"showdown {way} " + ("won" if net > 0 else "lost")
         keys = [f"position {self.position}", f"class {self.cls}", f"end: {end}"]
         keys += [f"class {self.cls} at {self.position}"]
+        if me.folded and me.drawn:  # what it drew last, against the fewest drawn by another
+            k = len(me.drawn)
+            theirs = min(
+                (s.drawn[k - 1] for s in view.seats if len(s.drawn) >= k and s != me), default=9
+            )
+            keys.append(f"ended {end}, drew {me.drawn[-1]} v {theirs}")
         keys += sorted({f"did {line}" for line in self.lines})
         for key in keys:
             row = diag.setdefault(key, [0.0, 0.0])
