@@ -99,6 +99,7 @@ class Chunk:
     hands: int = 0
     times: list[float] = field(default_factory=list)  # A's decision times, seconds
     cpu: list[float] = field(default_factory=list)  # … in CPU time of the worker
+    diag: dict[str, list[float]] | None = None  # --diagnose: bucket -> [hands, net in bets]
 
 
 def play_deck(
@@ -123,25 +124,110 @@ def play_deck(
         bots = {
             n: make(kinds[n], random.Random(seed * 31 + s * 7 + hero)) for s, n in enumerate(names)
         }
+        notes = HandNotes(hand, dealer) if chunk.diag is not None else None
         while not hand.complete:
             player = hand.players[hand.to_act]
             start, cpu = time.perf_counter(), time.thread_time()
-            move = bots[player].decide(observe(hand, player, profiles))
+            obs = observe(hand, player, profiles)
+            move = bots[player].decide(obs)
             if player == "a":
                 chunk.times.append(time.perf_counter() - start)
                 chunk.cpu.append(time.thread_time() - cpu)
+                if notes is not None:
+                    notes.saw(obs, move)
             hand.apply(move)
         total += hand.net()["a"]
+        if notes is not None and chunk.diag is not None:
+            notes.add_to(chunk.diag, hand, max(VARIANTS[game].bet_sizes))
         chunk.hands += 1
         profiles = record(profiles, public_history(hand), public_view(hand).shown)
     chunk.deck_nets.append(total / seats / max(VARIANTS[game].bet_sizes) * 100)
     return profiles
 
 
-def run_chunk(args: tuple[str, int, str, str, int]) -> Chunk:
+POSITIONS = {  # seats after the dealer -> name, by table size (triple draw has blinds)
+    2: ("BTN/SB", "BB"),
+    6: ("BTN", "SB", "BB", "UTG", "HJ", "CO"),
+}
+
+
+class HandNotes:
+    """What A did in one hand, for ``--diagnose``: its position, its starting cards'
+    class (td-pro's, triple draw), and each betting decision with the round, whether it
+    faced a bet and how many others were still in."""
+
+    def __init__(self, hand: Hand, dealer: int) -> None:
+        seats = len(hand.players)
+        after = (hand.seat_of("a") - dealer) % seats
+        names = POSITIONS.get(seats)
+        self.position = names[after] if names else f"dealer+{after}"
+        self.cls: int | None = None
+        self.lines: list[str] = []
+
+    def saw(self, obs: Observation, move: Action) -> None:
+        if self.cls is None:
+            self.cls = td_opening_class(obs.cards)
+        if obs.decision.phase != "bet":
+            if obs.decision.phase == "draw":
+                self.lines.append(f"r{obs.public.round} draws {len(move.cards or ())}")
+            return
+        others = sum(1 for i, s in enumerate(obs.public.seats) if i != obs.seat and not s.folded)
+        way = "HU" if others == 1 else "3-way" if others == 2 else "4+way"
+        facing = "facing a bet" if obs.decision.to_call else "unopened"
+        raised = sum(1 for a in _current(obs) if a.action in ("bet", "raise"))
+        if obs.public.round == 1 and obs.decision.to_call:
+            facing = "facing the blind" if raised == 0 else f"facing {raised + 1} bets"
+        if obs.public.round == 1:  # the first round: by position, and the class's first
+            if not any(line.startswith("r1 ") for line in self.lines):
+                self.lines.append(
+                    f"first: class {self.cls} at {self.position} {facing}: {move.action}"
+                )
+            facing = f"{self.position} {facing}"
+        self.lines.append(f"r{obs.public.round} {facing} {way}: {move.action}")
+
+    def add_to(self, diag: dict[str, list[float]], hand: Hand, big_bet: int) -> None:
+        net = hand.net()["a"] / big_bet
+        view = public_view(hand)
+        me = view.seats[hand.seat_of("a")]
+        still = [s for s in view.seats if not s.folded]
+        if me.folded:
+            end = f"folded after {len(me.drawn)} draws"
+        elif len(still) == 1:
+            end = "won, the others folded"
+        else:
+            way = "HU" if len(still) == 2 else "3+way"
+            end = f"showdown {way} " + ("won" if net > 0 else "lost")
+        keys = [f"position {self.position}", f"class {self.cls}", f"end: {end}"]
+        keys += [f"class {self.cls} at {self.position}"]
+        if me.folded and me.drawn:  # what it drew last, against the fewest drawn by another
+            k = len(me.drawn)
+            theirs = min(
+                (s.drawn[k - 1] for s in view.seats if len(s.drawn) >= k and s != me), default=9
+            )
+            keys.append(f"ended {end}, drew {me.drawn[-1]} v {theirs}")
+        keys += sorted({f"did {line}" for line in self.lines})
+        for key in keys:
+            row = diag.setdefault(key, [0.0, 0.0])
+            row[0] += 1
+            row[1] += net
+
+
+def print_diagnosis(diag: dict[str, list[float]], hands: int) -> None:
+    """Per bucket: its hands, its share of all hands, and its net in big bets per 100
+    of all hands (the buckets of one kind sum to the pairing's result)."""
+    print(f"    {'bucket':46} {'hands':>7} {'share':>6} {'bb/100':>8} {'bb/hand':>8}")
+    for key in sorted(diag, key=lambda k: (k.split(" ")[0], k)):
+        n, net = diag[key]
+        print(
+            f"    {key:46} {int(n):7} {100 * n / hands:5.1f}% "
+            f"{100 * net / hands:+8.2f} {net / n:+8.3f}"
+        )
+
+
+def run_chunk(args: tuple[str, int, str, str, int, bool]) -> Chunk:
     """One table session: CHUNK decks with the same players, profiles kept throughout."""
-    game, seats, a, b, first = args
-    chunk = Chunk(first)
+    game, seats, a, b, first, diagnose = args
+    chunk = Chunk(first, diag={} if diagnose else None)
     profiles: dict[str, Profile] = {}
     for seed in range(first, first + CHUNK):
         profiles = play_deck(game, seats, a, b, seed, chunk, profiles)
@@ -220,6 +306,12 @@ def main() -> None:
     ap.add_argument("--json", help="append one JSON line per pairing to this file")
     ap.add_argument("--timing", type=int, default=100, help="hands per timing pass (0: none)")
     ap.add_argument("--compare", help="print paired level differences from this --json file")
+    ap.add_argument(
+        "--diagnose",
+        action="store_true",
+        help="break each pairing's result down by position, starting class, how the hand "
+        "ended and the betting decisions made (run td-pro as a level for its own figures)",
+    )
     args = ap.parse_args()
     if args.compare:
         compare(args.compare)
@@ -232,13 +324,18 @@ def main() -> None:
         for game, seats, a, b, want in pairings(args):
             decks = math.ceil(want / seats / CHUNK) * CHUNK
             base = args.seed * 10_000_000
-            tasks = [(game, seats, a, b, base + i) for i in range(0, decks, CHUNK)]
+            tasks = [(game, seats, a, b, base + i, args.diagnose) for i in range(0, decks, CHUNK)]
             started = time.perf_counter()
             by_first: dict[int, list[float]] = {}
             times: list[float] = []
             cpu: list[float] = []
             hands = 0
+            diag: dict[str, list[float]] = {}
             for chunk in pool.imap_unordered(run_chunk, tasks):
+                for key, (n, net) in (chunk.diag or {}).items():
+                    row = diag.setdefault(key, [0.0, 0.0])
+                    row[0] += n
+                    row[1] += net
                 by_first[chunk.first] = chunk.deck_nets
                 hands += chunk.hands
                 times += chunk.times
@@ -255,6 +352,8 @@ def main() -> None:
                 f"cpu {c50:5.2f}/{c99:5.2f}  ({time.perf_counter() - started:.0f} s)",
                 flush=True,
             )
+            if args.diagnose:
+                print_diagnosis(diag, hands)
             if args.json:
                 row = {"game": game, "seats": seats, "a": a, "b": b, "hands": hands}
                 row |= {"bb100": round(mean, 2), "ci95": round(half, 2)}

@@ -54,6 +54,7 @@ def opponent_reads(obs: Observation, adapt: bool = False) -> dict[str, ranges.Re
     # bets also come from draws ahead on the count, which no showdown shows.
     last = obs.public.phase == Phase.BET and obs.public.round == obs.public.rounds
     out = {}
+    opened_behind = _open_raisers_behind(obs) if len(rounds) <= 1 and current else {}
     for s in obs.public.seats:
         if s.player == obs.player:
             continue
@@ -71,8 +72,24 @@ def opponent_reads(obs: Observation, adapt: bool = False) -> dict[str, ranges.Re
             rough_pat=t.rough_pat,
             pat_top=t.pat_top,
             honest=t.honest if last else 0.0,
+            behind=opened_behind.get(s.player, 0),
         )
     return out
+
+
+def _open_raisers_behind(obs: Observation) -> dict[str, int]:
+    """Triple draw at three seats or more, the first betting round: the player who raised
+    first in, and how many players were still to act after them then."""
+    seats = obs.public.seats
+    n = len(seats)
+    if n < 3 or obs.public.rounds < 3 or obs.public.round != 1:
+        return {}
+    for p, a in current_round(obs):
+        if a == ActionKind.RAISE:
+            dealer = next((i for i, s in enumerate(seats) if s.dealer), 0)
+            i = next(i for i, s in enumerate(seats) if s.player == p)
+            return {p: n - 1 - (i - dealer - 3) % n}
+    return {}
 
 
 def acting_after_the_draw(obs: Observation) -> int:

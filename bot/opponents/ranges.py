@@ -47,6 +47,7 @@ class Read:
     rough_pat: bool = False  # stands pat with hands rougher than ten (seen at showdowns)
     pat_top: int = PAT_TOP[1]  # the roughest top card they are read to stand pat on
     honest: float = 0.0  # the last round: how surely their bets are value (profiles.Tendency)
+    behind: int = 0  # triple draw, the first round: players still to act after their open
 
 
 # Strength an opponent is assumed to hold for 1, 2, 3+ bets or raises in a round, and
@@ -55,6 +56,10 @@ AGGRESSION_STRENGTH = (0.0, 0.56, 0.66, 0.74)
 BLUFF_WEIGHTS = (1.0, 0.15, 0.1, 0.06)
 OPEN_BET_WEIGHT = 0.35  # … for a round's opening bet, not a raise: decent draws lead too
 HONEST_CUT = 1.0  # share of that weight gone for a player whose last-round bets are value
+# Triple draw at three seats or more: an open raise with more than two players still to
+# act after it (the button's) says that much more strength per player (opening ranges
+# tighten with the players behind, who may hold better).
+OPEN_STRENGTH_BEHIND = 0.02
 CALL_STRENGTH = 0.42
 LOOSE_CALL_WEIGHT = 0.4
 SLOWPLAY_STRENGTH = 0.8
@@ -68,7 +73,8 @@ def action_weight(s: float, read: Read) -> float:
     if n:
         below = OPEN_BET_WEIGHT if n == 1 and read.opened else BLUFF_WEIGHTS[n]
         below *= 1.0 - HONEST_CUT * read.honest
-        w *= 1.0 if s >= AGGRESSION_STRENGTH[n] else _toward_one(below, read.loose)
+        need = AGGRESSION_STRENGTH[n] + OPEN_STRENGTH_BEHIND * max(0, read.behind - 2)
+        w *= 1.0 if s >= need else _toward_one(below, read.loose)
     elif read.called:
         w *= 1.0 if s >= CALL_STRENGTH else _toward_one(LOOSE_CALL_WEIGHT, read.sticky)
     elif read.checked and s >= SLOWPLAY_STRENGTH:

@@ -54,6 +54,7 @@ from .styles import (
     LIMPER_RAISE_EDGE,
     MANIAC_LOOSE,
     NEXT_DRAW_SAMPLES,
+    OUT_OF_POSITION_MARGIN,
     RANGE_SAMPLES,
     STYLES,
     Style,
@@ -107,12 +108,16 @@ class Strategy:
             if style.ranges and draws_left == 1:
                 keep = self._pat_when_it_wins_more(obs, keep, in_hand, dead)
                 keep = self._break_against_a_pat_bettor(obs, keep, in_hand, dead)
+                keep = self._break_a_rough_pat_hand(obs, keep, in_hand, dead)
             if style.ranges and draws_left == 2 and game.draws > 1:
                 keep = self._break_a_nine_with_two_draws_left(obs, keep, in_hand)
             keep = self._adjust_keep(obs, keep, draws_left, opps)
             return Action(
                 obs.player, ActionKind.DISCARD, cards=tuple(c for c in obs.cards if c not in keep)
             )
+        if style.ranges and draws_left == 1:
+            # Priced as it will be drawn: a rough pat hand it would break is a draw now.
+            keep = self._break_a_rough_pat_hand(obs, keep, in_hand, dead)
         mine = lowball.finals_of(obs.cards, ranking, draws_left, keep)
         if style.ranges:
             equity = self._equity_per_pot(
@@ -206,6 +211,33 @@ class Strategy:
             return keep
         them = in_hand[0]
         if them.drawn[-1:] != (0,) or last_aggressor(obs) != them.player:
+            return keep
+        lows = [c for c in lowball.distinct_low(obs.cards) if lowball.low(c) <= lowball.CAP]
+        if len(lows) < 4:
+            return keep
+        four = tuple(lows[:4])
+        pat = lowball.finals_of(obs.cards, ranking, 0)
+        drawing = lowball.finals_of(obs.cards, ranking, 1, four)
+        if self._read_equity(obs, drawing, in_hand, dead) > self._read_equity(
+            obs, pat, in_hand, dead
+        ):
+            return four
+        return keep
+
+    def _break_a_rough_pat_hand(
+        self, obs: Observation, keep: tuple[Card, ...], in_hand: list[SeatInfo], dead: list[Card]
+    ) -> tuple[Card, ...]:
+        """Triple draw, one draw to come, at the draw and in the betting before it: a pat
+        nine or ten (the rule keeps it) is broken to its best four when the draw wins more
+        against what the others' draws and betting say they hold, however many are still
+        in (published pat-or-break play: with one draw left an eight stands pat, a nine
+        only against draws, a ten is broken against a pat hand or a one-card draw). Priced
+        as a pat hand, a ten facing a bet from a player who stood pat had no equity and
+        folded what the draw would have called: at six seats the most common fold after
+        the second draw (--diagnose)."""
+        game = VARIANTS[obs.public.variant]
+        ranking = game.ranking
+        if game.draws == 1 or len(keep) < 5 or lowball.top(obs.cards) < 9:
             return keep
         lows = [c for c in lowball.distinct_low(obs.cards) if lowball.low(c) <= lowball.CAP]
         if len(lows) < 4:
@@ -382,6 +414,12 @@ class Strategy:
             # calls won, as every player still in pays the later bets too; before the
             # first draw one raise is called a little below the pot odds, more by them.
             margin = -0.03 if draws_left == 3 and raises <= 1 else 0.0
+        if multiway_triple and draws_left == game.draws and raises and acting_after_the_draw(obs):
+            # Measured (docs/benchmarks.md, --diagnose): a blind calling a raise multiway
+            # acts before a player still in after every draw, for three rounds: it pays
+            # their bets when it misses and is checked behind when it gets there, so its
+            # equity comes in short of a showdown's. The blinds' calls lost most there.
+            margin = OUT_OF_POSITION_MARGIN
         if draws_left == 1 and not made and len(keep) == 4:
             margin = -0.02  # a good one-card draw late: the big bets it wins pay for it
         behind = all(o and 5 - len(keep) > o[-1] for o in opps)

@@ -54,3 +54,7 @@ RANGE_SAMPLES = 600  # opponent hands sampled per decision, shared among the opp
 # the call by what the big-bet round after it does with each (``_pays_to_the_big_bets``).
 NEXT_DRAW_SAMPLES = 48
 MANIAC_LOOSE = 0.9  # a player this loose bets and raises with anything (profiles.Tendency)
+# Triple draw at three or more seats, calling a raise before the first draw out of position
+# for the rounds after the draws (someone still in acts after us): the equity a call needs
+# above the pot odds (such a call realizes less than its showdown equity).
+OUT_OF_POSITION_MARGIN = 0.10

@@ -10,6 +10,7 @@ from bench.opponents import (
     GAMES,
     MIXED,
     MIXED_SEATS,
+    POSITIONS,
     STACK,
     run_chunk,
     td_keep,
@@ -65,7 +66,7 @@ def test_td_pro_starting_hand_classes(cards, cls):
 def test_every_baseline_plays_a_table_session_against_hard(game, baseline):
     """One task of the bench (25 decks, both seats): every move legal (the engine refuses
     any other), every hand finished, and the chips add up."""
-    chunk = run_chunk((game, 2, "hard", baseline, 7))
+    chunk = run_chunk((game, 2, "hard", baseline, 7, False))
     assert chunk.hands == 50
     assert len(chunk.deck_nets) == 25
     # No hand moves more than a stack: per deck at most a stack per hand in big bets (one chip).
@@ -74,8 +75,24 @@ def test_every_baseline_plays_a_table_session_against_hard(game, baseline):
 
 def test_a_mixed_table_session_deals_every_game_in_turn():
     """``--games mixed``: each deck deals the next game of the rotation, at five seats too."""
-    chunk = run_chunk((MIXED, MIXED_SEATS, "hard", "td-pro", 0))
+    chunk = run_chunk((MIXED, MIXED_SEATS, "hard", "td-pro", 0, False))
     assert MIXED_SEATS == 5
     assert chunk.hands == 25 * 5
     assert len(chunk.deck_nets) == 25
     assert [GAMES[seed % len(GAMES)] for seed in range(4)] == list(GAMES)
+
+
+def test_the_diagnosis_splits_the_result_by_position_and_by_how_hands_ended():
+    """``--diagnose`` at six seats of triple draw: each kind of bucket (position, how the
+    hand ended, starting class) covers every hand once, and its nets add up to the
+    pairing's result."""
+    chunk = run_chunk(("a5-triple", 6, "hard", "td-pro", 3, True))
+    assert chunk.diag is not None
+    result = sum(chunk.deck_nets) * 6 / 100  # big bets over all hands
+    positions = {k: v for k, v in chunk.diag.items() if k.startswith("position ")}
+    assert sorted(positions) == [f"position {p}" for p in sorted(POSITIONS[6])]
+    for kind in ("position ", "end: ", "class "):
+        rows = [v for k, v in chunk.diag.items() if k.startswith(kind) and " at " not in k]
+        assert sum(n for n, _ in rows) == chunk.hands == 25 * 6
+        assert sum(net for _, net in rows) == pytest.approx(result)
+    assert any(k.startswith("did first: class ") for k in chunk.diag)

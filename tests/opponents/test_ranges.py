@@ -13,9 +13,10 @@ import random
 import pytest
 
 from bot.engine import Action, Hand
-from bot.engine.cards import parse_cards
+from bot.engine.cards import FULL_DECK, parse_cards
 from bot.engine.simulate import new_random_hand
 from bot.opponents import LEVELS, Strategy, cache_sizes, lowball, observe, ranges, warm_up
+from bot.opponents.betting import opponent_reads
 from tests.support.opponent_hands import heads_up, until_my
 
 SEEDS = range(30)
@@ -213,3 +214,41 @@ def test_an_opening_bet_is_read_wider_than_a_raise(mine):
     hand = last_draws_bet_into_a_pat_hand(mine)
     actions = [decide(hand, "hard", seed).action for seed in SEEDS]
     assert actions.count("call") == len(actions), actions
+
+
+# ----- six-seat triple draw: an open raise says more with more players behind it --------
+
+SIX = ["sb", "bb", "u1", "u2", "co", "bu"]  # the dealer is "bu"
+
+
+def opened_by(opener: str) -> Hand:
+    """Six-handed triple draw: ``opener`` raises first in, the others fold to the big blind."""
+    deck = list(FULL_DECK)
+    random.Random(1).shuffle(deck)
+    hand = Hand.start("a5-triple", [(n, 100) for n in SIX], 5, deck)
+    for player in ("u1", "u2", "co", "bu", "sb"):
+        if player == opener:
+            hand.apply(Action(player, "raise"))
+        elif hand.players[hand.to_act] == player:
+            hand.apply(Action(player, "fold"))
+    assert hand.players[hand.to_act] == "bb"
+    return hand
+
+
+@pytest.mark.parametrize(("opener", "behind"), [("u1", 5), ("u2", 4), ("co", 3), ("bu", 2)])
+def test_an_open_raise_is_read_with_the_players_behind_it(opener, behind):
+    reads = opponent_reads(observe(opened_by(opener), "bb"))
+    assert reads[opener].behind == behind
+    assert all(r.behind == 0 for name, r in reads.items() if name != opener)
+
+
+def test_an_early_open_raise_is_read_stronger_than_a_late_one():
+    """Opening ranges tighten with the players still to act: a hand just above the
+    strength a raise is read with counts fully for the button's open, but as a bluff
+    for the first player in's, who had five players behind."""
+    s = ranges.AGGRESSION_STRENGTH[1] + 0.03
+    button = ranges.Read(aggression=1, behind=2)
+    first_in = ranges.Read(aggression=1, behind=5)
+    assert ranges.action_weight(s, button) == 1.0
+    assert ranges.action_weight(s, first_in) == ranges.BLUFF_WEIGHTS[1]
+    assert ranges.action_weight(s + 0.04, first_in) == 1.0
