@@ -26,7 +26,7 @@ from bot.engine import SeatView, seat_view
 from bot.opponents import Advice, Observation, observe
 from bot.practice import coach
 from bot.practice.coach import PracticeReview
-from bot.storage.errors import RefillRefused
+from bot.storage.errors import RefillRefused, UnknownAccount
 from bot.storage.rows import Account
 from bot.storage.shards import Shards
 from bot.storage.store import Store
@@ -378,11 +378,18 @@ class TableManager:
         )
 
     async def refill(self, guild_id: int, user_id: int, name: str) -> int:
-        await self.store.ledger.ensure_account(guild_id, user_id, name, self.play.starting_grant)
+        """Top a low balance up to the starting grant. Someone with no account here (new,
+        or forgotten) gets the grant at their first game, so is refused as not low, and
+        nothing is written: a refused refill once created their account (``name`` is kept
+        for callers; the account is made where a game needs it)."""
         try:
             return await self.store.ledger.refill(
                 guild_id, user_id, self.play.starting_grant, SMALLEST_MINIMUM
             )
+        except UnknownAccount:
+            raise Refused(
+                Code.REFILL_NOT_LOW, balance=self.play.starting_grant, minimum=SMALLEST_MINIMUM
+            ) from None
         except RefillRefused as exc:
             raise Refused(REFILL_CODES[exc.code], **exc.params) from None
 

@@ -651,6 +651,23 @@ async def test_refill_only_below_thirteen_and_out_of_hands(databases: Databases)
     await close_manager(store, m)
 
 
+async def test_a_refill_refused_to_someone_without_an_account_writes_nothing(
+    databases: Databases,
+) -> None:
+    """Someone new here (or forgotten) asks for a refill: refused as not low (their first
+    game gives them the grant), and no account is made (the storm of requests once saw a
+    refused refill create the account of a player forgotten a moment before)."""
+    path = databases.target("t.db")
+    store = await Store.open(path)
+    m = TableManager(store, starting_grant=20, turn_timeout=3600, rng=random.Random(1))
+    await m.start()
+    not_low = await refused(m.refill(GUILD, A, "a"))
+    assert (not_low.code, not_low.params) == (Code.REFILL_NOT_LOW, {"balance": 20, "minimum": 13})
+    assert await store.ledger.balance(GUILD, A) is None
+    check_ledger(path)
+    await close_manager(store, m)
+
+
 async def test_a_hand_stored_complete_but_unsettled_is_settled_at_start_up(
     databases: Databases,
 ) -> None:
