@@ -30,7 +30,7 @@ from bot.engine import (
     seat_view,
 )
 from bot.engine.cards import FULL_DECK, format_cards
-from bot.history.stats import hand_stats
+from bot.history.hand_stats import hand_stats
 from bot.storage.errors import InsufficientChips, StorageError
 from bot.storage.rows import KEEP, SeatRow
 

@@ -16,14 +16,14 @@ import discord
 
 from bot.engine import ActionKind, BuySource
 from bot.engine.cards import format_card, parse_card
-from bot.render.text import card_text
+from bot.render.plain_text import card_text
 from bot.tables.models import TableView
 
 from . import i18n
 from .answering import Ack, Answered
 from .app import app_of
 from .catalog import t
-from .hands import card_name
+from .hand_names import card_name
 from .limits import allow_click
 from .mixed_menu import add_choice_menu
 

@@ -12,13 +12,13 @@ import discord
 
 from bot.engine import VARIANTS, Award, PublicView, SeatView
 from bot.render.images import BoardLabels, render_board_async, render_hand_async
-from bot.render.text import card_text, cards_text
+from bot.render.plain_text import card_text, cards_text
 from bot.tables.models import TableEvent, TableView
 
 from . import i18n
 from .catalog import t
 from .cycles import PngFile
-from .hands import hand_name
+from .hand_names import hand_name
 from .mixed_text import mixed_line
 from .text import (
     action_name,

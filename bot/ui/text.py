@@ -15,7 +15,7 @@ import discord
 from bot.engine import VARIANTS, ActionKind, Award, BuySource, PublicView
 from bot.engine.cards import Card, shown_token
 from bot.engine.rankings import in_order
-from bot.render.text import card_text, cards_text
+from bot.render.plain_text import card_text, cards_text
 from bot.tables.models import (
     Code,
     Done,
@@ -30,7 +30,7 @@ from bot.tables.models import (
 
 from . import i18n
 from .catalog import t
-from .hands import hand_name, split_name
+from .hand_names import hand_name, split_name
 
 
 def esc(name: str) -> str:

@@ -32,8 +32,8 @@ KNOWN = frozenset(
         ("bot/ui/render.py", "bet"),  # d.phase == "bet": Phase.BET
         ("bot/ui/render.py", "buy"),  # hand.phase in ("draw", "buy")
         ("bot/ui/render.py", "draw"),  # the same, and d.phase == "draw"
-        ("bot/ui/replay.py", "deal"),  # step.kind == "deal": StepKind.DEAL
-        ("bot/ui/replay.py", "showdown"),  # step.kind == "showdown": StepKind.SHOWDOWN
+        ("bot/ui/replay_message.py", "deal"),  # step.kind == "deal": StepKind.DEAL
+        ("bot/ui/replay_message.py", "showdown"),  # step.kind == "showdown": StepKind.SHOWDOWN
     }
 )
 

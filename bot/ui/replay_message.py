@@ -1,6 +1,6 @@
 """A replay step as a Discord message: its words, its table image and the ⏮ ◀ ▶ ⏭ buttons.
 
-Everything comes from ``bot.history.steps``: a step holds the public view and only the
+Everything comes from ``bot.history.replay_steps``: a step holds the public view and only the
 viewer's own cards. The buttons carry the hand and the step in their custom id, so they
 work after a restart; who may see what is decided again on every click
 (``bot.history.access``). Share makes only the sharer's own cards public, after a
@@ -16,11 +16,11 @@ import discord
 
 from bot.engine import VARIANTS
 from bot.history.access import replay_access
-from bot.history.rows import StoredHand
-from bot.history.steps import Step, replay_steps
+from bot.history.replay_steps import Step, replay_steps
+from bot.history.stored import StoredHand
 from bot.render.images import BoardLabels
-from bot.render.replay import render_replay_async
-from bot.render.text import cards_text
+from bot.render.plain_text import cards_text
+from bot.render.replay_images import render_replay_async
 from bot.tables.models import Move
 
 from . import i18n
@@ -29,7 +29,7 @@ from .app import app_of
 from .catalog import t
 from .cycles import PngFile
 from .handlers import guarded, reply
-from .history import sng_mark, with_level
+from .history_lines import sng_mark, with_level
 from .limits import allow_click
 from .practice import named
 from .render import _won_with
