@@ -14,9 +14,9 @@ from typing import Any
 
 import discord
 
-from bot.engine import VARIANTS
+from bot.engine import VARIANTS, BuySource
 from bot.history.access import replay_access
-from bot.history.replay_steps import Step, replay_steps
+from bot.history.replay_steps import Step, StepKind, replay_steps
 from bot.history.stored import StoredHand
 from bot.render.images import BoardLabels
 from bot.render.plain_text import cards_text
@@ -54,10 +54,10 @@ def _name(stored: StoredHand, player: str) -> str:
 def step_line(stored: StoredHand, step: Step) -> str:
     """What happened at this step, as the table told everyone (and the viewer)."""
     public = step.public
-    if step.kind == "deal":
+    if step.kind == StepKind.DEAL:
         dealer = next(s.player for s in public.seats if s.dealer)
         return t("replay.deal", dealer=_name(stored, dealer), round=round_label(public))
-    if step.kind == "showdown":
+    if step.kind == StepKind.SHOWDOWN:
         lines = [
             t("result.shown", name=_name(stored, p), cards=cards_text(c), hand=n)
             for p, (c, n) in (
@@ -65,7 +65,7 @@ def step_line(stored: StoredHand, step: Step) -> str:
             )
         ]
         return t("result.showdown") + "\n" + "\n".join(lines)
-    if step.kind == "result":
+    if step.kind == StepKind.RESULT:
         lines = []
         for award in public.awards:
             back = returned_line(award, public, stored.name)  # a tournament hand's (§8)
@@ -109,7 +109,7 @@ def step_embed(
 ) -> discord.Embed:
     step = steps[index]
     line = step_line(stored, step)
-    if stored.cancelled and index == len(steps) - 1 and step.kind != "result":
+    if stored.cancelled and index == len(steps) - 1 and step.kind != StepKind.RESULT:
         line += "\n" + t("history.cancelled")  # where a finished hand shows its result
     embed = discord.Embed(
         title=t("replay.title", hand_id=stored.hand_id, game=game(stored.variant)),
@@ -160,7 +160,9 @@ async def step_image(stored: StoredHand, step: Step, viewer: str | None) -> PngF
     market = labels = None
     if variant.split:
         market = [
-            (t(f"source.{o.source}"), o.card, o.price) for o in public.market if o.source != "blind"
+            (t(f"source.{o.source}"), o.card, o.price)
+            for o in public.market
+            if o.source != BuySource.BLIND
         ]
         labels = BoardLabels(
             title=title,
