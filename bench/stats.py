@@ -1,6 +1,6 @@
 """/stats benchmark: answering for a player with 20 hands and one with 20,000.
 
-Statistics are kept at settlement (``bot.storage.stats.add_hand``, given what the table
+Statistics are kept at settlement (``bot.storage.player_stats.add_hand``, given what the table
 service computed from the hand with ``hand_stats``), so answering /stats reads one row
 and draws a chart of at most 120 points, whatever the player's history. This bench
 stores random hands of every game for two players of one server through that same
@@ -27,9 +27,9 @@ if __package__ in (None, ""):  # run as a script: ``bot`` importable, bench/disc
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 from bot.engine.simulate import new_random_hand, random_action
-from bot.history.stats import StatsKind, hand_stats
-from bot.render import replay as images
-from bot.storage import people, stats
+from bot.history.hand_stats import StatsKind, hand_stats
+from bot.render import replay_images
+from bot.storage import people, player_stats
 from bot.storage.store import Store
 from bot.ui.stats_view import stats_chart, stats_embed
 
@@ -79,7 +79,7 @@ async def store_hands(
                     "UPDATE hands SET status = 'complete' WHERE hand_id = ?", (row["hand_id"],)
                 )
                 added = {int(names[p]): figures for p, figures in hand_stats(hand).items()}
-                await stats.add_hand(conn, row, added, float(done))
+                await player_stats.add_hand(conn, row, added, float(done))
                 done += 1
 
 
@@ -87,7 +87,7 @@ async def answer(store: Store, user: int) -> None:
     """What /stats does for ``user``: read, word, draw (the chart's cache emptied first)."""
     totals = await store.stats.totals(GUILD, user, None, StatsKind.CASH)
     stats_embed("Player", None, totals, own=True, kind=StatsKind.CASH)
-    images._CHARTS.items.clear()
+    replay_images._CHARTS.items.clear()
     await stats_chart("Player", totals)
 
 

@@ -48,7 +48,7 @@ from bot.ui.mtt import MttButton, MultiTable, TableThreads
 from bot.ui.presenter import Presenter
 from bot.ui.rates import RateLimiter
 from bot.ui.reminders import Reminders
-from bot.ui.replay import ReplayButton, ReplayPicker
+from bot.ui.replay_message import ReplayButton, ReplayPicker
 from bot.ui.sitngo import SitNGo, SngButton
 from bot.ui.stale import StaleClicks
 from bot.ui.translator import CatalogTranslator, LocaleTree

@@ -15,9 +15,9 @@ from bot.ui.answering import Ack, acknowledge
 from bot.ui.catalog import t
 from bot.ui.choices import Game
 from bot.ui.handlers import answer_first, refuse, reply
-from bot.ui.history import summarize
+from bot.ui.history_lines import summarize
 from bot.ui.limits import cooldown
-from bot.ui.replay import replay_picker
+from bot.ui.replay_message import replay_picker
 from bot.ui.text import esc
 from bot.ui.text import game as game_name
 

@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.history.stats import StatsKind
+from bot.history.hand_stats import StatsKind
 from bot.ui import i18n
 from bot.ui.catalog import t
 from bot.ui.choices import Game, HandKind
@@ -16,7 +16,7 @@ from bot.ui.export import DEFAULT_HANDS, MAX_HANDS, send_player_export, server_e
 from bot.ui.handlers import answer_first, reply
 from bot.ui.limits import cooldown
 from bot.ui.moderation import is_moderator
-from bot.ui.replay import show_step
+from bot.ui.replay_message import show_step
 from bot.ui.stats_view import stats_chart, stats_embed
 
 if TYPE_CHECKING:

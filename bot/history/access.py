@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .rows import StoredHand
+from .stored import StoredHand
 
 
 @dataclass(frozen=True)

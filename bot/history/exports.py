@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from bot.storage.exports import PAGE, ExportRows
 
-from .rows import StoredHand, stored_hand
+from .stored import StoredHand, stored_hand
 
 __all__ = ["PAGE", "Exports"]
 

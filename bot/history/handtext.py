@@ -18,8 +18,8 @@ from bot.engine import VARIANTS, ActionKind, Award, AwardLabel, BuySource, Publi
 from bot.engine.cards import format_cards
 from bot.engine.variants import Phase
 
-from .rows import StoredHand
-from .steps import Step, StepKind, replay_steps
+from .replay_steps import Step, StepKind, replay_steps
+from .stored import StoredHand
 
 ORDINAL = ("FIRST", "SECOND", "THIRD", "FOURTH", "FIFTH")
 

@@ -16,8 +16,8 @@ from bot.engine import VARIANTS, ActionKind, AwardLabel, BuySource
 from bot.engine.cards import format_cards
 
 from .handtext import limits
-from .rows import StoredHand
-from .steps import StepKind, replay_steps
+from .replay_steps import StepKind, replay_steps
+from .stored import StoredHand
 
 HEADER = ("entry", "at", "order")
 

@@ -11,8 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.storage import people
-from bot.storage import stats as player_stats
+from bot.storage import people, player_stats
 from bot.storage.backend import GUILD_TAKEN
 from bot.storage.connection import Connection, Row
 from bot.storage.database import Database, GroupCommit, all_rows, one
@@ -267,7 +266,7 @@ class Hands:
         ``practice_net`` (for /history) and no account or ledger row changes.
         ``stats`` (user_id -> what the hand adds to their /stats, computed by the caller
         from the hand it played; the hand's people only) are added in the same
-        transaction, to the kind of figures the hand's row says (``stats.add_hand``).
+        transaction, to the kind of figures the hand's row says (``player_stats.add_hand``).
         """
         if sum(net.values()) != 0:
             raise BadSettlement(f"hand #{hand_id}: nets sum to {sum(net.values())}, not 0")

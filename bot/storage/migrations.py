@@ -255,7 +255,7 @@ TOURNAMENT_FENCE = """
 -- PostgreSQL only: see _TOURNAMENT_FENCE_PG
 """
 
-# v10 (issue 21): players' statistics, added to as hands settle (bot/storage/stats.py).
+# v10 (issue 21): players' statistics, added to as hands settle (bot/storage/player_stats.py).
 PLAYER_STATS = """
 CREATE TABLE player_stats (
     guild_id      INTEGER NOT NULL,

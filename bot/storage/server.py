@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from bot.storage import people, stats
+from bot.storage import people, player_stats
 from bot.storage.connection import Connection
 from bot.storage.database import Database, all_rows, one
 from bot.storage.errors import PlayerInHand
@@ -156,7 +156,7 @@ class Server:
                 (guild_id,),
             )
             await self._forget_in_tables(conn, guild_id, user_id)
-            await stats.erase(conn, guild_id, user_id)
+            await player_stats.erase(conn, guild_id, user_id)
             # Sit & Gos (issue 36): the name kept with each entry, and who created one
             await conn.execute(
                 "UPDATE tournament_entries SET display_name = ? WHERE person_id = ?",

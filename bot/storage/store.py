@@ -25,14 +25,14 @@ from bot.storage.backend import Connection, Timeouts, open_connection
 from bot.storage.database import Clock, Database, DbMetrics, one
 from bot.storage.dm_channels import DmChannels
 from bot.storage.exports import ExportRows
+from bot.storage.hand_records import History
 from bot.storage.hands import Hands
-from bot.storage.history import History
 from bot.storage.ledger import Ledger
 from bot.storage.multi_table import MultiTables
 from bot.storage.ownership import GuildsLost, Ownership
+from bot.storage.player_stats import Stats
 from bot.storage.seasons import Seasons
 from bot.storage.server import Server
-from bot.storage.stats import Stats
 from bot.storage.tables import Tables
 from bot.storage.tournaments import Tournaments
 

@@ -1,11 +1,11 @@
 """The statistics as plain data: what one hand adds to a player, and their running totals.
 
 ``HandStats`` is what the table service computes from the finished hand it holds
-(``bot.history.stats.hand_stats``) and hands to ``finish_hand``; ``Totals.add`` folds it
+(``bot.history.hand_stats.hand_stats``) and hands to ``finish_hand``; ``Totals.add`` folds it
 into the totals kept in ``player_stats``, so /stats reads one row however many hands a
 player has. The chart's series keeps at most ``SERIES_POINTS`` points: when full, every
 other point goes and the stride doubles. Defined here, below the engine, so the storage
-writes them without importing anything of the bot; ``bot.history.stats`` re-exports them.
+writes them without importing anything of the bot; ``bot.history.hand_stats`` re-exports them.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Benchmarks, tools, cogs and the presenter drive the tables through this class
 only: its methods pass to the service's parts, each one job:
 - ``steps.py``: the step pipeline every change goes through (lock, one
   transaction, reload on failure, the post-step hook);
-- ``service.py``: open, join, leave, sit out, computer players' seats;
+- ``seating.py``: open, join, leave, sit out, computer players' seats;
 - ``play.py``: deal, act, settle;
 - ``recovery.py``: restore at start-up, take over another process's guilds;
 - ``timers.py``: turn deadlines, the automatic deal, idle tables;
@@ -41,7 +41,7 @@ from .play import SMALLEST_MINIMUM, Play
 from .privacy import Privacy
 from .recovery import Recovery
 from .rotation import Rotation
-from .service import TIMEOUT_RANGE, Seating
+from .seating import TIMEOUT_RANGE, Seating
 from .steps import Listener, Steps
 from .table import Table
 from .timers import IdleAfter, Timers

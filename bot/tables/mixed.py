@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 
 from .models import Code, EventKind, Refused, TableEvent, TableView
 from .rotation import Rotation
-from .service import Seating
+from .seating import Seating
 from .steps import Steps
 from .table import Table, table_row
 

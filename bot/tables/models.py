@@ -76,13 +76,20 @@ class Refused(Exception):
         return f"{self.code.value}({details})"
 
 
+class SkipReason(StrEnum):
+    """Why a seated player was not dealt in."""
+
+    SITTING_OUT = "sitting_out"
+    SHORT = "short"  # fewer chips than the table's minimum
+
+
 @dataclass(frozen=True)
 class Skip:
-    """A seated player not dealt in, and why (``reason``: "sitting_out" or "short")."""
+    """A seated player not dealt in, and why."""
 
     user_id: int
     name: str
-    reason: str
+    reason: SkipReason
     available: int = 0
     minimum: int = 0
 

@@ -12,7 +12,7 @@ import logging
 
 from .models import Code, EventKind, Refused, TableEvent
 from .play import Play
-from .service import Seating
+from .seating import Seating
 from .steps import Steps
 from .table import seat_rows, table_row
 

@@ -30,11 +30,21 @@ from bot.engine import (
     seat_view,
 )
 from bot.engine.cards import FULL_DECK, format_cards
-from bot.history.stats import hand_stats
+from bot.history.hand_stats import hand_stats
 from bot.storage.errors import InsufficientChips, StorageError
 from bot.storage.rows import KEEP, SeatRow
 
-from .models import ActionResult, Code, EventKind, Refused, SeatState, Skip, TableEvent, TableView
+from .models import (
+    ActionResult,
+    Code,
+    EventKind,
+    Refused,
+    SeatState,
+    Skip,
+    SkipReason,
+    TableEvent,
+    TableView,
+)
 from .steps import Steps
 from .table import Table, describe_action, rotated_settings, seat_rows
 from .tournament_mode import TournamentHooks
@@ -162,7 +172,7 @@ class Play:
                     players.append((seat, seat.stack))
                 continue
             if seat.sitting_out:
-                skipped.append(Skip(seat.user_id, seat.name, "sitting_out"))
+                skipped.append(Skip(seat.user_id, seat.name, SkipReason.SITTING_OUT))
                 continue
             if table.practice:
                 # A practice stack, refilled between hands when it cannot cover the minimum.
@@ -173,7 +183,7 @@ class Play:
             account = await self.store.ledger.balance(table.guild_id, seat.user_id)
             available = account.available if account else 0
             if available < minimum:
-                skipped.append(Skip(seat.user_id, seat.name, "short", available, minimum))
+                skipped.append(Skip(seat.user_id, seat.name, SkipReason.SHORT, available, minimum))
                 continue
             players.append((seat, available))
         return players[: table.variant.max_seats], skipped

@@ -25,7 +25,7 @@ import discord
 from bot.history.exports import Exports
 from bot.practice.driver import PracticeDriver
 from bot.settings import Settings
-from bot.storage.stats import Stats
+from bot.storage.player_stats import Stats
 from bot.tables.guild_settings import GuildSettingsBook
 from bot.tables.manager import TableManager
 from bot.tournaments.structures import Speed

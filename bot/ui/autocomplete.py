@@ -11,7 +11,7 @@ from discord import app_commands
 
 from bot.engine import BuySource, CardError, parse_cards
 from bot.engine.cards import format_card
-from bot.render.text import card_text, cards_text
+from bot.render.plain_text import card_text, cards_text
 from bot.tables.models import TableView
 
 from . import i18n

@@ -351,7 +351,7 @@ MESSAGES: dict[str, str | Plural] = {
     "ago.hours": Plural("{count} h ago", "{count} h ago"),
     "ago.days": Plural("{count} d ago", "{count} d ago"),
     "rules.all_tables": "All tables",
-    # ----- hand names, as players say them (bot/ui/hands.py)
+    # ----- hand names, as players say them (bot/ui/hand_names.py)
     "handname.high_card": "{rank} high",
     "handname.low": "{cards}, {top}-{second} low",
     "handname.low.wheel": "{cards}, the wheel",

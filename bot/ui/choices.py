@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Literal
 
 from bot.engine import VARIANTS
-from bot.history.stats import StatsKind
+from bot.history.hand_stats import StatsKind
 from bot.storage.rows import Language, OpenBy, RemindBy
 
 if TYPE_CHECKING:

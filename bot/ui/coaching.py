@@ -7,7 +7,7 @@ from __future__ import annotations
 from bot.engine.record import Action, ActionKind
 from bot.opponents import Advice
 from bot.practice.coach import PracticeReview
-from bot.render.text import cards_text
+from bot.render.plain_text import cards_text
 
 from .catalog import t
 

@@ -14,16 +14,16 @@ from typing import Any
 
 import discord
 
-from bot.engine import ActionKind, BuySource
+from bot.engine import ActionKind, BuySource, Phase
 from bot.engine.cards import format_card, parse_card
-from bot.render.text import card_text
+from bot.render.plain_text import card_text
 from bot.tables.models import TableView
 
 from . import i18n
 from .answering import Ack, Answered
 from .app import app_of
 from .catalog import t
-from .hands import card_name
+from .hand_names import card_name
 from .limits import allow_click
 from .mixed_menu import add_choice_menu
 
@@ -170,7 +170,7 @@ def table_components(view: TableView) -> discord.ui.View:
         return ui  # a closed table's message keeps no buttons
     if hand and not hand.complete and view.hand_id is not None:
         key = (view.hand_id, view.turn)
-        if hand.phase == "bet":
+        if hand.phase == Phase.BET:
             for action in hand.legal:
                 label = t(f"button.{action}", cost=hand.costs.get(action))
                 ui.add_item(
@@ -178,7 +178,7 @@ def table_components(view: TableView) -> discord.ui.View:
                         ch, action, *key, label=label, style=BET_STYLE[action], row=ACTIONS_ROW
                     )
                 )
-        elif hand.phase == "draw":
+        elif hand.phase == Phase.DRAW:
             draw, pat = t("button.draw"), t("button.pat")
             style = discord.ButtonStyle.primary
             ui.add_item(

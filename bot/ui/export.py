@@ -22,14 +22,14 @@ from bot.history.exports import PAGE, Exports
 from bot.history.handtext import hands_text
 from bot.history.ledgercsv import player_ledger_csv, server_ledger_csv
 from bot.history.publiclog import public_log_csv
-from bot.history.rows import StoredHand
+from bot.history.stored import StoredHand
 
 from . import i18n
 from .answering import Ack, Answered
 from .app import app_of
 from .catalog import t
 from .handlers import guarded
-from .history import with_level
+from .history_lines import with_level
 from .limits import allow_click
 from .practice import named
 

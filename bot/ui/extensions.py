@@ -15,7 +15,7 @@ EXTENSIONS = (
     "cogs.general",
     "cogs.settings",
     "cogs.privacy",
-    "cogs.admin",
+    "cogs.lifecycle",
     "cogs.history",
     "cogs.table_admin",
     "cogs.mixed",

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import discord
 
-from bot.history.rows import StoredHand
+from bot.history.stored import StoredHand
 from bot.tables.models import Outcome, Refused
 
 from .app import app_of

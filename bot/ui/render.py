@@ -10,15 +10,15 @@ from typing import Any
 
 import discord
 
-from bot.engine import VARIANTS, Award, PublicView, SeatView
+from bot.engine import VARIANTS, Award, AwardLabel, BuySource, Phase, PublicView, Ranking, SeatView
 from bot.render.images import BoardLabels, render_board_async, render_hand_async
-from bot.render.text import card_text, cards_text
+from bot.render.plain_text import card_text, cards_text
 from bot.tables.models import TableEvent, TableView
 
 from . import i18n
 from .catalog import t
 from .cycles import PngFile
-from .hands import hand_name
+from .hand_names import hand_name
 from .mixed_text import mixed_line
 from .text import (
     action_name,
@@ -74,7 +74,7 @@ def _seat_line(view: TableView, index: int) -> str:
 
 def _turn_line(view: TableView, hand: PublicView) -> str:
     name = esc(view.name(hand.to_act or ""))
-    if hand.phase in ("draw", "buy"):
+    if hand.phase in (Phase.DRAW, Phase.BUY):
         line = t(f"table.turn.{hand.phase}", name=name)
     elif hand.to_call:
         line = t("table.turn.call", name=name, to_call=hand.to_call, bet_size=hand.bet_size)
@@ -165,7 +165,9 @@ def board_of(view: TableView) -> Board | None:
     if hand is None or not VARIANTS[view.variant].split:
         return None
     market = tuple(  # the slots' labels too, in the table's language
-        (t(f"source.{o.source}"), o.card, o.price) for o in hand.market if o.source != "blind"
+        (t(f"source.{o.source}"), o.card, o.price)
+        for o in hand.market
+        if o.source != BuySource.BLIND
     )
     players = tuple(
         (_board_name(view, s.player, s.all_in), tuple(s.open_cards), s.folded) for s in hand.seats
@@ -227,13 +229,13 @@ async def hand_embed(
         embed.set_footer(text=where)
     if seat.decision:
         d = seat.decision
-        if d.phase == "bet":
+        if d.phase == Phase.BET:
             costs = t("list.sep").join(
                 t("action.cost", action=action_name(k), cost=v) if v else action_name(k)
                 for k, v in d.costs.items()
             )
             value = t("hand.may", actions=costs)
-        elif d.phase == "draw":
+        elif d.phase == Phase.DRAW:
             value = t("hand.may.draw", command=cmd(variant.id, "discard"))
         else:
             value = t("hand.may.buy")
@@ -247,7 +249,8 @@ async def hand_embed(
 
 def _won_with(award: Award, player: str, result: PublicView) -> str:
     """The name of the winning hand under the ranking of the pot (or half) it won."""
-    ranking = "high" if award.label == "high" else VARIANTS[result.variant].ranking
+    high = award.label == AwardLabel.HIGH
+    ranking = Ranking.HIGH if high else VARIANTS[result.variant].ranking
     return hand_name(ranking, result.shown[player])
 
 

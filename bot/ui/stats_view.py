@@ -9,8 +9,8 @@ from __future__ import annotations
 import discord
 
 from bot.engine import VARIANTS
-from bot.history.stats import StatsKind, Totals, per_100, rate
-from bot.render.replay import ChartLabels, render_chart_async
+from bot.history.hand_stats import StatsKind, Totals, per_100, rate
+from bot.render.replay_images import ChartLabels, render_chart_async
 
 from . import i18n
 from .catalog import t

@@ -12,10 +12,10 @@ from typing import Any
 
 import discord
 
-from bot.engine import VARIANTS, ActionKind, Award, BuySource, PublicView
+from bot.engine import VARIANTS, ActionKind, Award, BuySource, PublicView, Ranking, Refusal
 from bot.engine.cards import Card, shown_token
 from bot.engine.rankings import in_order
-from bot.render.text import card_text, cards_text
+from bot.render.plain_text import card_text, cards_text
 from bot.tables.models import (
     Code,
     Done,
@@ -24,13 +24,15 @@ from bot.tables.models import (
     Outcome,
     Refused,
     Skip,
+    SkipReason,
     TableEvent,
     TableView,
 )
+from bot.tables.rotation import RotationKind
 
 from . import i18n
 from .catalog import t
-from .hands import hand_name, split_name
+from .hand_names import hand_name, split_name
 
 
 def esc(name: str) -> str:
@@ -88,7 +90,7 @@ def shown_hand(variant: str, cards: tuple[Card, ...]) -> tuple[tuple[Card, ...],
     if len(cards) != 5:
         return cards, ""
     if v.split:
-        return in_order("high", cards), split_name(cards)
+        return in_order(Ranking.HIGH, cards), split_name(cards)
     return in_order(v.ranking, cards), hand_name(v.ranking, cards)
 
 
@@ -207,29 +209,31 @@ def illegal(p: Mapping[str, Any]) -> str:
     """An action the rules refused: the reason and what is legal now."""
     reason, action = p.get("reason"), p.get("action", "")
     legal = legal_list(p.get("legal", ()))
-    if reason == "not_held":
+    if reason == Refusal.NOT_HELD:
         return t("illegal.not_held", card=card_text(p["card"]), cards=cards_text(p.get("held", ())))
-    if reason == "named_twice":
+    if reason == Refusal.NAMED_TWICE:
         return t("illegal.named_twice")
-    if reason == "bad_source":
+    if reason == Refusal.BAD_SOURCE:
         places = join_list(t(f"source.{s}") for s in p.get("sources", ()))
         return t("refused.bad_source", source=f"'{p.get('source')}'", legal=places)
-    if reason == "no_bet":
+    if reason == Refusal.NO_BET:
         return t(f"illegal.no_bet.{action}", legal=legal)
-    if reason in ("nothing_owed", "owes", "bet_exists", "capped"):
+    if reason in _OWING:
         return t(f"illegal.{reason}", legal=legal, to_call=p.get("to_call", 0))
     verb = t(f"verb.{action}") if action in _ACTIONS else f"'{action}'"
     return t("illegal", action=verb, legal=legal)
 
 
 _ACTIONS = tuple(ActionKind)
+# Refusals about what is owed: their words name what is legal and what is owed.
+_OWING = (Refusal.NOTHING_OWED, Refusal.OWES, Refusal.BET_EXISTS, Refusal.CAPPED)
 
 
 def skip_list(skipped: Iterable[Skip]) -> str:
     return join_list(
         (
             t("skip.sitting_out", name=esc(s.name))
-            if s.reason == "sitting_out"
+            if s.reason == SkipReason.SITTING_OUT
             else t("skip.short", name=esc(s.name), available=s.available, minimum=s.minimum)
         )
         for s in skipped
@@ -314,7 +318,7 @@ def event_line(event: TableEvent) -> str:
 
 def rotation_text(kind: str, every: int) -> str:
     """How a mixed table rotates its games, in words."""
-    if kind == "hands":
+    if kind == RotationKind.HANDS:
         return t("mixed.rotation.hands", count=every)
     return t(f"mixed.rotation.{kind}")
 

@@ -25,17 +25,7 @@ NOT_ACTIONS = frozenset({("bot/ui/i18n_build.py", "check")})
 # Comparisons left in modules that other work owns (issue 35 item 5, first part): each
 # (module, word) names one still there. Remove an entry with the literal it names; a
 # stale entry fails the test below, so this list only shrinks.
-KNOWN = frozenset(
-    {
-        ("bot/ui/components.py", "bet"),  # hand.phase == "bet": Phase.BET
-        ("bot/ui/components.py", "draw"),  # hand.phase == "draw": Phase.DRAW
-        ("bot/ui/render.py", "bet"),  # d.phase == "bet": Phase.BET
-        ("bot/ui/render.py", "buy"),  # hand.phase in ("draw", "buy")
-        ("bot/ui/render.py", "draw"),  # the same, and d.phase == "draw"
-        ("bot/ui/replay.py", "deal"),  # step.kind == "deal": StepKind.DEAL
-        ("bot/ui/replay.py", "showdown"),  # step.kind == "showdown": StepKind.SHOWDOWN
-    }
-)
+KNOWN: frozenset[tuple[str, str]] = frozenset()
 
 
 def _words(node: ast.expr) -> list[str]:

@@ -36,7 +36,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "bot.storage": set(),
     "bot.history": {"bot.engine", "bot.storage"},
     "bot.render": {"bot.engine"},
-    # the table service computes a settled hand's /stats (bot.history.stats.hand_stats)
+    # the table service computes a settled hand's /stats (bot.history.hand_stats.hand_stats)
     "bot.tables": {*BELOW_TABLES, "bot.history"},
     "bot.practice": {*BELOW_TABLES, "bot.tables"},
     # Tournaments sit above the tables, beside practice.

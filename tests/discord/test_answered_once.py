@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from bot.client import PokerBot
-from bot.render import replay as replay_images
+from bot.render import replay_images
 from bot.render.images import BOARD_POOL, HAND_POOL
 from bot.settings import Settings
 from fakediscord.harness import DiscordHarness, Msg, Reply

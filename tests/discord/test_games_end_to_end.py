@@ -15,7 +15,7 @@ import pytest
 
 from bot.client import PokerBot
 from bot.engine.cards import format_card
-from bot.render.text import card_text
+from bot.render.plain_text import card_text
 from bot.settings import Settings
 from fakediscord.harness import DiscordHarness, HarnessError
 from fakediscord.poker import (

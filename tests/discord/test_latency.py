@@ -15,7 +15,7 @@ import pytest
 
 from bot.engine import Hand
 from bot.engine.record import parse_record
-from bot.render.text import card_text
+from bot.render.plain_text import card_text
 from fakediscord.harness import DiscordHarness
 from fakediscord.poker import (
     ALICE,

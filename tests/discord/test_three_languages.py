@@ -11,11 +11,11 @@ import discord
 import pytest
 
 from bot.engine import Hand
-from bot.render.text import card_text
+from bot.render.plain_text import card_text
 from bot.rules_text import RULES
 from bot.ui import i18n
 from bot.ui.catalog import MESSAGES, Plural, t
-from bot.ui.hands import card_name
+from bot.ui.hand_names import card_name
 from fakediscord.harness import DiscordHarness, Msg, make_member
 from fakediscord.poker import GUILD, PLAYERS, TABLE, make_bot, uid
 from tests.support.game import Game

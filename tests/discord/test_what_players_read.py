@@ -7,7 +7,7 @@ import discord
 import pytest
 
 from bot.engine.cards import RANKS, rank_of
-from bot.render.text import card_text
+from bot.render.plain_text import card_text
 from fakediscord.harness import (
     DiscordHarness,
     HarnessError,

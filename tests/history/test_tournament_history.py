@@ -10,10 +10,10 @@ import pytest
 
 from bot.engine.record import parse_record
 from bot.engine.simulate import random_action
+from bot.history.hand_stats import hand_stats
 from bot.history.handtext import hand_text, roman
 from bot.history.publiclog import public_log_csv
-from bot.history.stats import hand_stats
-from bot.history.steps import replay_steps
+from bot.history.replay_steps import replay_steps
 from tests.support.engine_helpers import LEVEL_ROWS, tournament_hand
 from tests.support.history_helpers import card_words, seen, step_cards, stored
 from tests.support.tournament_hands import (

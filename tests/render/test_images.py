@@ -1,4 +1,4 @@
-"""Card images (bot.render.images) and their text fallback (bot.render.text)."""
+"""Card images (bot.render.images) and their text fallback (bot.render.plain_text)."""
 
 from __future__ import annotations
 

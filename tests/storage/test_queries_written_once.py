@@ -19,15 +19,15 @@ from tests.support.paths import ROOT
 REPOSITORIES = (
     "dm_channels",
     "exports",
+    "hand_records",
     "hands",
-    "history",
     "ledger",
     "multi_table",
     "ownership",
     "people",
+    "player_stats",
     "seasons",
     "server",
-    "stats",
     "tables",
     "tournaments",
 )

@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.engine.simulate import new_random_hand, random_action
-from bot.history.stats import HandStats, StatsKind, hand_stats
+from bot.history.hand_stats import HandStats, StatsKind, hand_stats
 from bot.storage import Store
 from bot.storage.errors import BadSettlement
 from tests.support.databases import Target, store_reshuffle_alone

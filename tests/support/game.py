@@ -8,7 +8,7 @@ import re
 
 from bot.engine import Hand, public_view
 from bot.engine.cards import format_card, pretty_card
-from bot.render.text import card_text
+from bot.render.plain_text import card_text
 from fakediscord.harness import DiscordHarness, Msg, Reply
 from fakediscord.poker import PLAYERS, uid
 

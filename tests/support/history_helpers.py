@@ -10,9 +10,9 @@ import re
 from bot.engine import Hand, public_view
 from bot.engine.cards import FULL_DECK, format_card, pretty_card
 from bot.engine.record import HandRecord
-from bot.history.rows import StoredHand
-from bot.render import replay as replay_images
-from bot.render.text import card_text
+from bot.history.stored import StoredHand
+from bot.render import replay_images
+from bot.render.plain_text import card_text
 from fakediscord.harness import DiscordHarness
 
 

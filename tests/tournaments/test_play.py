@@ -17,7 +17,7 @@ from bot.tournaments.driver import TournamentDriver
 from bot.tournaments.service import TournamentService
 from bot.tournaments.structures import Speed
 from bot.ui import i18n
-from bot.ui.history import summarize
+from bot.ui.history_lines import summarize
 from bot.ui.tournaments import summary_text
 from tests.support.databases import Target, open_reader
 from tests.support.manager_helpers import (

@@ -11,7 +11,7 @@ import random
 
 from bot.engine import Hand
 from bot.engine.record import parse_record
-from bot.history.stats import StatsKind, Totals
+from bot.history.hand_stats import StatsKind, Totals
 from bot.storage import Store, postgres, sqlite
 from bot.storage.migration_stats import STATS_KINDS
 from bot.storage.migrations import MIGRATIONS

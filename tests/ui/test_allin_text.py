@@ -7,13 +7,13 @@ import pytest
 
 from bot.engine import VARIANTS
 from bot.engine.record import parse_record
-from bot.history.rows import StoredHand
-from bot.history.steps import replay_steps
+from bot.history.replay_steps import replay_steps
+from bot.history.stored import StoredHand
 from bot.tables.models import SeatState, TableEvent, TableSettings
 from bot.tables.table import Table
 from bot.ui import i18n
 from bot.ui.render import board_of, result_embed, table_embed
-from bot.ui.replay import step_line
+from bot.ui.replay_message import step_line
 from tests.support.engine_helpers import deck_for, record
 from tests.support.tournament_hands import (
     ABY_ACTIONS,

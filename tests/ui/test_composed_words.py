@@ -165,7 +165,7 @@ NEVER_ZERO = {
     "move.discard": "a draw of 0 is said by move.pat",
     "leaderboard.row": "the leaderboard lists players with hands played",
     "leaderboard.beyond": "there is always at least one page",
-    "ago.minutes": "bot/ui/history.py says at least 1 min",
+    "ago.minutes": "bot/ui/history_lines.py says at least 1 min",
     "ago.hours": "said from one hour on",
     "ago.days": "said from one day on",
     "stats.hands": "a player with no hands gets stats.none",

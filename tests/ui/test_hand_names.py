@@ -6,7 +6,7 @@ import pytest
 
 from bot.engine.cards import parse_card, parse_cards
 from bot.ui import i18n
-from bot.ui.hands import card_name, hand_name, split_name
+from bot.ui.hand_names import card_name, hand_name, split_name
 
 CASES = [
     # ranking, cards, English, Portuguese, Vietnamese

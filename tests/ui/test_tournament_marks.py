@@ -8,13 +8,13 @@ import dataclasses
 import pytest
 
 from bot.engine.record import parse_record
-from bot.history.rows import StoredHand
-from bot.history.steps import replay_steps
+from bot.history.replay_steps import replay_steps
+from bot.history.stored import StoredHand
 from bot.tournaments import structures
 from bot.ui import i18n
 from bot.ui.catalog import t
-from bot.ui.history import with_level
-from bot.ui.replay import step_embed
+from bot.ui.history_lines import with_level
+from bot.ui.replay_message import step_embed
 from tests.support.tournament_hands import SIDE_POT_ACTIONS, SIDE_POT_DECK, tournament
 
 LEVEL_ONE = structures.level_at("a5-draw", 1).stakes_json()  # ante 5, bets 20/40

@@ -1,6 +1,6 @@
 """A replay step as a Discord message: its words, its table image and the ⏮ ◀ ▶ ⏭ buttons.
 
-Everything comes from ``bot.history.steps``: a step holds the public view and only the
+Everything comes from ``bot.history.replay_steps``: a step holds the public view and only the
 viewer's own cards. The buttons carry the hand and the step in their custom id, so they
 work after a restart; who may see what is decided again on every click
 (``bot.history.access``). Share makes only the sharer's own cards public, after a
@@ -14,13 +14,13 @@ from typing import Any
 
 import discord
 
-from bot.engine import VARIANTS
+from bot.engine import VARIANTS, BuySource
 from bot.history.access import replay_access
-from bot.history.rows import StoredHand
-from bot.history.steps import Step, replay_steps
+from bot.history.replay_steps import Step, StepKind, replay_steps
+from bot.history.stored import StoredHand
 from bot.render.images import BoardLabels
-from bot.render.replay import render_replay_async
-from bot.render.text import cards_text
+from bot.render.plain_text import cards_text
+from bot.render.replay_images import render_replay_async
 from bot.tables.models import Move
 
 from . import i18n
@@ -29,7 +29,7 @@ from .app import app_of
 from .catalog import t
 from .cycles import PngFile
 from .handlers import guarded, reply
-from .history import sng_mark, with_level
+from .history_lines import sng_mark, with_level
 from .limits import allow_click
 from .practice import named
 from .render import _won_with
@@ -54,10 +54,10 @@ def _name(stored: StoredHand, player: str) -> str:
 def step_line(stored: StoredHand, step: Step) -> str:
     """What happened at this step, as the table told everyone (and the viewer)."""
     public = step.public
-    if step.kind == "deal":
+    if step.kind == StepKind.DEAL:
         dealer = next(s.player for s in public.seats if s.dealer)
         return t("replay.deal", dealer=_name(stored, dealer), round=round_label(public))
-    if step.kind == "showdown":
+    if step.kind == StepKind.SHOWDOWN:
         lines = [
             t("result.shown", name=_name(stored, p), cards=cards_text(c), hand=n)
             for p, (c, n) in (
@@ -65,7 +65,7 @@ def step_line(stored: StoredHand, step: Step) -> str:
             )
         ]
         return t("result.showdown") + "\n" + "\n".join(lines)
-    if step.kind == "result":
+    if step.kind == StepKind.RESULT:
         lines = []
         for award in public.awards:
             back = returned_line(award, public, stored.name)  # a tournament hand's (§8)
@@ -109,7 +109,7 @@ def step_embed(
 ) -> discord.Embed:
     step = steps[index]
     line = step_line(stored, step)
-    if stored.cancelled and index == len(steps) - 1 and step.kind != "result":
+    if stored.cancelled and index == len(steps) - 1 and step.kind != StepKind.RESULT:
         line += "\n" + t("history.cancelled")  # where a finished hand shows its result
     embed = discord.Embed(
         title=t("replay.title", hand_id=stored.hand_id, game=game(stored.variant)),
@@ -160,7 +160,9 @@ async def step_image(stored: StoredHand, step: Step, viewer: str | None) -> PngF
     market = labels = None
     if variant.split:
         market = [
-            (t(f"source.{o.source}"), o.card, o.price) for o in public.market if o.source != "blind"
+            (t(f"source.{o.source}"), o.card, o.price)
+            for o in public.market
+            if o.source != BuySource.BLIND
         ]
         labels = BoardLabels(
             title=title,

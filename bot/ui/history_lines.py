@@ -8,8 +8,8 @@ from dataclasses import replace
 
 from bot.engine import Hand
 from bot.engine.record import parse_record
-from bot.history.rows import StoredHand
-from bot.render.text import cards_text
+from bot.history.stored import StoredHand
+from bot.render.plain_text import cards_text
 from bot.storage.rows import HandSummary
 from bot.tournaments.structures import level_number
 

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from bot.engine.cards import RANKS, Card, rank_of, suit_of
-from bot.engine.rankings import category
+from bot.engine.rankings import Category, Ranking, category
 
 from .catalog import t
 
@@ -44,46 +44,46 @@ def hand_name(ranking: str, cards: Sequence[Card]) -> str:
     """The name of five cards under ``ranking`` (``high``, ``a5`` or ``a6``)."""
     cat = category(ranking, cards)
     ranks = [rank_of(c) for c in cards]
-    low = ranking != "high"
+    low = ranking != Ranking.HIGH
     counts = Counter(ranks)
     groups = sorted(counts, key=lambda r: -counts[r])  # trips before the pair of a full house
-    if cat == "no pair":
+    if cat == Category.NO_PAIR:
         if not low:
             return t("handname.high_card", rank=rank_name(max(ranks)))
         top = sorted(ranks, key=_low_order, reverse=True)
-        if set(ranks) == _WHEEL and ranking == "a5":
+        if set(ranks) == _WHEEL and ranking == Ranking.A5:
             return t("handname.low.wheel", cards=_digits(top))
-        if set(ranks) == _NUMBER_ONE and ranking == "a6":
+        if set(ranks) == _NUMBER_ONE and ranking == Ranking.A6:
             return t("handname.low.number_one", cards=_digits(top))
         return t(
             "handname.low", cards=_digits(top), top=rank_name(top[0]), second=rank_name(top[1])
         )
-    if cat == "pair":
+    if cat == Category.PAIR:
         return t("handname.pair", ranks=rank_name(groups[0], "ranks"))
-    if cat == "two pair":
+    if cat == Category.TWO_PAIR:
         pairs = sorted(groups[:2], key=_low_order if low else int, reverse=True)
         return t(
             "handname.two_pair",
             high=rank_name(pairs[0], "ranks"),
             low=rank_name(pairs[1], "ranks"),
         )
-    if cat == "trips":
+    if cat == Category.TRIPS:
         return t("handname.trips", ranks=rank_name(groups[0], "ranks"))
-    if cat == "full house":
+    if cat == Category.FULL_HOUSE:
         return t(
             "handname.full_house",
             trips=rank_name(groups[0], "ranks"),
             pair=rank_name(groups[1], "ranks"),
         )
-    if cat == "quads":
+    if cat == Category.QUADS:
         return t("handname.quads", ranks=rank_name(groups[0], "ranks"))
-    if cat == "flush":
+    if cat == Category.FLUSH:
         top_card = max(ranks, key=_low_order if low else int)  # in ace-to-six the ace is low
         return t("handname.flush", rank=rank_name(top_card, "rank.the"))
     # a straight or straight flush: named by its top card; the wheel's top is the five
     top_rank = 3 if set(ranks) == _WHEEL else max(ranks)
-    if cat == "straight flush":
-        if top_rank == _ACE and ranking == "high":
+    if cat == Category.STRAIGHT_FLUSH:
+        if top_rank == _ACE and ranking == Ranking.HIGH:
             return t("handname.royal_flush")
         return t("handname.straight_flush", rank=rank_name(top_rank, "rank.the"))
     if set(ranks) == _WHEEL:
@@ -93,4 +93,4 @@ def hand_name(ranking: str, cards: Sequence[Card]) -> str:
 
 def split_name(cards: Sequence[Card]) -> str:
     """Abyssinia: the same five cards read high and read low."""
-    return t("hand.split", high=hand_name("high", cards), low=hand_name("a5", cards))
+    return t("hand.split", high=hand_name(Ranking.HIGH, cards), low=hand_name(Ranking.A5, cards))
