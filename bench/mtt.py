@@ -46,7 +46,7 @@ if not __package__:  # run as `python bench/mtt.py`: make the repo importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import bot.storage.database as database  # noqa: E402
-from bot.storage import Store  # noqa: E402
+from bot.storage.store import Store  # noqa: E402
 from bot.tournaments.multi_table import MultiTableService  # noqa: E402
 from bot.tournaments.service import TournamentService  # noqa: E402
 

@@ -39,7 +39,8 @@ if not __package__:  # run as `python bench/player_history.py`: make the repo im
 
 import asyncpg  # noqa: E402
 
-from bot.storage import Store, TableRow  # noqa: E402
+from bot.storage.rows import TableRow  # noqa: E402
+from bot.storage.store import Store
 
 GUILD = 7
 GRANT = 10**9

@@ -27,10 +27,11 @@ if __package__ in (None, ""):  # run as a script: ``bot`` importable, bench/disc
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 from bot.engine.simulate import new_random_hand, random_action
-from bot.history.hand_stats import StatsKind, hand_stats
+from bot.history.hand_stats import hand_stats
 from bot.render import replay_images
 from bot.storage import people, player_stats
 from bot.storage.store import Store
+from bot.storage.totals import StatsKind
 from bot.ui.stats_view import stats_chart, stats_embed
 
 GUILD = 1

@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.history.hand_stats import StatsKind
+from bot.storage.totals import StatsKind
 from bot.ui import i18n
 from bot.ui.catalog import t
 from bot.ui.choices import Game, HandKind

@@ -8,21 +8,7 @@ folds it (``Totals.add``, in ``bot.storage.totals``) into the totals kept in the
 from __future__ import annotations
 
 from bot.engine import ActionKind, AwardLabel, BuySource, Hand
-from bot.storage.totals import ALL_GAMES, DRAWS, SERIES_POINTS, HandStats, StatsKind, Totals
-
-# The row types are the storage's (it writes them without importing the engine); the
-# rest of the bot reads them here, with the per-hand computation.
-__all__ = [
-    "ALL_GAMES",
-    "DRAWS",
-    "SERIES_POINTS",
-    "HandStats",
-    "StatsKind",
-    "Totals",
-    "hand_stats",
-    "per_100",
-    "rate",
-]
+from bot.storage.totals import HandStats
 
 # A bet, a call or a raise: chips put in of a player's own will (VPIP).
 _VOLUNTARY = frozenset((ActionKind.BET, ActionKind.CALL, ActionKind.RAISE))

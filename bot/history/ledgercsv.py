@@ -7,7 +7,7 @@ import io
 import time
 from collections.abc import Iterable
 
-from .stored import LedgerEntry, ServerLedgerRow
+from bot.storage.rows import LedgerEntry, ServerLedgerRow
 
 PLAYER_HEADER = ("time_utc", "kind", "amount", "balance_after", "hand_id", "game")
 SERVER_HEADER = ("user_id", "name", "hands", "net", "refills", "refilled_chips", "balance")

@@ -10,9 +10,7 @@ from dataclasses import dataclass, field
 
 from bot.engine import HandRecord
 from bot.engine.record import parse_record
-from bot.storage.rows import HandRow, LedgerEntry, ServerLedgerRow
-
-__all__ = ["LedgerEntry", "ServerLedgerRow", "StoredHand", "stored_hand"]
+from bot.storage.rows import HandRow
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Literal
 
 from bot.engine import VARIANTS
-from bot.history.hand_stats import StatsKind
 from bot.storage.rows import Language, OpenBy, RemindBy
+from bot.storage.totals import StatsKind
 
 if TYPE_CHECKING:
     Game = str  # a key of VARIANTS; mypy cannot follow a Literal built at run time

@@ -9,8 +9,9 @@ from __future__ import annotations
 import discord
 
 from bot.engine import VARIANTS
-from bot.history.hand_stats import StatsKind, Totals, per_100, rate
+from bot.history.hand_stats import per_100, rate
 from bot.render.replay_images import ChartLabels, render_chart_async
+from bot.storage.totals import StatsKind, Totals
 
 from . import i18n
 from .catalog import t

@@ -27,7 +27,7 @@ from bot import logs
 from bot.logs import JsonFormatter, LogFormat, log_context
 from bot.metrics import METRICS, Metrics
 from bot.settings import Settings, SettingsError, load_settings
-from bot.storage import Store
+from bot.storage.store import Store
 from tests.app.test_container import env_file, final_stage, image_env
 from tests.app.test_startup import bot_env, network_log, one_error_line, run_bot
 from tests.app.test_startup_signals import (

@@ -14,8 +14,8 @@ import pytest
 
 from bot.engine import Hand
 from bot.engine.record import HandRecord, parse_record
-from bot.history.hand_stats import StatsKind
 from bot.render import replay_images
+from bot.storage.totals import StatsKind
 from bot.ui.catalog import t
 from fakediscord.harness import DiscordHarness, Msg
 from fakediscord.poker import step

@@ -21,7 +21,7 @@ import re
 import pytest
 
 from bot.engine import Hand, public_view
-from bot.history.hand_stats import StatsKind
+from bot.storage.totals import StatsKind
 from bot.tables.manager import TableManager
 from bot.tournaments import structures
 from bot.tournaments.multi_table import PAYABLE

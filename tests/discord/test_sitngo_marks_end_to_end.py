@@ -22,10 +22,10 @@ import discord
 from bot.engine import VARIANTS, Hand, public_view
 from bot.engine.record import parse_record
 from bot.history.exports import Exports
-from bot.history.hand_stats import StatsKind
 from bot.history.handtext import roman
 from bot.history.replay_steps import replay_steps
 from bot.render import replay_images
+from bot.storage.totals import StatsKind
 from bot.tournaments import structures
 from fakediscord.harness import DiscordHarness, Msg, Reply, make_member
 from fakediscord.poker import ALICE, BOB, CAROL, DAVE, GUILD, TABLE, uid

@@ -17,11 +17,12 @@ from bot.engine.cards import FULL_DECK, format_card
 from bot.engine.record import parse_record
 from bot.engine.simulate import new_random_hand, random_action
 from bot.history.access import replay_access
-from bot.history.hand_stats import SERIES_POINTS, HandStats, Totals, hand_stats
+from bot.history.hand_stats import hand_stats
 from bot.history.handtext import hand_text
 from bot.history.publiclog import public_log_csv
 from bot.history.replay_steps import replay_steps
 from bot.history.stored import StoredHand
+from bot.storage.totals import SERIES_POINTS, HandStats, Totals
 from tests.support.history_helpers import card_words, seen, step_cards, stored
 
 TOP = ("8c", "6s", "4h", "5d", "3s", "3c", "2d", "2h", "Ac", "Ad", "5h")  # RULES.md §7's deck

@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.storage import Store
+from bot.storage.store import Store
 from tests.support.databases import Target
 
 G, ANN = 5, 11

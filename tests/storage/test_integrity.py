@@ -14,10 +14,12 @@ from pathlib import Path
 import pytest
 
 from bench import player_history
-from bot.storage import MIGRATIONS, SeatRow, Store, TableRow
 from bot.storage.backend import INTEGRITY_ERRORS
 from bot.storage.errors import TableHasLiveHand
+from bot.storage.migrations import MIGRATIONS
+from bot.storage.rows import SeatRow, TableRow
 from bot.storage.sqlite import connect, migrate
+from bot.storage.store import Store
 from tests.support.databases import Target, open_reader, run_sync
 from tests.support.storage_helpers import GRANT, FakeClock, G, a_header, audit, seat_players
 

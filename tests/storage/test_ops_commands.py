@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from bot import operations
-from bot.storage import MIGRATIONS, Store
+from bot.storage.migrations import MIGRATIONS
+from bot.storage.store import Store
 from tests.support.databases import PG_URL, SKIP_REASON, Databases, Target, drop_schema, new_schema
 from tests.support.manager_helpers import (
     GRANT,

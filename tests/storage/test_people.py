@@ -11,8 +11,10 @@ from typing import Any
 
 import pytest
 
-from bot.storage import Store, TableRow, postgres, sqlite
+from bot.storage import postgres, sqlite
 from bot.storage.migrations import MIGRATIONS, PEOPLE
+from bot.storage.rows import TableRow
+from bot.storage.store import Store
 from tests.support.databases import PG_URL, SKIP_REASON, Target, new_schema, open_reader
 from tests.support.storage_helpers import GRANT, FakeClock, audit
 

@@ -15,9 +15,12 @@ import asyncpg  # type: ignore[import-untyped]
 import pytest
 
 from bot.settings import SettingsError, load_settings
-from bot.storage import MIGRATIONS, SeatRow, Store, TableRow, migrations, migrations_pg
+from bot.storage import migrations, migrations_pg
 from bot.storage import postgres as pg
 from bot.storage.backend import INTEGRITY_ERRORS, open_connection
+from bot.storage.migrations import MIGRATIONS
+from bot.storage.rows import SeatRow, TableRow
+from bot.storage.store import Store
 from tests.support.databases import PG_URL, SKIP_REASON, Target, new_schema
 from tests.support.paths import ROOT
 

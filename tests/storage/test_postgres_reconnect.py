@@ -10,9 +10,10 @@ import asyncio
 import asyncpg
 import pytest
 
-from bot.storage import Store, TableRow
 from bot.storage.backend import GUILD_TAKEN
 from bot.storage.errors import RefillRefused
+from bot.storage.rows import TableRow
+from bot.storage.store import Store
 from tests.support.databases import PG_URL, SKIP_REASON, new_schema
 from tests.support.storage_helpers import a_header
 

@@ -21,11 +21,11 @@ from typing import TypeVar
 import asyncpg
 import pytest
 
-from bot.storage import Store, TableRow
 from bot.storage import database as database_module
 from bot.storage.errors import OutOfSequence
 from bot.storage.postgres import PgConnection, Timeouts
-from bot.storage.rows import GuildSettings
+from bot.storage.rows import GuildSettings, TableRow
+from bot.storage.store import Store
 from bot.tables.guild_settings import Defaults, GuildSettingsBook
 from bot.tables.manager import TableManager
 from tests.support.databases import PG_URL, SKIP_REASON, new_schema, with_settings

@@ -8,9 +8,9 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.storage import Store
 from bot.storage.errors import PlayerInHand, UnknownAccount
 from bot.storage.rows import GuildSettings
+from bot.storage.store import Store
 from tests.support.databases import Target, open_reader
 from tests.support.storage_helpers import GRANT, FakeClock, audit, seat_players
 
@@ -105,7 +105,7 @@ async def test_erase_is_refused_during_a_live_hand(store: Store, db_path: Target
 async def test_cancel_hand_moves_no_chip_and_closes_the_table(
     store: Store, db_path: Target
 ) -> None:
-    from bot.storage import SeatRow, TableRow
+    from bot.storage.rows import SeatRow, TableRow
 
     await seat_players(store, [1, 2])
     await store.tables.save_table(TableRow(CHANNEL, G, "a6-draw"))

@@ -10,9 +10,10 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.engine.simulate import new_random_hand, random_action
-from bot.history.hand_stats import HandStats, StatsKind, hand_stats
-from bot.storage import Store
+from bot.history.hand_stats import hand_stats
 from bot.storage.errors import BadSettlement
+from bot.storage.store import Store
+from bot.storage.totals import HandStats, StatsKind
 from tests.support.databases import Target, store_reshuffle_alone
 from tests.support.storage_helpers import GRANT, FakeClock, G
 

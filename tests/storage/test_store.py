@@ -14,7 +14,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.storage import MIGRATIONS, SeatRow, Store, TableRow, open_database
 from bot.storage.backend import INTEGRITY_ERRORS
 from bot.storage.errors import (
     BadSettlement,
@@ -27,7 +26,10 @@ from bot.storage.errors import (
     UnknownHand,
     UnknownTable,
 )
-from bot.storage.sqlite import migrate, schema_version, split_statements
+from bot.storage.migrations import MIGRATIONS
+from bot.storage.rows import SeatRow, TableRow
+from bot.storage.sqlite import migrate, open_database, schema_version, split_statements
+from bot.storage.store import Store
 from tests.support.databases import Databases, Target, open_reader, store_reshuffle_alone
 from tests.support.storage_helpers import GRANT, FakeClock, G, audit, seat_players
 

@@ -4,7 +4,7 @@ the bot; ``bot/client.py`` passes ``METRICS``), on both backends."""
 from __future__ import annotations
 
 from bot.metrics import METRICS, Metrics
-from bot.storage import Store
+from bot.storage.store import Store
 from tests.support.databases import Target
 from tests.support.storage_helpers import G, a_header, seat_players
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.storage import Store
+from bot.storage.store import Store
 from tests.support.databases import Target, open_reader
 
 G = 1000  # guild id

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from bot.storage import Store
 from bot.storage.rows import GuildSettings
+from bot.storage.store import Store
 from bot.tables.guild_settings import BadSetting, Defaults, GuildSettingsBook
 from tests.support.databases import Target
 

@@ -11,9 +11,10 @@ import sys
 import pytest
 
 from bot.settings import SettingsError, load_settings
-from bot.storage import Store, TableRow
 from bot.storage.backend import GUILD_TAKEN
+from bot.storage.rows import TableRow
 from bot.storage.shards import Shards, shard_of
+from bot.storage.store import Store
 from bot.tables.models import Refused
 from tests.support.databases import PG_URL, SKIP_REASON, Databases, Target, new_schema
 from tests.support.manager_helpers import (

@@ -10,7 +10,7 @@ import json
 import asyncpg
 import pytest
 
-from bot.storage import Store
+from bot.storage.store import Store
 from bot.tables.manager import TableManager
 from tests.support.databases import PG_URL, SKIP_REASON, new_schema
 from tests.support.manager_helpers import GRANT, GUILD, close_manager, open_manager

@@ -14,10 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import MIGRATIONS, SeatRow, Store, TableRow
 from bot.storage.backend import INTEGRITY_ERRORS, open_connection
 from bot.storage.errors import TableClosed
+from bot.storage.migrations import MIGRATIONS
+from bot.storage.rows import SeatRow, TableRow
 from bot.storage.sqlite import connect, migrate
+from bot.storage.store import Store
 from bot.tables.manager import TableManager
 from bot.tables.models import Code
 from tests.support.databases import Target

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 
-from bot.storage import Store
+from bot.storage.store import Store
 from bot.tables.manager import TableManager
 from bot.tables.models import Code, SeatState
 from bot.tournaments.driver import TournamentDriver

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.storage import Store, postgres
+from bot.storage import postgres
+from bot.storage.store import Store
 from tests.support.databases import PG_URL, SKIP_REASON, new_schema
 
 G = 77

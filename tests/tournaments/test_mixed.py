@@ -10,7 +10,7 @@ import random
 import pytest
 
 from bot.engine import VARIANTS
-from bot.storage import Store
+from bot.storage.store import Store
 from bot.tables.manager import TableManager
 from bot.tables.rotation import Rotation
 from bot.tournaments import mixing, structures

@@ -12,8 +12,8 @@ from collections.abc import Callable, Mapping
 
 import pytest
 
-from bot.storage import Store
 from bot.storage.multi_table import ChipsNotConserved, SeatMove
+from bot.storage.store import Store
 from bot.tournaments.balancing import Field
 from bot.tournaments.multi_table import MttCode, MttRefused, MultiTableService
 from bot.tournaments.service import SngCode, SngRefused, TournamentService

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from bot.storage import Store
+from bot.storage.store import Store
 from bot.tables.manager import TableManager
 from bot.tables.models import Code
 from bot.tournaments import structures

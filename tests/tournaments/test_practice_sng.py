@@ -13,7 +13,7 @@ import random
 import pytest
 
 from bot.practice.driver import PracticeDriver
-from bot.storage import Store
+from bot.storage.store import Store
 from bot.tables.manager import TableManager
 from bot.tournaments import structures
 from bot.tournaments.driver import TournamentDriver

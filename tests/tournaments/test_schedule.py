@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from bot.storage import Store
+from bot.storage.store import Store
 from bot.tables.guild_settings import BadSetting, Defaults, GuildSettingsBook
 from bot.tournaments.multi_table import MttCode, MttRefused, MultiTableService
 from bot.tournaments.schedule import Notice, NoticeKind, Scheduler

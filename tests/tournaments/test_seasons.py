@@ -9,8 +9,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.storage import Store
 from bot.storage.seasons import SeasonKind, SeasonRefused, month_start, next_month
+from bot.storage.store import Store
 from bot.storage.tournaments import Final
 from tests.support.databases import Target
 from tests.support.storage_helpers import FakeClock, G, audit, seat_players

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.storage import Store
+from bot.storage.store import Store
 from bot.tournaments import structures
 from bot.tournaments.service import SngCode, SngRefused, TournamentService
 from bot.tournaments.structures import Speed

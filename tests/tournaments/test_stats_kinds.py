@@ -11,10 +11,11 @@ import random
 
 from bot.engine import Hand
 from bot.engine.record import parse_record
-from bot.history.hand_stats import StatsKind, Totals
-from bot.storage import Store, postgres, sqlite
+from bot.storage import postgres, sqlite
 from bot.storage.migration_stats import STATS_KINDS
 from bot.storage.migrations import MIGRATIONS
+from bot.storage.store import Store
+from bot.storage.totals import StatsKind, Totals
 from bot.tables.manager import TableManager
 from bot.tournaments import structures
 from bot.tournaments.driver import TournamentDriver

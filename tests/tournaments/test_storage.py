@@ -7,8 +7,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.storage import Store
 from bot.storage.errors import PlayerInHand
+from bot.storage.store import Store
 from bot.storage.tournaments import Final, TournamentRefused
 from tests.support.databases import Target, open_reader
 from tests.support.failpoints import InjectedFailure, failing_commits
