@@ -15,9 +15,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine import VARIANTS
-from bot.tables.manager import TIMEOUT_RANGE, TableManager
+from bot.tables.manager import TableManager
 from bot.tables.models import Code, Refused
 from bot.tables.rotation import EVERY_RANGE
+from bot.tables.seating import TIMEOUT_RANGE
 from bot.ui import handlers, practice
 from bot.ui.catalog import t
 from bot.ui.limits import within_budget

@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 
 from bot.engine import VARIANTS
-from bot.tables.manager import TIMEOUT_RANGE
+from bot.tables.seating import TIMEOUT_RANGE
 from bot.ui.limits import cooldown
 
 

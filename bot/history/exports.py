@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.storage.exports import PAGE, ExportRows
+from bot.storage.exports import ExportRows
 
 from .stored import StoredHand, stored_hand
 
-__all__ = ["PAGE", "Exports"]
+__all__ = ["Exports"]
 
 
 class Exports(ExportRows):

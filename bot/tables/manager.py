@@ -41,12 +41,12 @@ from .play import SMALLEST_MINIMUM, Play
 from .privacy import Privacy
 from .recovery import Recovery
 from .rotation import Rotation
-from .seating import TIMEOUT_RANGE, Seating
+from .seating import Seating
 from .steps import Listener, Steps
 from .table import Table
 from .timers import IdleAfter, Timers
 
-__all__ = ["SMALLEST_MINIMUM", "TIMEOUT_RANGE", "PracticeReview", "TableManager"]
+__all__ = ["TableManager"]
 
 REFILL_CODES = {
     "in_hand": Code.REFILL_IN_HAND,

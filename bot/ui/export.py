@@ -18,11 +18,12 @@ from typing import Any
 
 import discord
 
-from bot.history.exports import PAGE, Exports
+from bot.history.exports import Exports
 from bot.history.handtext import hands_text
 from bot.history.ledgercsv import player_ledger_csv, server_ledger_csv
 from bot.history.publiclog import public_log_csv
 from bot.history.stored import StoredHand
+from bot.storage.exports import PAGE
 
 from . import i18n
 from .answering import Ack, Answered

@@ -12,8 +12,8 @@ from bot.engine.cards import parse_cards
 from bot.engine.record import Action
 from bot.opponents import Advice
 from bot.opponents.advice import Review
+from bot.practice.coach import PracticeReview
 from bot.rules_text import RULES_MESSAGES
-from bot.tables.manager import PracticeReview
 from bot.tables.models import Move
 from bot.ui import i18n
 from bot.ui.catalog import MESSAGES, Plural, t
