@@ -50,6 +50,7 @@ from .observation import Observation
 from .profiles import Tendency, tendency
 from .styles import (
     ABYSSINIA_SAMPLES,
+    AHEAD_ON_THE_DRAW_BET,
     CALL_MARGIN,
     LIMPER_RAISE_EDGE,
     MANIAC_LOOSE,
@@ -390,6 +391,15 @@ class Strategy:
             if aggressive in legal and equity >= fair + edge:
                 return aggressive
             if (
+                d.to_call == 0
+                and aggressive in legal
+                and equity >= fair - AHEAD_ON_THE_DRAW_BET
+                and self._ahead_on_the_draw(obs, keep, draws_left, opps)
+            ):
+                # Published heads-up triple-draw play: the player ahead on the draw bets
+                # when first in or checked to; its edge is the draws, beyond the equity.
+                return aggressive
+            if (
                 aggressive in legal
                 and self._bluffs(obs, equity, draws_left, opps, made)
                 and rng.random() < them.bluffable
@@ -440,6 +450,18 @@ class Strategy:
         if draws_left == 0 and players == 2 and rng.random() < hero and pot_odds < 0.2:
             return ActionKind.CALL  # a rare hero call keeps bluffs against us from being free
         return ActionKind.FOLD
+
+    def _ahead_on_the_draw(
+        self, obs: Observation, keep: tuple[Card, ...], draws_left: int, opps: list[tuple[int, ...]]
+    ) -> bool:
+        """Triple draw heads-up, between two draws: whether this seat is ahead on the draw,
+        as published triple-draw strategy counts it: it will take fewer cards at the next
+        draw than the opponent took at the last one, or it stands pat on an eight or better."""
+        game = VARIANTS[obs.public.variant]
+        if game.draws == 1 or not 0 < draws_left < game.draws or len(opps) != 1 or not opps[0]:
+            return False
+        need = 5 - len(keep)
+        return need < opps[0][-1] or need == 0 and lowball.top(keep) <= 8
 
     def _pays_to_the_big_bets(
         self,

@@ -451,3 +451,44 @@ def test_hard_prices_a_rough_pat_hand_facing_a_pat_bettor_as_the_draw_it_will_be
     hand.apply(Action("me", "call"))
     thrown = {tuple(format_cards(decide(hand, "hard", seed).cards)) for seed in SEEDS}
     assert thrown == {(mine.split()[0],)}
+
+
+# ----- triple draw heads-up: the player ahead on the draw bets (issue 38 item 6) --------
+
+
+def _first_to_bet_after_the_first_draw(mine: str, throw: str, their_throw: str) -> Hand:
+    """Heads-up ace-to-five triple draw: the blinds see the first draw; I throw ``throw``
+    (and catch a queen), the other player throws ``their_throw``: my bet first after the
+    draw, nothing owed, two draws to come."""
+    hand = heads_up("a5-triple", mine, THEIRS_TD, then="Qh Jd 9h Tc Js")
+    while hand.phase == "bet":
+        d = hand.decision()
+        assert d is not None
+        hand.apply(Action(d.player, "check" if "check" in d.legal else "call"))
+    hand.apply(Action("me", "discard", cards=tuple(parse_cards(throw))))
+    hand.apply(Action("you", "discard", cards=tuple(parse_cards(their_throw))))
+    assert hand.players[hand.to_act] == "me" and hand.decision().to_call == 0
+    return hand
+
+
+@pytest.mark.parametrize(
+    ("mine", "throw", "their_throw"),
+    [
+        ("8c 7d 6h 2s Ac", "", "Kd"),  # a pat eight against a one-card draw
+        ("7c 6d 4h 3h Kc", "Kc", "Kd 6s 5d"),  # one card to a seven against three
+    ],
+)
+def test_hard_bets_first_when_ahead_on_the_draw_heads_up(mine, throw, their_throw):
+    """Published heads-up triple-draw play: the player ahead on the draw (fewer cards to
+    take than the other took, or pat on an eight) bets. Short of a fair share against a
+    range that still draws, hard checked these (40 of 40); at six seats its pots after
+    the first draw were mostly heads-up checks where td-pro bet (--diagnose)."""
+    hand = _first_to_bet_after_the_first_draw(mine, throw, their_throw)
+    assert hard_moves(hand) == Counter(bet=len(SEEDS))
+
+
+def test_hard_still_checks_a_rough_draw_even_on_the_draw():
+    """The same draw count is not ahead: 8-7-6-5 to draw one against a one-card draw
+    checks, as before."""
+    hand = _first_to_bet_after_the_first_draw("8c 7d 6h 5s Kc", "Kc", "Kd")
+    assert hard_moves(hand) == Counter(check=len(SEEDS))
