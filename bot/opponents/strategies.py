@@ -414,7 +414,11 @@ class Strategy:
         loose = them.loose if them.loose >= MANIAC_LOOSE else 0.75 * them.loose
         raise_edge = style.raise_edge * (1.0 - max(loose, 0.75 * them.sticky))
         escalation = 0.05 * max(0, raises - 1) * (1.0 - them.loose)
-        if ActionKind.RAISE in legal and equity >= fair + raise_edge + escalation:
+        if (
+            ActionKind.RAISE in legal
+            and equity >= fair + raise_edge + escalation
+            and not self._too_rough_to_raise_the_last_bet(obs, keep, draws_left, opps)
+        ):
             return ActionKind.RAISE
         # The margin pays for later bets made with a hand that is often behind: several
         # players still in pay them too, and a loose player's bets come with any hand.
@@ -462,6 +466,18 @@ class Strategy:
             return False
         need = 5 - len(keep)
         return need < opps[0][-1] or need == 0 and lowball.top(keep) <= 8
+
+    def _too_rough_to_raise_the_last_bet(
+        self, obs: Observation, keep: tuple[Card, ...], draws_left: int, opps: list[tuple[int, ...]]
+    ) -> bool:
+        """Triple draw heads-up, the last betting round facing a bet: published play raises
+        it with a seven or better only; an eight is called (a bettor's range after three
+        draws holds sevens and better, which re-raise and beat it, and their eights and
+        nines split or fold to the raise)."""
+        game = VARIANTS[obs.public.variant]
+        if game.draws == 1 or draws_left or len(opps) != 1:
+            return False
+        return lowball.top(keep) > 7
 
     def _pays_to_the_big_bets(
         self,

@@ -492,3 +492,40 @@ def test_hard_still_checks_a_rough_draw_even_on_the_draw():
     checks, as before."""
     hand = _first_to_bet_after_the_first_draw("8c 7d 6h 5s Kc", "Kc", "Kd")
     assert hard_moves(hand) == Counter(check=len(SEEDS))
+
+
+# ----- triple draw heads-up: the last bet is raised with a seven or better (issue 38) ----
+
+
+def _facing_the_last_bet(mine: str, their_throws: tuple[str, ...]) -> Hand:
+    """Heads-up ace-to-five triple draw: everyone checks or calls; I stand pat three times
+    on ``mine``, the other player throws ``their_throws``; after the last draw I check and
+    they bet: my decision facing a big bet, no draw to come."""
+    hand = heads_up("a5-triple", mine, THEIRS_TD, then="Qh Jd 9h Tc Js 8s 9d")
+    for throw in their_throws:
+        while hand.phase == "bet":
+            d = hand.decision()
+            assert d is not None
+            hand.apply(Action(d.player, "check" if "check" in d.legal else "call"))
+        hand.apply(Action("me", "discard", cards=()))
+        hand.apply(Action("you", "discard", cards=tuple(parse_cards(throw))))
+    hand.apply(Action("me", "check"))
+    hand.apply(Action("you", "bet"))
+    assert hand.decision().costs["call"] == 4 and "raise" in hand.decision().legal
+    return hand
+
+
+@pytest.mark.parametrize("their_throws", [("Kd", "Qh", "Jd"), ("Kd", "", "")])
+@pytest.mark.parametrize("mine", ["8c 6d 4h 3h Ac", "8c 5h 4h 3h 2c"])
+def test_hard_calls_the_last_bet_with_an_eight_heads_up(mine, their_throws):
+    """Published heads-up triple-draw play raises a bet after the last draw with a seven or
+    better; an eight calls (the bettor's range holds the sevens that re-raise it). hard
+    raised these (40 of 40); at six seats its heads-up raises of the last bet lost 0.7 big
+    bets a hand where td-pro's won 3.7 (--diagnose)."""
+    assert hard_moves(_facing_the_last_bet(mine, their_throws)) == Counter(call=len(SEEDS))
+
+
+@pytest.mark.parametrize("mine", ["7c 5h 4h 3h Ac", "7c 6d 4h 2h Ac"])
+def test_hard_still_raises_the_last_bet_with_a_seven_heads_up(mine):
+    hand = _facing_the_last_bet(mine, ("Kd", "Qh", "Jd"))
+    assert hard_moves(hand) == Counter({"raise": len(SEEDS)})
