@@ -57,6 +57,7 @@ from .styles import (
     NEXT_DRAW_SAMPLES,
     OUT_OF_POSITION_MARGIN,
     RANGE_SAMPLES,
+    SOUND_LOOSE,
     STYLES,
     Style,
 )
@@ -394,6 +395,7 @@ class Strategy:
                 d.to_call == 0
                 and aggressive in legal
                 and equity >= fair - AHEAD_ON_THE_DRAW_BET
+                and them.loose < SOUND_LOOSE
                 and self._ahead_on_the_draw(obs, keep, draws_left, opps)
             ):
                 # Published heads-up triple-draw play: the player ahead on the draw bets
@@ -417,7 +419,7 @@ class Strategy:
         if (
             ActionKind.RAISE in legal
             and equity >= fair + raise_edge + escalation
-            and not (them.loose < MANIAC_LOOSE and self._too_rough_to_raise(obs, keep, draws_left))
+            and not (them.loose < SOUND_LOOSE and self._too_rough_to_raise(obs, keep, draws_left))
         ):
             return ActionKind.RAISE
         # The margin pays for later bets made with a hand that is often behind: several
