@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from bot.engine import Action, Hand
 from bot.engine.cards import format_cards, parse_cards
 from bot.engine.simulate import new_random_hand
-from bot.opponents import KINDS, LEVELS, Strategy, advise, observe, review
+from bot.opponents import KINDS, LEVELS, Profile, Strategy, advise, observe, review
 from bot.opponents.lowball import choose_keep
 from tests.support.engine_helpers import GAMES, deck_for
 from tests.support.opponent_hands import heads_up, until_my
@@ -529,3 +529,16 @@ def test_hard_calls_the_last_bet_with_a_seven_or_an_eight_heads_up(mine, their_t
 def test_hard_still_raises_the_last_bet_with_a_six_heads_up(mine):
     hand = _facing_the_last_bet(mine, ("Kd", "Qh", "Jd"))
     assert hard_moves(hand) == Counter({"raise": len(SEEDS)})
+
+
+def test_hard_still_raises_a_maniacs_last_bet_with_an_eight():
+    """The six-or-better rule reads a sound bettor: a player who bets and raises anything
+    (57 of 60) is raised with an eight as before (against the maniac heads-up the rule
+    cost 4.0 big bets per 100 hands, paired)."""
+    maniac = {"you": Profile(actions=60, aggressive=57, faced=25, folds=0)}
+    hand = _facing_the_last_bet("8c 6d 4h 3h Ac", ("Kd", "Qh", "Jd"))
+    moves = Counter(
+        Strategy("hard", random.Random(seed)).decide(observe(hand, "me", maniac)).action
+        for seed in SEEDS
+    )
+    assert moves == Counter({"raise": len(SEEDS)})
