@@ -58,3 +58,11 @@ MANIAC_LOOSE = 0.9  # a player this loose bets and raises with anything (profile
 # for the rounds after the draws (someone still in acts after us): the equity a call needs
 # above the pot odds (such a call realizes less than its showdown equity).
 OUT_OF_POSITION_MARGIN = 0.10
+# Triple draw heads-up between two draws, nothing owed and ahead on the draw (fewer cards
+# to take than the other took last, or pat on an eight or better): the equity below a fair
+# share still bet (paired at six seats against td-pro: +0.43 +- 0.30 bb/100 over 24,000).
+AHEAD_ON_THE_DRAW_BET = 0.05
+# Triple draw heads-up, the ahead-on-the-draw bet and the last round's six-or-better raise
+# read a sound player's ranges: they apply while the others read at most this loose
+# (against the maniac, raising its last bets with a seven or an eight and check-raising won).
+SOUND_LOOSE = 0.25

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from bot.engine import Action, Hand
 from bot.engine.cards import format_cards, parse_cards
 from bot.engine.simulate import new_random_hand
-from bot.opponents import KINDS, LEVELS, Strategy, advise, observe, review
+from bot.opponents import KINDS, LEVELS, Profile, Strategy, advise, observe, review
 from bot.opponents.lowball import choose_keep
 from tests.support.engine_helpers import GAMES, deck_for
 from tests.support.opponent_hands import heads_up, until_my
@@ -451,3 +451,94 @@ def test_hard_prices_a_rough_pat_hand_facing_a_pat_bettor_as_the_draw_it_will_be
     hand.apply(Action("me", "call"))
     thrown = {tuple(format_cards(decide(hand, "hard", seed).cards)) for seed in SEEDS}
     assert thrown == {(mine.split()[0],)}
+
+
+# ----- triple draw heads-up: the player ahead on the draw bets (issue 38 item 6) --------
+
+
+def _first_to_bet_after_the_first_draw(mine: str, throw: str, their_throw: str) -> Hand:
+    """Heads-up ace-to-five triple draw: the blinds see the first draw; I throw ``throw``
+    (and catch a queen), the other player throws ``their_throw``: my bet first after the
+    draw, nothing owed, two draws to come."""
+    hand = heads_up("a5-triple", mine, THEIRS_TD, then="Qh Jd 9h Tc Js")
+    while hand.phase == "bet":
+        d = hand.decision()
+        assert d is not None
+        hand.apply(Action(d.player, "check" if "check" in d.legal else "call"))
+    hand.apply(Action("me", "discard", cards=tuple(parse_cards(throw))))
+    hand.apply(Action("you", "discard", cards=tuple(parse_cards(their_throw))))
+    assert hand.players[hand.to_act] == "me" and hand.decision().to_call == 0
+    return hand
+
+
+@pytest.mark.parametrize(
+    ("mine", "throw", "their_throw"),
+    [
+        ("8c 7d 6h 2s Ac", "", "Kd"),  # a pat eight against a one-card draw
+        ("7c 6d 4h 3h Kc", "Kc", "Kd 6s 5d"),  # one card to a seven against three
+    ],
+)
+def test_hard_bets_first_when_ahead_on_the_draw_heads_up(mine, throw, their_throw):
+    """Published heads-up triple-draw play: the player ahead on the draw (fewer cards to
+    take than the other took, or pat on an eight) bets. Short of a fair share against a
+    range that still draws, hard checked these (40 of 40); at six seats its pots after
+    the first draw were mostly heads-up checks where td-pro bet (--diagnose)."""
+    hand = _first_to_bet_after_the_first_draw(mine, throw, their_throw)
+    assert hard_moves(hand) == Counter(bet=len(SEEDS))
+
+
+def test_hard_still_checks_a_rough_draw_even_on_the_draw():
+    """The same draw count is not ahead: 8-7-6-5 to draw one against a one-card draw
+    checks, as before."""
+    hand = _first_to_bet_after_the_first_draw("8c 7d 6h 5s Kc", "Kc", "Kd")
+    assert hard_moves(hand) == Counter(check=len(SEEDS))
+
+
+# ----- triple draw heads-up: the last bet is raised with a six or better (issue 38) ------
+
+
+def _facing_the_last_bet(mine: str, their_throws: tuple[str, ...]) -> Hand:
+    """Heads-up ace-to-five triple draw: everyone checks or calls; I stand pat three times
+    on ``mine``, the other player throws ``their_throws``; after the last draw I check and
+    they bet: my decision facing a big bet, no draw to come."""
+    hand = heads_up("a5-triple", mine, THEIRS_TD, then="Qh Jd 9h Tc Js 8s 9d")
+    for throw in their_throws:
+        while hand.phase == "bet":
+            d = hand.decision()
+            assert d is not None
+            hand.apply(Action(d.player, "check" if "check" in d.legal else "call"))
+        hand.apply(Action("me", "discard", cards=()))
+        hand.apply(Action("you", "discard", cards=tuple(parse_cards(throw))))
+    hand.apply(Action("me", "check"))
+    hand.apply(Action("you", "bet"))
+    assert hand.decision().costs["call"] == 4 and "raise" in hand.decision().legal
+    return hand
+
+
+@pytest.mark.parametrize("their_throws", [("Kd", "Qh", "Jd"), ("Kd", "", "")])
+@pytest.mark.parametrize("mine", ["8c 6d 4h 3h Ac", "8c 5h 4h 3h 2c", "7c 5h 4h 3h Ac"])
+def test_hard_calls_the_last_bet_with_a_seven_or_an_eight_heads_up(mine, their_throws):
+    """Published heads-up triple-draw play raises a bet after the last draw with a six or
+    better; a seven or an eight calls (the bettor's range holds the hands that beat it).
+    hard raised these (40 of 40); at six seats its heads-up raises there lost 0.7 big
+    bets a hand where td-pro's won 3.7 (--diagnose)."""
+    assert hard_moves(_facing_the_last_bet(mine, their_throws)) == Counter(call=len(SEEDS))
+
+
+@pytest.mark.parametrize("mine", ["6c 5h 4h 3h Ac", "6c 4d 3h 2h Ac"])
+def test_hard_still_raises_the_last_bet_with_a_six_heads_up(mine):
+    hand = _facing_the_last_bet(mine, ("Kd", "Qh", "Jd"))
+    assert hard_moves(hand) == Counter({"raise": len(SEEDS)})
+
+
+def test_hard_still_raises_a_maniacs_last_bet_with_an_eight():
+    """The six-or-better rule reads a sound bettor: a player who bets and raises anything
+    (57 of 60) is raised with an eight as before (against the maniac heads-up the rule
+    cost 4.0 big bets per 100 hands, paired)."""
+    maniac = {"you": Profile(actions=60, aggressive=57, faced=25, folds=0)}
+    hand = _facing_the_last_bet("8c 6d 4h 3h Ac", ("Kd", "Qh", "Jd"))
+    moves = Counter(
+        Strategy("hard", random.Random(seed)).decide(observe(hand, "me", maniac)).action
+        for seed in SEEDS
+    )
+    assert moves == Counter({"raise": len(SEEDS)})
