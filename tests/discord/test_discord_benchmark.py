@@ -20,9 +20,13 @@ async def test_the_discord_benchmark_plays_every_game_and_its_counts_agree(tmp_p
     )
     assert len(figures.ack) == len(figures.tally.tokens)
     # each command got its private answer; a click on the table message none (issue 39),
-    # unless it was refused after its deferral (a button the table had moved past)
+    # unless it was refused after its deferral (a button the table had moved past), or it
+    # ended its hand: the result is then a public followup of that click (which moves come
+    # by click and which by command depends on when "Discord" shows each table message, so
+    # on the machine's speed: a loaded machine once made a hand-ending move by click)
     commands = len(figures.tally.tokens) - figures.tally.clicks
-    assert commands <= len(figures.answer) <= commands + len(figures.tally.refused)
+    most = commands + len(figures.tally.refused) + min(figures.hands, figures.tally.clicks)
+    assert commands <= len(figures.answer) <= most
     assert figures.edits == figures.presenter_edits > 0
     assert figures.requests >= figures.webhook >= 2 * len(figures.tally.tokens)
     assert 0 < figures.loop_busy <= 1.05  # the loop thread's CPU over wall time
