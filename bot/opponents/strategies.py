@@ -208,23 +208,12 @@ class Strategy:
         its best four when the draw wins more against what that betting says they hold
         (published pat-or-break play: a rough pat hand is beaten by a pat bettor's)."""
         game = VARIANTS[obs.public.variant]
-        ranking = game.ranking
         if game.draws == 1 or len(keep) < 5 or len(in_hand) != 1:
             return keep
         them = in_hand[0]
         if them.drawn[-1:] != (0,) or last_aggressor(obs) != them.player:
             return keep
-        lows = [c for c in lowball.distinct_low(obs.cards) if lowball.low(c) <= lowball.CAP]
-        if len(lows) < 4:
-            return keep
-        four = tuple(lows[:4])
-        pat = lowball.finals_of(obs.cards, ranking, 0)
-        drawing = lowball.finals_of(obs.cards, ranking, 1, four)
-        if self._read_equity(obs, drawing, in_hand, dead) > self._read_equity(
-            obs, pat, in_hand, dead
-        ):
-            return four
-        return keep
+        return self._broken_if_the_draw_wins_more(obs, keep, in_hand, dead)
 
     def _break_a_rough_pat_hand(
         self, obs: Observation, keep: tuple[Card, ...], in_hand: list[SeatInfo], dead: list[Card]
@@ -238,9 +227,16 @@ class Strategy:
         folded what the draw would have called: at six seats the most common fold after
         the second draw (--diagnose)."""
         game = VARIANTS[obs.public.variant]
-        ranking = game.ranking
         if game.draws == 1 or len(keep) < 5 or lowball.top(obs.cards) < 9:
             return keep
+        return self._broken_if_the_draw_wins_more(obs, keep, in_hand, dead)
+
+    def _broken_if_the_draw_wins_more(
+        self, obs: Observation, keep: tuple[Card, ...], in_hand: list[SeatInfo], dead: list[Card]
+    ) -> tuple[Card, ...]:
+        """The pat hand broken to its best four low cards when drawing one to them wins more
+        against what the others' draws and betting say they hold; else ``keep``."""
+        ranking = VARIANTS[obs.public.variant].ranking
         lows = [c for c in lowball.distinct_low(obs.cards) if lowball.low(c) <= lowball.CAP]
         if len(lows) < 4:
             return keep
